@@ -1,0 +1,51 @@
+// Command lab builds and runs the rocekit real-kernel lab: QEMU guests that
+// boot Debian kernels with rdma_rxe.
+//
+//	lab image [-suite bookworm,trixie]      build the guest images (cached)
+//	lab run -suite bookworm -- CMD ARGS...  run one command in a guest
+//	lab test [-suite ...] [-run REGEXP]     run every package's lab tests in every image
+//	lab fixtures [-suite ...] [-out DIR]    capture real tool outputs into testdata
+//
+// Images are cached in $ROCEKIT_LAB_CACHE (default ~/.cache/rocekit/lab).
+// Everything needs root (debootstrap, and the guests' tools run as root).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var err error
+	switch cmd, args := os.Args[1], os.Args[2:]; cmd {
+	case "image":
+		err = cmdImage(ctx, args)
+	case "run":
+		err = cmdRun(ctx, args)
+	case "test":
+		err = cmdTest(ctx, args)
+	case "fixtures":
+		err = cmdFixtures(ctx, args)
+	default:
+		usage()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lab:", err)
+		os.Exit(1)
+	}
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: lab image|run|test|fixtures [flags]; see go doc ./internal/lab/cmd/lab")
+	flag.PrintDefaults()
+	os.Exit(2)
+}

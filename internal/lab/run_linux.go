@@ -1,0 +1,180 @@
+package lab
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// ErrTimeout says a guest was still running at the run's deadline and was
+// killed. What it reported until then is kept in its Result.
+var ErrTimeout = errors.New("lab: guest timed out")
+
+// ErrIncomplete says a guest stopped before its agent reported the end of
+// the plan (a kernel panic, an agent failure, QEMU dying).
+var ErrIncomplete = errors.New("lab: guest stopped before finishing its plan")
+
+// RunOptions tune a run.
+type RunOptions struct {
+	// Agent is the path of the labinit binary (see BuildAgent).
+	Agent string
+	// Live, if set, receives the steps' output and progress lines as they
+	// arrive. It must be safe for concurrent use when several guests run.
+	Live io.Writer
+	// Suite is exported to the guests as ROCEKIT_LAB_SUITE; default: the
+	// guest image's suite.
+	Suite string
+	// KeepDir keeps the run folder (initrds, console logs) for debugging.
+	KeepDir bool
+	// QEMU is the emulator binary; default qemu-system-x86_64.
+	QEMU string
+}
+
+// Run boots the guests together, waits until all have finished their plans
+// or ctx ends, and returns one Result per guest, in order, whatever
+// happened. The error wraps ErrTimeout when ctx's deadline killed a guest,
+// ErrIncomplete when a guest stopped early, or ctx's error on cancel. No
+// QEMU process outlives Run: each runs in its own process group, which is
+// killed on the way out, and dies with the calling process (PDEATHSIG).
+func Run(ctx context.Context, guests []Guest, opt RunOptions) ([]*Result, error) {
+	if err := validateGuests(guests); err != nil {
+		return nil, err
+	}
+	if opt.Agent == "" {
+		return nil, fmt.Errorf("%w: no agent binary", ErrConfig)
+	}
+	dir, err := os.MkdirTemp("", "rocekit-lab-run-")
+	if err != nil {
+		return nil, err
+	}
+	if !opt.KeepDir {
+		defer os.RemoveAll(dir)
+	}
+	results := make([]*Result, len(guests))
+	errs := make([]error, len(guests))
+	var wg sync.WaitGroup
+	for i := range guests {
+		p := pathsFor(dir, guests[i].Name)
+		results[i] = &Result{Guest: guests[i].Name}
+		if err := writeGuestInitrd(guests[i], opt, p.initrd); err != nil {
+			return results, err
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = runGuest(ctx, guests, i, p, opt, results[i])
+		}()
+	}
+	wg.Wait()
+	return results, errors.Join(errs...)
+}
+
+// writeGuestInitrd writes the guest's base image followed by its overlay:
+// the agent, the plan (with the lab's environment added) and its files.
+func writeGuestInitrd(g Guest, opt RunOptions, dst string) error {
+	plan := g.Plan
+	suite := opt.Suite
+	if suite == "" {
+		suite = g.Image.Manifest.Suite
+	}
+	plan.Env = append(append([]string(nil), plan.Env...), EnvSuite+"="+suite, EnvGuest+"="+g.Name)
+	pj, err := MarshalPlan(&plan)
+	if err != nil {
+		return err
+	}
+	files := append([]OverlayFile{
+		{Path: AgentPath, Mode: 0o755, Source: opt.Agent},
+		{Path: PlanPath, Mode: 0o644, Data: pj},
+	}, g.Files...)
+	var overlay writeBuffer
+	if err := WriteOverlay(&overlay, files); err != nil {
+		return err
+	}
+	return concatInitrd(dst, g.Image.Initrd, overlay.b)
+}
+
+type writeBuffer struct{ b []byte }
+
+func (w *writeBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
+
+// runGuest runs one QEMU to its end and fills res.
+func runGuest(ctx context.Context, guests []Guest, gi int, p runPaths, opt RunOptions, res *Result) error {
+	g := guests[gi]
+	ln, err := net.Listen("unix", p.channel)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+
+	qemu := opt.QEMU
+	if qemu == "" {
+		qemu = "qemu-system-x86_64"
+	}
+	cmd := exec.Command(qemu, qemuArgs(guests, gi, p)...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	var qemuOut writeBuffer // QEMU's own complaints, e.g. a bad option
+	cmd.Stdout, cmd.Stderr = &qemuOut, &qemuOut
+
+	col := newCollector(res, &g.Plan, opt.Live)
+	readDone := make(chan error, 1)
+	go func() {
+		conn, err := ln.Accept()
+		if err != nil {
+			readDone <- nil // QEMU exited before it connected
+			return
+		}
+		defer conn.Close()
+		readDone <- col.readRecords(conn)
+	}()
+
+	began := time.Now()
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("lab: start %s: %w", qemu, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	var waitErr error
+	select {
+	case waitErr = <-exited:
+	case <-ctx.Done():
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		waitErr = <-exited
+	}
+	// Whatever happened, nothing of this guest's process group survives.
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	ln.Close()
+	readErr := <-readDone
+	res.Console, _ = os.ReadFile(p.console)
+
+	elapsed := time.Since(began).Round(time.Millisecond)
+	switch {
+	case ctx.Err() != nil && res.Done:
+		return nil // finished just as the deadline came
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("%w: %s killed after %v", ErrTimeout, g.Name, elapsed)
+	case ctx.Err() != nil:
+		return fmt.Errorf("lab: %s: %w", g.Name, ctx.Err())
+	case readErr != nil:
+		return fmt.Errorf("lab: %s: reading results: %w", g.Name, readErr)
+	case !res.Done:
+		return fmt.Errorf("%w: %s after %v (qemu: %v %s; console tail: %s)", ErrIncomplete, g.Name, elapsed,
+			waitErr, tail(qemuOut.b, 300), tail(res.Console, 600))
+	}
+	return nil
+}
+
+// tail returns the last n bytes of b as text.
+func tail(b []byte, n int) string {
+	if len(b) > n {
+		b = b[len(b)-n:]
+	}
+	return string(b)
+}
