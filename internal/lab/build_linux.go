@@ -105,7 +105,8 @@ func buildInto(ctx context.Context, dir string, spec ImageSpec, log io.Writer) (
 	if err := pruneModules(filepath.Join(modDir, "kernel"), spec.ModuleDirs); err != nil {
 		return nil, err
 	}
-	if out, err := exec.CommandContext(ctx, "depmod", "-b", rootfs, release).CombinedOutput(); err != nil {
+	// The image's own depmod matches its kmod (trixie's modules are .ko.xz).
+	if out, err := exec.CommandContext(ctx, "chroot", rootfs, "depmod", release).CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("depmod: %w: %s", err, out)
 	}
 	pkgs, err := installedPackages(ctx, rootfs)

@@ -50,16 +50,22 @@ func goCmd(ctx context.Context, args ...string) error {
 	return nil
 }
 
+// TestPackage is a package with lab tests.
+type TestPackage struct {
+	ImportPath string
+	Dir        string // source folder on the host
+}
+
 // LabTestPackages lists this module's packages that have tests behind the
 // "lab" build tag (files with a //go:build lab line), in import path order.
-func LabTestPackages(ctx context.Context) ([]string, error) {
+func LabTestPackages(ctx context.Context) ([]TestPackage, error) {
 	cmd := exec.CommandContext(ctx, "go", "list", "-tags", "lab", "-f",
 		`{{.ImportPath}}|{{.Dir}}|{{join .TestGoFiles ","}}|{{join .XTestGoFiles ","}}`, Module+"/...")
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("lab: go list: %w", err)
 	}
-	var pkgs []string
+	var pkgs []TestPackage
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		parts := strings.Split(line, "|")
 		if len(parts) != 4 {
@@ -68,7 +74,7 @@ func LabTestPackages(ctx context.Context) ([]string, error) {
 		files := strings.FieldsFunc(parts[2]+","+parts[3], func(r rune) bool { return r == ',' })
 		for _, f := range files {
 			if hasLabTag(filepath.Join(parts[1], f)) {
-				pkgs = append(pkgs, parts[0])
+				pkgs = append(pkgs, TestPackage{ImportPath: parts[0], Dir: parts[1]})
 				break
 			}
 		}

@@ -111,6 +111,8 @@ func writeBody(w *cpio.Writer, hdr *cpio.Header, body []byte) error {
 // OverlayFile is one file of a per-run overlay.
 type OverlayFile struct {
 	Path string // absolute path in the guest, e.g. /lab/bin/rxe.test
+	// Mode gives the permissions; with fs.ModeDir the entry is an empty
+	// folder.
 	Mode fs.FileMode
 	Data []byte // content; used when Source is empty
 	// Source is a host file whose content is copied (binaries can be large,
@@ -142,6 +144,15 @@ func WriteOverlay(out io.Writer, files []OverlayFile) error {
 			}
 		}
 		mode := f.Mode.Perm()
+		if f.Mode.IsDir() {
+			if !dirs[name] {
+				dirs[name] = true
+				if err := w.WriteHeader(&cpio.Header{Name: name, Mode: cpio.TypeDir | cpio.FileMode(mode|0o700), Links: 2}); err != nil {
+					return err
+				}
+			}
+			continue
+		}
 		if mode == 0 {
 			mode = 0o644
 		}

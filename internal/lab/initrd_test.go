@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -52,6 +53,7 @@ func TestWriteOverlay(t *testing.T) {
 		{Path: "/lab/plan.json", Data: []byte(`{"steps":[]}`)},
 		{Path: "/init", Mode: 0o755, Source: bin},
 		{Path: "/lab/bin/x.test", Mode: 0o755, Data: []byte("test")},
+		{Path: "/lab/src/pkg", Mode: fs.ModeDir | 0o755},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -62,6 +64,8 @@ func TestWriteOverlay(t *testing.T) {
 		{"lab/bin", cpio.TypeDir | 0o755, ""},
 		{"lab/bin/x.test", cpio.TypeReg | 0o755, "test"},
 		{"lab/plan.json", cpio.TypeReg | 0o644, `{"steps":[]}`},
+		{"lab/src", cpio.TypeDir | 0o755, ""},
+		{"lab/src/pkg", cpio.TypeDir | 0o755, ""},
 	}
 	if d := cmp.Diff(want, readArchive(t, &buf)); d != "" {
 		t.Errorf("overlay (-want +got):\n%s", d)

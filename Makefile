@@ -1,0 +1,53 @@
+# rocekit: one entry point for dependencies, tests and the real-kernel lab.
+# Everything runs as root on Debian 12 (the lab needs debootstrap and QEMU).
+
+export PATH := /usr/local/go/bin:$(PATH)
+GO ?= go
+LAB := $(GO) run ./internal/lab/cmd/lab
+# Debian packages the tests and the lab need: QEMU and debootstrap for the
+# guests, netperf (non-free) and iproute2/ethtool for the host root tests.
+APT_PACKAGES := qemu-system-x86 debootstrap cpio netperf ethtool iproute2 kmod
+
+.PHONY: all deps test lab-image lab-test fixtures check demo fmt
+
+all: check
+
+## deps: install Debian packages (enabling non-free for netperf) and Go modules
+deps:
+	@if ! dpkg -s $(APT_PACKAGES) >/dev/null 2>&1; then \
+		if [ -f /etc/apt/sources.list.d/debian.sources ] && ! grep -q 'non-free' /etc/apt/sources.list.d/debian.sources; then \
+			sed -i 's/^Components: main$$/Components: main non-free/' /etc/apt/sources.list.d/debian.sources; fi; \
+		if [ -f /etc/apt/sources.list ] && grep -q '^deb .* main$$' /etc/apt/sources.list; then \
+			sed -i 's/^\(deb .* main\)$$/\1 non-free/' /etc/apt/sources.list; fi; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(APT_PACKAGES); \
+	fi
+	$(GO) mod download
+
+## test: vet, format check, unit tests and host root tests (guest-booting tests run when images exist)
+test:
+	$(GO) vet ./...
+	$(GO) vet -tags lab ./...
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) test -count=1 -timeout 30m ./...
+
+## lab-image: build (or reuse) the bookworm and trixie guest images
+lab-image:
+	$(LAB) image
+
+## lab-test: run every package's lab tests inside both guests
+lab-test:
+	$(LAB) test
+
+## fixtures: capture real tool outputs in both guests into testdata/
+fixtures:
+	$(LAB) fixtures -out testdata
+
+## check: the whole test suite on a fresh machine (what .ci/run runs)
+check: deps lab-image test lab-test
+
+## demo: the main job: boot the lab, create rxe0, run an ib_send_bw pair, print the parsed result
+demo: deps lab-image
+	$(LAB) demo
+
+fmt:
+	gofmt -w .

@@ -1,0 +1,24 @@
+// Package rocekit measures and tunes soft-RoCE (rdma_rxe) and NIC
+// performance on Linux, replacing the shell runbooks of the field
+// (modprobe rdma_rxe, rdma link add, show_gids, ip link set mtu,
+// set_irq_affinity.sh, ib_send_bw/ib_send_lat, netserver/netperf,
+// ethtool -S, mpstat) with typed, tested, revertible Go calls, and records
+// every round so that each change is judged against a baseline.
+//
+// The packages, by what they own (see DESIGN.md):
+//
+//   - host: where a command runs (local, a network namespace, SSH)
+//   - rxe: rdma_rxe, rxe links, GID tables and RoCE v2 index selection
+//   - nic: MTU, link state, ethtool information and counters, NUMA
+//   - irq: /proc/interrupts, IRQ affinity, softirq load, CPU governor
+//   - perftest, netperf: options, runs and typed parsers of the tools
+//   - tune: a crash-safe journal of every change, and Restore
+//   - report: rounds, baselines, statistics, findings, plots
+//   - internal/lab: QEMU guests with real kernels where all of this is tested
+//
+// The packages land one by one; today the module holds the real-kernel lab,
+// which boots Debian kernels with rdma_rxe under QEMU and runs Go programs
+// in them:
+//
+//	go run ./internal/lab/cmd/lab run -suite trixie -- rdma link show
+package rocekit
