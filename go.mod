@@ -9,3 +9,9 @@ require (
 )
 
 require github.com/google/go-cmp v0.7.0
+
+require (
+	github.com/safchain/ethtool v0.7.0 // indirect
+	github.com/vishvananda/netlink v1.3.1 // indirect
+	github.com/vishvananda/netns v0.0.5 // indirect
+)

@@ -49,7 +49,8 @@ func cmdRun(ctx context.Context, args []string) error {
 		}
 		began := time.Now()
 		res, err := lab.Run(ctx, []lab.Guest{g}, lab.RunOptions{Agent: agent, Live: os.Stdout, KeepDir: *keep})
-		fmt.Fprintf(os.Stderr, "%s: kernel %s, %.1fs\n", g.Name, res[0].Agent.Kernel, time.Since(began).Seconds())
+		fmt.Fprintf(os.Stderr, "%s: kernel %s, agent started %.1fs after boot, run took %.1fs\n",
+			g.Name, res[0].Agent.Kernel, res[0].Agent.UptimeS, time.Since(began).Seconds())
 		if err != nil || !res[0].OK() {
 			failed = true
 			printFailure(res[0])
