@@ -57,6 +57,9 @@ type collector struct {
 	res  *Result
 	file string // the file whose data records are arriving
 	live io.Writer
+	// done is closed when the agent reports the end of its plan.
+	done     chan struct{}
+	doneSeen bool
 }
 
 func newCollector(res *Result, plan *Plan, live io.Writer) *collector {
@@ -65,7 +68,7 @@ func newCollector(res *Result, plan *Plan, live io.Writer) *collector {
 		res.Steps[i].Step = s
 	}
 	res.Files = map[string][]byte{}
-	return &collector{res: res, live: live}
+	return &collector{res: res, live: live, done: make(chan struct{})}
 }
 
 // add applies one record. An error means the record was malformed and was
@@ -129,6 +132,10 @@ func (c *collector) add(rec Record) error {
 		c.res.Files[c.file] = append(c.res.Files[c.file], rec.Data...)
 	case KindDone:
 		c.res.Done = true
+		if !c.doneSeen {
+			c.doneSeen = true
+			close(c.done)
+		}
 	}
 	return nil
 }

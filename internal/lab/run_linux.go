@@ -21,6 +21,10 @@ var ErrTimeout = errors.New("lab: guest timed out")
 // the plan (a kernel panic, an agent failure, QEMU dying).
 var ErrIncomplete = errors.New("lab: guest stopped before finishing its plan")
 
+// poweroffGrace is how long a guest may take to power off after its agent
+// reported the end of the plan.
+const poweroffGrace = 30 * time.Second
+
 // RunOptions tune a run.
 type RunOptions struct {
 	// Agent is the path of the labinit binary (see BuildAgent).
@@ -142,14 +146,27 @@ func runGuest(ctx context.Context, guests []Guest, gi int, p runPaths, opt RunOp
 	go func() { exited <- cmd.Wait() }()
 
 	var waitErr error
+	reaped := false
 	select {
 	case waitErr = <-exited:
+		reaped = true
 	case <-ctx.Done():
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	case <-col.done:
+		// The agent powers off right after its last record; a guest that
+		// does not is killed, since everything it had to say has arrived.
+		select {
+		case waitErr = <-exited:
+			reaped = true
+		case <-ctx.Done():
+		case <-time.After(poweroffGrace):
+		}
+	}
+	// Whatever happened, nothing of this guest's process group survives,
+	// and QEMU is reaped before Run returns.
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	if !reaped {
 		waitErr = <-exited
 	}
-	// Whatever happened, nothing of this guest's process group survives.
-	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	ln.Close()
 	readErr := <-readDone
 	res.Console, _ = os.ReadFile(p.console)
