@@ -8,10 +8,8 @@ require (
 	golang.org/x/sys v0.50.0
 )
 
-require github.com/google/go-cmp v0.7.0
-
 require (
-	github.com/safchain/ethtool v0.7.0 // indirect
-	github.com/vishvananda/netlink v1.3.1 // indirect
-	github.com/vishvananda/netns v0.0.5 // indirect
+	github.com/google/go-cmp v0.7.0
+	github.com/vishvananda/netlink v1.3.1
+	github.com/vishvananda/netns v0.0.5
 )

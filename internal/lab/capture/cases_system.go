@@ -25,18 +25,23 @@ func (r commandRow) spec() Spec {
 
 // snapshotRow is a case that copies files into its tree.
 type snapshotRow struct {
-	group, name string
-	paths       []string
-	needs       []Phase
-	note        string
+	group, name   string
+	paths         []string
+	numberedBelow int
+	needs         []Phase
+	note          string
 }
 
 func (r snapshotRow) spec() Spec {
 	return Spec{
 		Group: r.group, Name: r.name, Tool: "kernel", Note: r.note, Expect: ExpectOK, Needs: r.needs,
-		Steps: []Step{{Files: &Snapshot{Paths: r.paths}}},
+		Steps: []Step{{Files: &Snapshot{Paths: r.paths, NumberedBelow: r.numberedBelow}}},
 	}
 }
+
+// gidSlotsKept is how many GID slots (of rxe's 1024) the sysfs snapshot keeps: the used
+// ones come first, and the rest show what an empty slot looks like.
+const gidSlotsKept = 16
 
 const rxePortDir = "/sys/class/infiniband/" + RXEDevice + "/ports/1"
 
@@ -57,7 +62,7 @@ func kernelFileSpecs() []Spec {
 		}, note: "CPU lists, NUMA node CPU lists, governors where cpufreq exists (not in a TCG guest)"},
 		{group: GroupSysfs, name: "net-veth0", paths: []string{"/sys/class/net/" + RXEVeth}, needs: []Phase{PhaseVeth}, note: "/sys/class/net/veth0 recursively (the rxe netdev); some attributes fail with EINVAL or EOPNOTSUPP"},
 		{group: GroupSysfs, name: "net-nic-a", paths: []string{"/sys/class/net/" + PlaceholderNICA, "/sys/class/net/" + PlaceholderNICA + "/device/*"}, needs: []Phase{PhaseNICs}, note: "/sys/class/net of the first netperf NIC (virtio-net eth0 in the lab) and its device directory, before it moves into nsA"},
-		{group: GroupSysfs, name: "rxe0-port1", paths: []string{rxePortDir}, needs: []Phase{PhaseRXE}, note: "rxe0 port 1 recursively: state, phys_state, gids/N, gid_attrs/types/N and ndevs/N (empty slots: all-zero GID, EINVAL on gid_attrs), counters, hw_counters"},
+		{group: GroupSysfs, name: "rxe0-port1", paths: []string{rxePortDir}, numberedBelow: gidSlotsKept, needs: []Phase{PhaseRXE}, note: "rxe0 port 1 recursively: state, phys_state, gids/N, gid_attrs/types/N and ndevs/N (empty slots: all-zero GID, EINVAL on gid_attrs; only slots below 16 of 1024), counters, hw_counters"},
 		{group: GroupSysfs, name: "rxe0-device", paths: []string{"/sys/class/infiniband/" + RXEDevice + "/*"}, needs: []Phase{PhaseRXE}, note: "top-level attributes of rxe0: node_guid, node_type, fw_ver, ..."},
 	}
 	specs := make([]Spec, len(rows))

@@ -116,7 +116,7 @@ func (r *runner) begin(ctx context.Context, spec Spec) (*caseRun, error) {
 		return nil, err
 	}
 	now := time.Now()
-	return &caseRun{spec: spec, dir: dir, start: now, rec: Case{
+	c := &caseRun{spec: spec, dir: dir, start: now, rec: Case{
 		ID:          spec.ID(),
 		Suite:       r.opts.Suite,
 		Kernel:      r.kernel,
@@ -125,7 +125,20 @@ func (r *runner) begin(ctx context.Context, spec Spec) (*caseRun, error) {
 		ToolVersion: r.toolVersion(ctx, spec.Tool),
 		Note:        spec.Note,
 		Expect:      spec.Expect,
-	}}, nil
+	}}
+	if !r.stdbuf && usesStdbuf(spec) {
+		c.logf("stdbuf is not in PATH: commands run without it, and a killed process may lose buffered output")
+	}
+	return c, nil
+}
+
+func usesStdbuf(spec Spec) bool {
+	for _, st := range spec.Steps {
+		if (st.Run != nil && st.Run.Stdbuf) || (st.Pair != nil && st.Pair.Client.Stdbuf) {
+			return true
+		}
+	}
+	return false
 }
 
 // runCase runs the phases spec needs, then its steps, and records it.

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -36,7 +38,7 @@ func (r *runner) runSnapshot(ctx context.Context, c *caseRun, snap *Snapshot) {
 			files = append(files, snapFile{path: p, required: true})
 			continue
 		}
-		found, notes := expandSnapshotPath(p)
+		found, notes := expandSnapshotPath(p, snap.NumberedBelow)
 		files = append(files, found...)
 		for _, n := range notes {
 			c.logf("%s", n)
@@ -57,8 +59,9 @@ func (r *runner) runSnapshot(ctx context.Context, c *caseRun, snap *Snapshot) {
 
 // expandSnapshotPath turns a snapshot path into files: a glob gives its regular files, a
 // directory (or a link to one) gives the regular files below it, anything else is a file
-// that must be readable. notes say what was skipped.
-func expandSnapshotPath(p string) (files []snapFile, notes []string) {
+// that must be readable. A positive numberedBelow skips walked files named by a number at or
+// above it. notes say what was skipped.
+func expandSnapshotPath(p string, numberedBelow int) (files []snapFile, notes []string) {
 	if strings.ContainsAny(p, "*?[") {
 		matches, err := filepath.Glob(p)
 		if err != nil {
@@ -78,6 +81,7 @@ func expandSnapshotPath(p string) (files []snapFile, notes []string) {
 	if err != nil || !fi.IsDir() {
 		return []snapFile{{path: p, required: true}}, nil
 	}
+	skipped := 0
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		return nil, []string{"resolve " + p + ": " + err.Error()}
@@ -90,6 +94,10 @@ func expandSnapshotPath(p string) (files []snapFile, notes []string) {
 		if !d.Type().IsRegular() {
 			return nil
 		}
+		if n, err := strconv.Atoi(d.Name()); err == nil && numberedBelow > 0 && n >= numberedBelow {
+			skipped++
+			return nil
+		}
 		if info, err := d.Info(); err != nil || info.Mode().Perm()&0o444 == 0 {
 			return nil // write-only attribute
 		}
@@ -98,6 +106,9 @@ func expandSnapshotPath(p string) (files []snapFile, notes []string) {
 	})
 	if err != nil {
 		notes = append(notes, "walk "+p+": "+err.Error())
+	}
+	if skipped > 0 {
+		notes = append(notes, fmt.Sprintf("%s: skipped %d files named by a number >= %d", p, skipped, numberedBelow))
 	}
 	return files, notes
 }

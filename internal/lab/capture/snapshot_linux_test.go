@@ -29,6 +29,8 @@ func TestSnapshotWalkGlobAndMissing(t *testing.T) {
 		"dev/ports/1/state":      "4: ACTIVE\n",
 		"dev/ports/1/gids/0":     "fe80:0000:0000:0000:5054:00ff:fe12:3456\n",
 		"dev/ports/1/gids/1":     "0000:0000:0000:0000:0000:0000:0000:0000\n",
+		"dev/ports/1/gids/2":     "0000:0000:0000:0000:0000:0000:0000:0000\n",
+		"dev/ports/1/gids/10":    "0000:0000:0000:0000:0000:0000:0000:0000\n",
 		"dev/node_type":          "1: CA",
 		"dev/ports/1/write-only": "",
 	})
@@ -40,7 +42,7 @@ func TestSnapshotWalkGlobAndMissing(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, c := testRunner(t), &caseRun{dir: t.TempDir()}
-	snap := &Snapshot{Paths: []string{
+	snap := &Snapshot{NumberedBelow: 2, Paths: []string{
 		filepath.Join(src, "class-dev/ports/1"),
 		filepath.Join(src, "class-dev/*"),
 		filepath.Join(src, "missing"),
@@ -76,8 +78,8 @@ func TestSnapshotWalkGlobAndMissing(t *testing.T) {
 	if missing.Stdout != "" || missing.Exit != 1 || !strings.Contains(missing.Error, "no such file") || outcomeOf(c.results) != OutcomeFailed {
 		t.Errorf("missing side = %+v, outcome %s", missing, outcomeOf(c.results))
 	}
-	if len(c.rec.Log) != 1 || !strings.Contains(c.rec.Log[0], "nothing-*") {
-		t.Errorf("log = %q, want a note about the pattern without matches", c.rec.Log)
+	if len(c.rec.Log) != 2 || !strings.Contains(c.rec.Log[0], "skipped 2 files") || !strings.Contains(c.rec.Log[1], "nothing-*") {
+		t.Errorf("log = %q, want notes about the skipped GID slots and the pattern without matches", c.rec.Log)
 	}
 }
 

@@ -153,6 +153,9 @@ type Snapshot struct {
 	// (matching regular files only). A read error of a file found by a walk or a glob is data
 	// (empty GID slots fail with EINVAL); a read error of a file named exactly fails the case.
 	Paths []string
+	// NumberedBelow, when positive, makes walks skip files whose name is a number at or
+	// above it: rxe's GID table has 1024 slots, nearly all of them empty.
+	NumberedBelow int
 	// Netns reads the files in a network namespace with "ip netns exec NETNS cat PATH"
 	// (for per-namespace files such as /proc/net/snmp). Paths must then be plain files.
 	Netns string

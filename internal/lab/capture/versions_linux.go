@@ -59,6 +59,7 @@ type exitError struct {
 	side Side
 }
 
+// Error names the command and how it ended.
 func (e *exitError) Error() string {
 	return commandLine(e.argv) + ": " + sideStatus(e.side)
 }
