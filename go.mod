@@ -13,3 +13,5 @@ require (
 	github.com/vishvananda/netlink v1.3.1
 	github.com/vishvananda/netns v0.0.5
 )
+
+require github.com/safchain/ethtool v0.7.0 // indirect
