@@ -33,6 +33,7 @@ var DefaultPackages = []string{
 // else is dropped to keep the initramfs small.
 var DefaultModuleDirs = []string{
 	"arch", "crypto", "lib", "net",
+	"fs/configfs", // rdma_cm (perftest -R) needs it
 	"drivers/infiniband", "drivers/virtio", "drivers/char/virtio_console",
 	"drivers/net/veth", "drivers/net/virtio_net", "drivers/net/net_failover",
 	"drivers/net/macvlan", "drivers/net/dummy",

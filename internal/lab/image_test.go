@@ -21,7 +21,7 @@ func TestImageKeyStableAndSensitive(t *testing.T) {
 	}
 	// This value pins the key format: a change here invalidates every
 	// cached image, which is only right when imageFormat changes too.
-	if got, want := a.Key(), "a56e2213c304e5df"; got != want {
+	if got, want := a.Key(), "7883e846abd222d4"; got != want {
 		t.Errorf("Key() = %q, want %q", got, want)
 	}
 	for name, change := range map[string]func(*ImageSpec){
