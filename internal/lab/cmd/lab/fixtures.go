@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/rocekit/rocekit/internal/lab"
@@ -84,6 +85,9 @@ func cmdFixtures(ctx context.Context, args []string) error {
 		files := r.Files
 		files["capture.log"] = append(append([]byte(nil), step.Stdout...), step.Stderr...)
 		files["image.json"], _ = json.MarshalIndent(imageProvenance(img), "", "  ")
+		if *only != "" {
+			files = mergeLayout(files, began)
+		}
 		if err := storeSuite(filepath.Join(*out, suite), files, *only != ""); err != nil {
 			return err
 		}
@@ -99,6 +103,19 @@ func imageProvenance(img *lab.Image) map[string]any {
 		pkgs[p] = m.Packages[p]
 	}
 	return map[string]any{"suite": m.Suite, "image_key": m.Key, "kernel": m.KernelRelease, "packages": pkgs}
+}
+
+// mergeLayout moves a partial capture's top-level files (log, summary,
+// image) under merges/<time>/, so they do not pass for the whole suite's.
+func mergeLayout(files map[string][]byte, when time.Time) map[string][]byte {
+	out := map[string][]byte{}
+	for name, data := range files {
+		if !strings.Contains(name, "/") {
+			name = "merges/" + when.UTC().Format("20060102T150405Z") + "/" + name
+		}
+		out[name] = data
+	}
+	return out
 }
 
 // storeSuite writes files under dst. Without merge the previous content is
