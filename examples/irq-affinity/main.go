@@ -1,0 +1,134 @@
+// Command irq-affinity shows a NIC's IRQs and where they fire, and spreads
+// its queue interrupts over CPUs the way set_irq_affinity_bynode.sh and
+// set_irq_affinity_cpulist.sh do, then puts everything back.
+//
+//	irq-affinity -if eth0                      # IRQs, affinity, the plan (changes nothing)
+//	irq-affinity -if eth0 -cpus 0-3 -apply     # spread, watch 10 s of traffic, restore
+//	irq-affinity -if eth0 -node 1 -apply -keep # spread over node 1's CPUs and keep it
+//
+// While it watches it also samples per-CPU load (mpstat -P ALL 1) and names
+// the hot core. Applying needs root; nothing is written without -apply.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/rocekit/rocekit/irq"
+)
+
+func main() {
+	ifname := flag.String("if", "eth0", "network interface")
+	cpus := flag.String("cpus", "", "CPU list to spread over (default: the NIC's NUMA node)")
+	node := flag.Int("node", -1, "NUMA node to spread over (default: the NIC's)")
+	pin := flag.Int("pin", -1, "pin all queue IRQs to this CPU instead")
+	apply := flag.Bool("apply", false, "write the plan (root)")
+	keep := flag.Bool("keep", false, "keep the new affinity instead of restoring it")
+	watch := flag.Duration("watch", 10*time.Second, "how long to watch interrupts and load")
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, *ifname, *cpus, *node, *pin, *apply, *keep, *watch); err != nil {
+		fmt.Fprintln(os.Stderr, "irq-affinity:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, ifname, cpus string, node, pin int, apply, keep bool, watch time.Duration) error {
+	fs, err := irq.DefaultFS()
+	if err != nil {
+		return err
+	}
+	dev, err := fs.Netdev(ifname)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%s: PCI %s, driver %s, NUMA node %d, local CPUs %s\n", dev.Name, dev.PCI, dev.Driver, dev.NUMANode, dev.LocalCPUs)
+	for _, q := range dev.IRQs {
+		a, err := fs.Affinity(q.IRQ)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("  IRQ %-4d %-32s %-7s queue %2d %-4s affinity %-8s effective %-4s%s\n",
+			q.IRQ, q.Name, q.Role, q.Queue, q.Direction, a.CPUs, a.Effective, map[bool]string{true: " (read-only)"}[a.ReadOnly])
+	}
+	for _, w := range dev.Warnings {
+		fmt.Println("  warning:", w)
+	}
+
+	var plan irq.Plan
+	switch {
+	case pin >= 0:
+		plan = irq.PinAll(dev.IRQs, pin)
+	case cpus != "":
+		l, err := irq.ParseCPUList(cpus)
+		if err != nil {
+			return err
+		}
+		plan = irq.RoundRobin(dev.IRQs, l)
+	default:
+		if plan, err = fs.ByNode(dev, node); err != nil {
+			return err
+		}
+	}
+	fmt.Print("plan: ", plan)
+	for _, w := range plan.Warnings {
+		fmt.Println("  warning:", w)
+	}
+	if !apply {
+		return watchOnce(ctx, fs, dev, watch)
+	}
+
+	done, err := fs.Apply(ctx, plan)
+	for _, c := range done.Changes {
+		fmt.Printf("  IRQ %d: %s -> %s (effective %s, pending %v) %v\n", c.IRQ, c.Replaced, c.Requested, c.Effective, c.Pending, errOrEmpty(c.Err))
+	}
+	for _, w := range done.Warnings {
+		fmt.Println("  warning:", w)
+	}
+	if !keep {
+		defer func() {
+			undo, err := fs.Restore(context.Background(), done)
+			fmt.Printf("restored %d IRQs %v\n", len(undo.Changes), errOrEmpty(err))
+		}()
+	}
+	if err != nil {
+		return err
+	}
+	return watchOnce(ctx, fs, dev, watch)
+}
+
+// watchOnce samples interrupts and load for d and prints the verdict and
+// the hot core.
+func watchOnce(ctx context.Context, fs irq.FS, dev irq.Netdev, d time.Duration) error {
+	fmt.Printf("watching %s for %s (run traffic now)...\n", dev.Name, d)
+	s, err := fs.StartLoadSampler(ctx, time.Second)
+	if err != nil {
+		return err
+	}
+	dist, err := fs.SampleDistribution(ctx, dev, d, nil)
+	rep := s.Stop()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("distribution OK %v: %s\n", dist.OK, strings.Join(dist.Reasons, "; "))
+	for _, c := range rep.Overall.CPUs {
+		fmt.Printf("  CPU%-3d usr %5.1f sys %5.1f irq %4.1f soft %5.1f idle %5.1f NET_RX %d drops %d squeeze %d\n",
+			c.CPU, c.UserPct, c.SysPct, c.IRQPct, c.SoftPct, c.IdlePct, c.NetRX, c.Dropped, c.TimeSqueeze)
+	}
+	fmt.Printf("hot core: %s (peak %s)\n", rep.Hot, rep.Peak)
+	return nil
+}
+
+func errOrEmpty(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

@@ -1,0 +1,43 @@
+package irq
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// DefaultFS returns an FS on the running kernel's /proc and /sys.
+func DefaultFS() (FS, error) {
+	if _, err := os.Stat("/proc/stat"); err != nil {
+		return FS{}, fmt.Errorf("irq: /proc not mounted: %w", err)
+	}
+	return NewFS("/proc", "/sys"), nil
+}
+
+// writeKernelFile writes value to an existing kernel file in one write(2),
+// as echo does; kernel files take a value per write. O_TRUNC is harmless
+// on /proc and /sys and lets fixture files be overwritten.
+func writeKernelFile(path, value string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write([]byte(value + "\n")); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// isNotWritableErrno reports the kernel's "this IRQ cannot be moved": EIO
+// on older kernels, EPERM since "genirq/proc: Change the return value for
+// set affinity permission error".
+func isNotWritableErrno(err error) bool {
+	return errors.Is(err, unix.EIO) || errors.Is(err, unix.EPERM)
+}
+
+func isInvalidErrno(err error) bool {
+	return errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ERANGE)
+}

@@ -1,0 +1,344 @@
+package irq
+
+import (
+	"errors"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Interrupts is /proc/interrupts: one Interrupt per line, in file order.
+type Interrupts struct {
+	// CPUs holds the CPU id of each count column, from the header. The
+	// kernel prints online CPUs only, so ids can have gaps ("CPU0 CPU2").
+	CPUs []int
+	// Lines holds numbered IRQs and the architecture's named rows (NMI,
+	// LOC, ERR, ...).
+	Lines []Interrupt
+}
+
+// Interrupt is one line of /proc/interrupts.
+type Interrupt struct {
+	// Label is what precedes the colon: "38", "NMI", "ERR".
+	Label string
+	// IRQ is the IRQ number, or -1 for named rows.
+	IRQ int
+	// CPUs and Counts are parallel: Counts[i] interrupts were handled on
+	// CPU CPUs[i] since boot. Both are shorter than the header when the
+	// kernel printed fewer counts (ERR and MIS print one total). CPUs
+	// shares its array with Interrupts.CPUs; do not modify it.
+	CPUs   []int
+	Counts []uint64
+	// Chip is the interrupt controller: "IO-APIC", "PCI-MSI",
+	// "PCI-MSIX-0000:00:03.0", "IR-PCI-MSIX-0000:3b:00.0"; "" if missing.
+	Chip string
+	// HWIRQ is the controller's interrupt number as printed ("2",
+	// "32768"); "" if not printed.
+	HWIRQ string
+	// Type is the flow handler or trigger: "edge", "fasteoi", "Level".
+	Type string
+	// Actions are the handlers' names (shared IRQs have several):
+	// "virtio1-input.0", "mlx5_comp3@pci:0000:3b:00.0", "eth0-TxRx-2".
+	Actions []string
+	// Description is the text of a named row ("Local timer interrupts").
+	Description string
+}
+
+// Total returns the sum of the counts.
+func (i Interrupt) Total() uint64 {
+	var t uint64
+	for _, c := range i.Counts {
+		t += c
+	}
+	return t
+}
+
+// Count returns the count on CPU cpu, and 0 if the line has none for it.
+func (i Interrupt) Count(cpu int) uint64 {
+	for k, c := range i.CPUs {
+		if c == cpu {
+			return i.Counts[k]
+		}
+	}
+	return 0
+}
+
+// Name returns the action names joined by ", " as the kernel prints them.
+func (i Interrupt) Name() string { return strings.Join(i.Actions, ", ") }
+
+// ByIRQ returns the line of IRQ n.
+func (in Interrupts) ByIRQ(n int) (Interrupt, bool) {
+	for _, l := range in.Lines {
+		if l.IRQ == n && l.IRQ >= 0 {
+			return l, true
+		}
+	}
+	return Interrupt{}, false
+}
+
+// ByLabel returns the line whose label is label ("LOC", "ERR", "38").
+func (in Interrupts) ByLabel(label string) (Interrupt, bool) {
+	for _, l := range in.Lines {
+		if l.Label == label {
+			return l, true
+		}
+	}
+	return Interrupt{}, false
+}
+
+// Interrupts reads and parses /proc/interrupts.
+//
+// Similar to: cat /proc/interrupts
+func (fs FS) Interrupts() (Interrupts, error) {
+	p := fs.procPath("interrupts")
+	b, err := readFile(p)
+	if err != nil {
+		return Interrupts{}, err
+	}
+	return parseInterrupts(b, "/proc/interrupts")
+}
+
+// ParseInterrupts parses the format of /proc/interrupts. It never panics:
+// ERR and MIS rows with one count, lines with fewer counts than CPUs,
+// lines without a chip column and old "IR-PCI-MSI-edge" chips all parse.
+// A line that cannot be parsed at all (no colon) is skipped and reported
+// in the returned error (a *ParseError per line, joined); the other lines
+// are kept.
+func ParseInterrupts(r io.Reader) (Interrupts, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxFileBytes))
+	if err != nil {
+		return Interrupts{}, err
+	}
+	return parseInterrupts(b, "")
+}
+
+// hwirqType matches the "<hwirq>-<handler>" column of current kernels
+// ("2-edge", "32768-edge", "-fasteoi").
+var hwirqType = regexp.MustCompile(`^([0-9]*)-([A-Za-z][A-Za-z_]*)$`)
+
+// oldChipTypes are the flow handler names old kernels appended to the chip
+// ("IR-PCI-MSI-edge", "IO-APIC-fasteoi").
+var oldChipTypes = []string{"edge", "level", "fasteoi", "simple", "percpu", "percpu_devid", "edge_irq"}
+
+func parseInterrupts(b []byte, file string) (Interrupts, error) {
+	ls := lines(b)
+	var in Interrupts
+	var errs []error
+	start := 0
+	// The header is the first non-empty line.
+	for start < len(ls) && strings.TrimSpace(ls[start]) == "" {
+		start++
+	}
+	if start == len(ls) {
+		return in, newParseError(file, 1, "", "empty file")
+	}
+	cpus, ok := parseCPUHeader(ls[start])
+	if !ok {
+		return in, newParseError(file, start+1, ls[start], `header is not "CPU0 CPU1 ..."`)
+	}
+	in.CPUs = cpus
+	in.Lines = make([]Interrupt, 0, len(ls)-start-1)
+	for n := start + 1; n < len(ls); n++ {
+		line := ls[n]
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		label, rest, ok := strings.Cut(line, ":")
+		label = strings.TrimSpace(label)
+		if !ok || label == "" || strings.ContainsAny(label, " \t") {
+			errs = append(errs, newParseError(file, n+1, line, "no label"))
+			continue
+		}
+		in.Lines = append(in.Lines, parseInterruptLine(label, rest, cpus))
+	}
+	return in, errors.Join(errs...)
+}
+
+func parseInterruptLine(label, rest string, cpus []int) Interrupt {
+	it := Interrupt{Label: label, IRQ: -1}
+	if n, err := strconv.Atoi(label); err == nil && n >= 0 {
+		it.IRQ = n
+	}
+	var pos int
+	it.Counts, pos = parseCounts(rest, len(cpus))
+	k := len(it.Counts)
+	it.CPUs = cpus[:k:k]
+	rest = rest[pos:]
+	if it.IRQ < 0 {
+		it.Description = strings.TrimSpace(rest)
+		return it
+	}
+	parseChipColumns(&it, rest)
+	return it
+}
+
+// parseCounts reads up to n decimal counts from the start of s, stopping
+// at the first field that is not one, and returns them with the offset
+// after the last.
+func parseCounts(s string, n int) ([]uint64, int) {
+	counts := make([]uint64, 0, n)
+	pos := 0
+	for len(counts) < n {
+		i := pos
+		for i < len(s) && isSpace(s[i]) {
+			i++
+		}
+		j := i
+		for j < len(s) && !isSpace(s[j]) {
+			j++
+		}
+		if i == j {
+			break
+		}
+		c, err := strconv.ParseUint(s[i:j], 10, 64)
+		if err != nil {
+			break
+		}
+		counts = append(counts, c)
+		pos = j
+	}
+	return counts, pos
+}
+
+// parseChipColumns reads what follows the counts of a numbered IRQ: chip,
+// hwirq and type, and the action names.
+func parseChipColumns(it *Interrupt, rest string) {
+	toks, offs := fields(rest)
+	if len(toks) == 0 {
+		return
+	}
+	// Chip, unless the column is missing and the hwirq-type column comes
+	// first.
+	i := 0
+	if !hwirqType.MatchString(toks[0]) {
+		it.Chip = toks[0]
+		i = 1
+	}
+	// hwirq and type: "2-edge" (x86), "27 Level" (GENERIC_IRQ_SHOW_LEVEL).
+	switch {
+	case i < len(toks) && hwirqType.MatchString(toks[i]):
+		m := hwirqType.FindStringSubmatch(toks[i])
+		it.HWIRQ, it.Type = m[1], m[2]
+		i++
+	case i < len(toks) && isDigits(toks[i]) && i+1 < len(toks) && (toks[i+1] == "Level" || toks[i+1] == "Edge"):
+		it.HWIRQ, it.Type = toks[i], toks[i+1]
+		i += 2
+	case i < len(toks) && (toks[i] == "Level" || toks[i] == "Edge"):
+		it.Type = toks[i]
+		i++
+	}
+	if it.Type == "" {
+		// Old kernels: "IR-PCI-MSI-edge" is chip and handler in one.
+		for _, t := range oldChipTypes {
+			if c, ok := strings.CutSuffix(it.Chip, "-"+t); ok && c != "" {
+				it.Chip, it.Type = c, t
+				break
+			}
+		}
+	}
+	if i < len(toks) {
+		names := strings.TrimSpace(rest[offs[i]:])
+		for a := range strings.SplitSeq(names, ", ") {
+			if a = strings.TrimSpace(a); a != "" {
+				it.Actions = append(it.Actions, a)
+			}
+		}
+	}
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// InterruptDelta is how much one line of /proc/interrupts grew between two
+// samples.
+type InterruptDelta struct {
+	Label   string
+	IRQ     int
+	Actions []string
+	// CPUs and Counts are parallel: Counts[i] interrupts on CPU CPUs[i]
+	// between the samples. CPUs are those present in both samples.
+	CPUs   []int
+	Counts []uint64
+}
+
+// Total returns the sum of the counts.
+func (d InterruptDelta) Total() uint64 {
+	var t uint64
+	for _, c := range d.Counts {
+		t += c
+	}
+	return t
+}
+
+// Name returns the action names joined by ", ".
+func (d InterruptDelta) Name() string { return strings.Join(d.Actions, ", ") }
+
+// Count returns the count on CPU cpu.
+func (d InterruptDelta) Count(cpu int) uint64 {
+	for k, c := range d.CPUs {
+		if c == cpu {
+			return d.Counts[k]
+		}
+	}
+	return 0
+}
+
+// Delta returns, for every line of after that is also in before (matched by
+// label), the per-CPU increase. The kernel's per-CPU counters are 32 bits
+// wide and wrap; a count that went down by less than 2^32 is taken as one
+// wrap, any other decrease (a CPU replugged) as 0.
+func Delta(before, after Interrupts) []InterruptDelta {
+	out := make([]InterruptDelta, 0, len(after.Lines))
+	prev := make(map[string]Interrupt, len(before.Lines))
+	for _, l := range before.Lines {
+		prev[l.Label] = l
+	}
+	for _, a := range after.Lines {
+		b, ok := prev[a.Label]
+		if !ok {
+			continue
+		}
+		d := InterruptDelta{Label: a.Label, IRQ: a.IRQ, Actions: a.Actions}
+		for k, cpu := range a.CPUs {
+			old, ok := countOf(b, cpu)
+			if !ok {
+				continue
+			}
+			d.CPUs = append(d.CPUs, cpu)
+			d.Counts = append(d.Counts, counterDelta(old, a.Counts[k]))
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func countOf(i Interrupt, cpu int) (uint64, bool) {
+	for k, c := range i.CPUs {
+		if c == cpu {
+			return i.Counts[k], true
+		}
+	}
+	return 0, false
+}
+
+// counterDelta is after-before for a counter that may be 32 bits wide.
+func counterDelta(before, after uint64) uint64 {
+	if after >= before {
+		return after - before
+	}
+	if before <= math.MaxUint32 {
+		return after + (math.MaxUint32 + 1) - before
+	}
+	return 0
+}

@@ -1,0 +1,205 @@
+package irq
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Netdev is a network interface's device and its IRQs.
+type Netdev struct {
+	// Name is the interface name ("eth0").
+	Name string
+	// Device is the device's sysfs path as the kernel has it
+	// ("/sys/devices/pci0000:00/0000:00:03.0/virtio1").
+	Device string
+	// PCI is the PCI function ("0000:00:03.0"), or "" if the device is
+	// not on PCI.
+	PCI string
+	// Driver is the device's driver ("virtio_net", "mlx5_core"), or "".
+	Driver string
+	// NUMANode is the PCI function's NUMA node, or -1 when the kernel
+	// does not know (single-node machines, most VMs).
+	NUMANode int
+	// LocalCPUs are the CPUs local to the device (local_cpulist), or nil.
+	LocalCPUs CPUList
+	// IRQs are the device's interrupts, by IRQ number.
+	IRQs []QueueIRQ
+	// Warnings say what could not be found ("IRQ 45 in msi_irqs is not
+	// in /proc/interrupts").
+	Warnings []error
+}
+
+// QueueIRQ is one of a NIC's IRQs and what it is for.
+type QueueIRQ struct {
+	IRQ int
+	// Name is the action name from /proc/interrupts ("virtio1-input.0"),
+	// or "" if the IRQ is not listed there.
+	Name string
+	Role Role
+	// Queue is the queue index from the name, or -1.
+	Queue     int
+	Direction Direction
+}
+
+// Queues returns the IRQs whose role is RoleQueue.
+func (d Netdev) Queues() []QueueIRQ {
+	var out []QueueIRQ
+	for _, q := range d.IRQs {
+		if q.Role == RoleQueue {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// IRQNumbers returns the IRQ numbers of d.IRQs.
+func (d Netdev) IRQNumbers() []int {
+	out := make([]int, len(d.IRQs))
+	for i, q := range d.IRQs {
+		out[i] = q.IRQ
+	}
+	return out
+}
+
+var pciAddr = regexp.MustCompile(`^[0-9a-f]{4,}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$`)
+
+// Netdev finds netdev name's device and its IRQs: from the PCI function's
+// msi_irqs, as mlnx-tools' get_irq_list does, or, without MSI, from action
+// names in /proc/interrupts that carry the interface name, the PCI address
+// or the virtio device ("virtio1-…"). Each IRQ is classified by name (see
+// ClassifyAction); for mlx5 the first vector is the control vector even
+// when its name is unknown. A netdev without a device (lo, veth) gives an
+// error matching ErrNoDevice.
+//
+// The interface must be visible in the FS's /sys: sysfs shows the netdevs
+// of the network namespace it was mounted in, so find a NIC's IRQs before
+// moving it to another namespace (its IRQs stay the same).
+//
+// Similar to: ls /sys/class/net/IF/device/msi_irqs; grep IF /proc/interrupts
+func (fs FS) Netdev(name string) (Netdev, error) {
+	d := Netdev{Name: name, NUMANode: -1}
+	if name == "" || strings.ContainsAny(name, "/\x00") || name == "." || name == ".." {
+		return d, fmt.Errorf("irq: bad interface name %q", name)
+	}
+	link := fs.sysPath("class", "net", name, "device")
+	real, err := filepath.EvalSymlinks(link)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			if _, serr := os.Lstat(fs.sysPath("class", "net", name)); serr == nil {
+				return d, fmt.Errorf("%w: %s", ErrNoDevice, name)
+			}
+		}
+		return d, fmt.Errorf("irq: netdev %s: %w", name, err)
+	}
+	d.Device = fs.kernelSysPath(real)
+	if drv, err := os.Readlink(filepath.Join(real, "driver")); err == nil {
+		d.Driver = filepath.Base(drv)
+	}
+	// The PCI function is the device itself (mlx5, Intel) or its parent
+	// (virtio-net's virtioN device sits below the virtio-pci function).
+	pciDir := ""
+	for _, dir := range []string{real, filepath.Dir(real)} {
+		if pciAddr.MatchString(filepath.Base(dir)) {
+			pciDir = dir
+			break
+		}
+	}
+	virtio := ""
+	if b := filepath.Base(real); strings.HasPrefix(b, "virtio") && isDigits(b[len("virtio"):]) {
+		virtio = b
+	}
+	var msi []int
+	if pciDir != "" {
+		d.PCI = filepath.Base(pciDir)
+		if n, err := readInt(filepath.Join(pciDir, "numa_node")); err == nil {
+			d.NUMANode = n
+		}
+		if l, err := readCPUList(filepath.Join(pciDir, "local_cpulist")); err == nil {
+			d.LocalCPUs = l
+		}
+		ents, err := os.ReadDir(filepath.Join(pciDir, "msi_irqs"))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			d.Warnings = append(d.Warnings, err)
+		}
+		for _, e := range ents {
+			if n, err := strconv.Atoi(e.Name()); err == nil {
+				msi = append(msi, n)
+			}
+		}
+		slices.Sort(msi)
+	}
+	in, err := fs.Interrupts()
+	if err != nil {
+		if len(in.Lines) == 0 {
+			return d, err
+		}
+		d.Warnings = append(d.Warnings, err)
+	}
+	d.IRQs, d.Warnings = matchIRQs(in, name, d.PCI, virtio, msi, d.Warnings)
+	return d, nil
+}
+
+// kernelSysPath turns a path below the FS's sys root into the path the
+// kernel would show ("/sys/devices/...").
+func (fs FS) kernelSysPath(p string) string {
+	root, err := filepath.EvalSymlinks(fs.sys)
+	if err != nil {
+		root = fs.sys
+	}
+	rel, err := filepath.Rel(root, p)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return p
+	}
+	return "/sys/" + filepath.ToSlash(rel)
+}
+
+// matchIRQs picks a device's IRQs out of /proc/interrupts and classifies
+// them. With msi, those are the IRQs; without, names decide.
+func matchIRQs(in Interrupts, netdev, pci, virtio string, msi []int, warns []error) ([]QueueIRQ, []error) {
+	var out []QueueIRQ
+	add := func(l Interrupt) {
+		q := QueueIRQ{IRQ: l.IRQ, Name: l.Name(), Role: RoleOther, Queue: -1}
+		if len(l.Actions) > 0 {
+			// A shared IRQ is classified by its first action.
+			q.Role, q.Queue, q.Direction = ClassifyAction(l.Actions[0], netdev)
+		}
+		out = append(out, q)
+	}
+	if len(msi) > 0 {
+		for _, n := range msi {
+			l, ok := in.ByIRQ(n)
+			if !ok {
+				warns = append(warns, fmt.Errorf("irq: IRQ %d of %s (msi_irqs) is not in /proc/interrupts", n, netdev))
+				add(Interrupt{IRQ: n})
+				continue
+			}
+			add(l)
+		}
+	} else {
+		for _, l := range in.Lines {
+			if l.IRQ < 0 {
+				continue
+			}
+			for _, a := range l.Actions {
+				if namesNetdev(a, netdev) || namesPCI(a, pci) ||
+					(virtio != "" && strings.HasPrefix(a, virtio+"-")) ||
+					(pci != "" && strings.HasSuffix(l.Chip, "-"+pci)) {
+					add(l)
+					break
+				}
+			}
+		}
+	}
+	// mlnx-tools skips the first MSI vector of mlx5 (the async/command
+	// EQ) whatever its name.
+	if len(out) > 1 && out[0].Role == RoleOther && strings.HasPrefix(out[1].Name, "mlx5_") {
+		out[0].Role = RoleControl
+	}
+	return out, warns
+}

@@ -1,0 +1,191 @@
+package irq
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestNetdevVirtio(t *testing.T) {
+	tests := []struct {
+		tree string
+		name string
+		want Netdev
+	}{
+		{"bookworm", "eth0", Netdev{Name: "eth0", Device: "/sys/devices/pci0000:00/0000:00:03.0/virtio1", PCI: "0000:00:03.0",
+			Driver: "virtio_net", NUMANode: -1, LocalCPUs: CPUList{0, 1, 2, 3}, IRQs: []QueueIRQ{
+				{IRQ: 26, Name: "virtio1-config", Role: RoleControl, Queue: -1},
+				{IRQ: 27, Name: "virtio1-input.0", Role: RoleQueue, Queue: 0, Direction: DirRX},
+				{IRQ: 28, Name: "virtio1-output.0", Role: RoleQueue, Queue: 0, Direction: DirTX},
+			}}},
+		{"trixie", "eth1", Netdev{Name: "eth1", Device: "/sys/devices/pci0000:00/0000:00:04.0/virtio2", PCI: "0000:00:04.0",
+			Driver: "virtio_net", NUMANode: -1, LocalCPUs: CPUList{0, 1, 2, 3}, IRQs: []QueueIRQ{
+				{IRQ: 29, Name: "virtio2-config", Role: RoleControl, Queue: -1},
+				{IRQ: 30, Name: "virtio2-input.0", Role: RoleQueue, Queue: 0, Direction: DirRX},
+				{IRQ: 31, Name: "virtio2-output.0", Role: RoleQueue, Queue: 0, Direction: DirTX},
+			}}},
+		{"host", "eth0", Netdev{Name: "eth0", Device: "/sys/devices/pci0000:00/0000:00:03.0/virtio2", PCI: "0000:00:03.0",
+			Driver: "virtio_net", NUMANode: -1, LocalCPUs: CPUList{0, 1}, IRQs: []QueueIRQ{
+				{IRQ: 37, Name: "virtio2-config", Role: RoleControl, Queue: -1},
+				{IRQ: 38, Name: "virtio2-input.0", Role: RoleQueue, Queue: 0, Direction: DirRX},
+				{IRQ: 39, Name: "virtio2-output.0", Role: RoleQueue, Queue: 0, Direction: DirTX},
+			}}},
+	}
+	for _, tt := range tests {
+		got, err := fixtureFS(t, tt.tree).Netdev(tt.name)
+		if err != nil {
+			t.Errorf("%s %s: %v", tt.tree, tt.name, err)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s %s (-want +got):\n%s", tt.tree, tt.name, diff)
+		}
+	}
+}
+
+func TestNetdevMlx5(t *testing.T) {
+	d, err := fixtureFS(t, "mlx5-2node").Netdev("ens1f0np0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.PCI != "0000:af:00.0" || d.Driver != "mlx5_core" || d.NUMANode != 1 || d.LocalCPUs.String() != "24-47,72-95" || len(d.Warnings) != 0 {
+		t.Errorf("device = %+v", d)
+	}
+	if len(d.IRQs) != 49 {
+		t.Fatalf("%d IRQs, want 49", len(d.IRQs))
+	}
+	want := []QueueIRQ{
+		{IRQ: 120, Name: "mlx5_async0@pci:0000:af:00.0", Role: RoleControl, Queue: -1},
+		{IRQ: 121, Name: "mlx5_comp0@pci:0000:af:00.0", Role: RoleQueue, Queue: 0, Direction: DirRXTX},
+	}
+	if diff := cmp.Diff(want, d.IRQs[:2]); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	last := d.IRQs[48]
+	if last.IRQ != 168 || last.Queue != 47 || last.Role != RoleQueue {
+		t.Errorf("last IRQ = %+v", last)
+	}
+	if n := len(d.Queues()); n != 48 {
+		t.Errorf("%d queues, want 48", n)
+	}
+	if got := d.IRQNumbers(); got[0] != 120 || got[48] != 168 {
+		t.Errorf("IRQNumbers = %v", got)
+	}
+}
+
+func TestNetdevErrors(t *testing.T) {
+	fs := fixtureFS(t, "bookworm")
+	if _, err := fs.Netdev("lo"); !errors.Is(err, ErrNoDevice) {
+		t.Errorf("lo: err = %v, want ErrNoDevice", err)
+	}
+	if _, err := fs.Netdev("eth9"); err == nil || errors.Is(err, ErrNoDevice) {
+		t.Errorf("eth9: err = %v, want a not-found error", err)
+	}
+	for _, bad := range []string{"", "..", "a/b"} {
+		if _, err := fs.Netdev(bad); err == nil {
+			t.Errorf("Netdev(%q) gave no error", bad)
+		}
+	}
+}
+
+// TestMatchIRQsByName covers devices without msi_irqs: IRQs are found by
+// interface name, PCI address in the name or chip, or virtio device.
+func TestMatchIRQsByName(t *testing.T) {
+	in, err := ParseInterrupts(strings.NewReader(`            CPU0       CPU1
+ 40:  1  2  IR-PCI-MSI 1-edge  eth0
+ 41:  1  2  IR-PCI-MSI 2-edge  eth0-TxRx-0
+ 42:  1  2  IR-PCI-MSI 3-edge  eth0-TxRx-1
+ 43:  1  2  IR-PCI-MSI 4-edge  eth01-TxRx-0
+ 44:  1  2  IR-PCI-MSI 5-edge  i40e-0000:3b:00.0:misc
+ 45:  1  2  IR-PCI-MSI 6-edge  i40e-eth0-TxRx-2
+ 46:  1  2  IR-PCI-MSIX-0000:3b:00.0 7-edge  something
+ 47:  1  2  IR-PCI-MSI 8-edge  virtio3-input.0
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, warns := matchIRQs(in, "eth0", "0000:3b:00.0", "", nil, nil)
+	want := []QueueIRQ{
+		{IRQ: 40, Name: "eth0", Role: RoleControl, Queue: -1},
+		{IRQ: 41, Name: "eth0-TxRx-0", Role: RoleQueue, Queue: 0, Direction: DirRXTX},
+		{IRQ: 42, Name: "eth0-TxRx-1", Role: RoleQueue, Queue: 1, Direction: DirRXTX},
+		{IRQ: 44, Name: "i40e-0000:3b:00.0:misc", Role: RoleControl, Queue: -1},
+		{IRQ: 45, Name: "i40e-eth0-TxRx-2", Role: RoleQueue, Queue: 2, Direction: DirRXTX},
+		{IRQ: 46, Name: "something", Role: RoleOther, Queue: -1},
+	}
+	if diff := cmp.Diff(want, got); diff != "" || len(warns) != 0 {
+		t.Errorf("(-want +got):\n%s\nwarnings %v", diff, warns)
+	}
+	got, _ = matchIRQs(in, "eth5", "", "virtio3", nil, nil)
+	if diff := cmp.Diff([]QueueIRQ{{IRQ: 47, Name: "virtio3-input.0", Role: RoleQueue, Queue: 0, Direction: DirRX}}, got); diff != "" {
+		t.Errorf("virtio by device (-want +got):\n%s", diff)
+	}
+	// An msi_irqs entry missing from /proc/interrupts is kept, with a
+	// warning; an unknown first vector of an mlx5 device is its control
+	// vector.
+	in2, _ := ParseInterrupts(strings.NewReader("  CPU0\n 60: 1 PCI-MSI 0-edge mlx5_comp0@pci:0000:04:00.0\n"))
+	got, warns = matchIRQs(in2, "ens1", "0000:04:00.0", "", []int{59, 60}, nil)
+	want = []QueueIRQ{
+		{IRQ: 59, Role: RoleControl, Queue: -1},
+		{IRQ: 60, Name: "mlx5_comp0@pci:0000:04:00.0", Role: RoleQueue, Queue: 0, Direction: DirRXTX},
+	}
+	if diff := cmp.Diff(want, got); diff != "" || len(warns) != 1 {
+		t.Errorf("(-want +got):\n%s\nwarnings %v", diff, warns)
+	}
+}
+
+func TestClassifyAction(t *testing.T) {
+	type result struct {
+		Role  Role
+		Queue int
+		Dir   Direction
+	}
+	tests := []struct {
+		action, netdev string
+		want           result
+	}{
+		{"mlx5_comp7@pci:0000:3b:00.0", "", result{RoleQueue, 7, DirRXTX}},
+		{"mlx5_async0@pci:0000:3b:00.0", "", result{RoleControl, -1, DirUnknown}},
+		{"mlx5_pages_eq@pci:0000:3b:00.0", "", result{RoleControl, -1, DirUnknown}},
+		{"mlx4-3@0000:04:00.0", "", result{RoleQueue, 3, DirRXTX}},
+		{"mlx4-async@pci:0000:04:00.0", "", result{RoleControl, -1, DirUnknown}},
+		{"virtio1-input.0", "", result{RoleQueue, 0, DirRX}},
+		{"virtio1-output.12", "", result{RoleQueue, 12, DirTX}},
+		{"virtio1-config", "", result{RoleControl, -1, DirUnknown}},
+		{"virtio0-virtqueues", "", result{RoleQueue, -1, DirRXTX}},
+		{"eth0-TxRx-3", "eth0", result{RoleQueue, 3, DirRXTX}},
+		{"ice-ens1f0-TxRx-15", "ens1f0", result{RoleQueue, 15, DirRXTX}},
+		{"eth0-Tx-Rx-2", "", result{RoleQueue, 2, DirRXTX}},
+		{"eth0-fp-4", "", result{RoleQueue, 4, DirRXTX}},
+		{"eth0-rx-1", "", result{RoleQueue, 1, DirRX}},
+		{"eth0-tx-1", "", result{RoleQueue, 1, DirTX}},
+		{"gve-ntfy-blk5@pci:0000:00:04.0", "", result{RoleQueue, 5, DirRXTX}},
+		{"gve-mgmnt@pci:0000:00:04.0", "", result{RoleControl, -1, DirUnknown}},
+		{"ena-mgmnt@pci:0000:00:05.0", "", result{RoleControl, -1, DirUnknown}},
+		{"i40e-0000:3b:00.0:misc", "", result{RoleControl, -1, DirUnknown}},
+		{"eth0", "eth0", result{RoleControl, -1, DirUnknown}},
+		{"eth0-3", "eth0", result{RoleQueue, 3, DirRXTX}},
+		{"ahci[0000:00:17.0]", "", result{RoleOther, -1, DirUnknown}},
+		{"", "", result{RoleOther, -1, DirUnknown}},
+	}
+	for _, tt := range tests {
+		r, q, d := ClassifyAction(tt.action, tt.netdev)
+		if diff := cmp.Diff(tt.want, result{r, q, d}); diff != "" {
+			t.Errorf("ClassifyAction(%q, %q) (-want +got):\n%s", tt.action, tt.netdev, diff)
+		}
+	}
+}
+
+func FuzzClassifyAction(f *testing.F) {
+	for _, s := range []string{"mlx5_comp7@pci:0000:3b:00.0", "virtio1-input.0", "eth0-TxRx-99999999999999999999", "eth0-3", "virtio1-output."} {
+		f.Add(s, "eth0")
+	}
+	f.Fuzz(func(t *testing.T, action, netdev string) {
+		r, q, _ := ClassifyAction(action, netdev)
+		if q < -1 || (r != RoleQueue && q != -1) {
+			t.Fatalf("ClassifyAction(%q, %q) = %v, %d", action, netdev, r, q)
+		}
+	})
+}
