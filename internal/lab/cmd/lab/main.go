@@ -5,6 +5,7 @@
 //	lab run -suite bookworm -- CMD ARGS...  run one command in a guest
 //	lab test [-suite ...] [-run REGEXP]     run every package's lab tests in every image
 //	lab fixtures [-suite ...] [-out DIR]    capture real tool outputs into testdata
+//	lab demo [-suite ...] [-json]           rxe0 and an ib_send_bw pair in each image, parsed
 //
 // Images are cached in $ROCEKIT_LAB_CACHE (default ~/.cache/rocekit/lab).
 // Everything needs root (debootstrap, and the guests' tools run as root).
@@ -33,6 +34,8 @@ func main() {
 		err = cmdRun(ctx, args)
 	case "test":
 		err = cmdTest(ctx, args)
+	case "demo":
+		err = cmdDemo(ctx, args)
 	case "fixtures":
 		err = cmdFixtures(ctx, args)
 	default:
@@ -45,7 +48,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: lab image|run|test|fixtures [flags]; see go doc ./internal/lab/cmd/lab")
+	fmt.Fprintln(os.Stderr, "usage: lab image|run|test|fixtures|demo [flags]; see go doc ./internal/lab/cmd/lab")
 	flag.PrintDefaults()
 	os.Exit(2)
 }
