@@ -1,0 +1,124 @@
+package perftest
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// ParseBare parses the output of --output=bandwidth, --output=message_rate
+// or --output=latency: perftest drops the banner, header and tables and
+// prints each result as "%lf\n", one per size with -a. Warnings it still
+// prints ("WARNING: BW peak won't be measured in this run.", "Disabling
+// dynamic polling", dashes) become Warnings. Result.Value is the last
+// number, Result.Values all of them; the unit follows the option (MiB/s or
+// Gb/s, Mpps, usec) and is not in the output.
+//
+// A full table row, which perftest prints when --output does not fit the
+// test (latency of a BW test), is kept as a warning, not as a value.
+//
+// Similar to: ib_send_bw --output=bandwidth ... | tail -1
+func ParseBare(r io.Reader) (*Result, error) {
+	p := newBareParser()
+	err := readLines(r, p.feed)
+	if err != nil {
+		return p.res, err
+	}
+	return p.res, p.finish()
+}
+
+type bareParser struct {
+	collector
+	line  int
+	noted bool // something of perftest's was seen
+}
+
+func newBareParser() *bareParser {
+	return &bareParser{collector: collector{res: &Result{Kind: ResultBare, Header: newHeader()}}}
+}
+
+func (p *bareParser) readBytes(data []byte) {
+	for len(data) > 0 {
+		var line []byte
+		line, data = nextLine(data)
+		p.feed(line)
+	}
+}
+
+func (p *bareParser) feed(raw []byte) {
+	p.line++
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 {
+		return
+	}
+	if isDashes(t) {
+		p.noted = true
+		return
+	}
+	var f [maxFields][]byte
+	n := splitFields(t, &f)
+	if n == 1 {
+		if v, ok := parseFloat(t); ok {
+			p.res.Values = append(p.res.Values, v)
+			p.res.Value = v
+			if !finite(v) {
+				p.res.warn(WarnNonFinite, p.line, fmt.Sprintf("value %s (kept as printed)", t))
+			}
+			return
+		}
+	}
+	s := string(t)
+	if n > 1 && n <= maxFields && allNumbers(f[:n]) {
+		p.noted = true
+		p.res.warn(WarnUnknownLine, p.line, "a full result row in --output mode (the option does not fit the test): "+s)
+		return
+	}
+	if _, ok := p.noise(p.line, raw, s); ok {
+		p.noted = true
+		return
+	}
+	p.res.warn(WarnUnknownLine, p.line, s)
+}
+
+func allNumbers(f [][]byte) bool {
+	for _, b := range f {
+		if _, ok := parseFloat(b); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *bareParser) finish() error {
+	var err error
+	if len(p.res.Values) == 0 {
+		if p.noted {
+			err = fmt.Errorf("%w: no number in --output mode (%d lines)", ErrTruncated, p.line)
+		} else {
+			err = fmt.Errorf("%w: no number in %d lines", ErrUnrecognized, p.line)
+		}
+	}
+	if p.firstErr != nil {
+		err = p.firstErr
+	}
+	return p.result(err)
+}
+
+// isBareNumber reports whether a trimmed line is a number as perftest's
+// "%lf" prints it: six decimals, or inf or nan.
+func isBareNumber(t []byte) bool {
+	if len(t) > 0 && (t[0] == '-' || t[0] == '+') {
+		t = t[1:]
+	}
+	if equalFold(t, "inf") || equalFold(t, "nan") {
+		return true
+	}
+	dot := bytes.IndexByte(t, '.')
+	if dot <= 0 || len(t)-dot-1 != 6 {
+		return false
+	}
+	_, err := strconv.ParseUint(string(t[:dot]), 10, 64)
+	_, err2 := strconv.ParseUint(string(t[dot+1:]), 10, 64)
+	return err == nil && err2 == nil
+}

@@ -1,0 +1,118 @@
+package perftest
+
+import (
+	"bytes"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// largeInput builds a text output of at least size bytes from a real
+// capture: its lines up to the table header, its table rows repeated, and
+// its closing line (see testdata/README.md). It returns the input and its
+// number of rows.
+func largeInput(tb testing.TB, seed string, size int) ([]byte, int) {
+	tb.Helper()
+	text := string(readTestdata(tb, seed))
+	i := strings.Index(text, " #bytes")
+	if i < 0 {
+		tb.Fatalf("%s has no table", seed)
+	}
+	i += strings.IndexByte(text[i:], '\n') + 1
+	j := strings.LastIndex(text, "---")
+	j = strings.LastIndexByte(text[:j], '\n') + 1
+	head, rows, tail := text[:i], text[i:j], text[j:]
+	perCopy := strings.Count(rows, "\n")
+	var b bytes.Buffer
+	b.WriteString(head)
+	n := 0
+	for b.Len() < size {
+		b.WriteString(rows)
+		n += perCopy
+	}
+	b.WriteString(tail)
+	return b.Bytes(), n
+}
+
+// benchParse runs parse over in and reports MB/s, ns and allocations per
+// row.
+func benchParse(b *testing.B, in []byte, rows int, parse func(io.Reader) int) {
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b.ResetTimer()
+	for b.Loop() {
+		if got := parse(bytes.NewReader(in)); got != rows {
+			b.Fatalf("%d rows, want %d", got, rows)
+		}
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&after)
+	total := float64(b.N) * float64(rows)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/total, "ns/row")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/total, "allocs/row")
+}
+
+// BenchmarkParseBW parses 8 MiB of -a --report_gbits rows (perftest 25.01,
+// 2- and 6-decimal rows mixed).
+func BenchmarkParseBW(b *testing.B) {
+	in, rows := largeInput(b, "bench-seed-bw.txt", 8<<20)
+	benchParse(b, in, rows, func(r io.Reader) int {
+		res, err := Parse(r)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return len(res.BW)
+	})
+}
+
+// BenchmarkParseLat parses 8 MiB of ib_send_lat -a rows (perftest 4.5),
+// where 5 rows in 23 hold inf or -nan and so make a warning each.
+func BenchmarkParseLat(b *testing.B) {
+	in, rows := largeInput(b, "bench-seed-lat.txt", 8<<20)
+	benchParse(b, in, rows, func(r io.Reader) int {
+		res, err := Parse(r)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return len(res.Lat)
+	})
+}
+
+// BenchmarkStreamBW reads the BW input row by row, keeping none.
+func BenchmarkStreamBW(b *testing.B) {
+	in, rows := largeInput(b, "bench-seed-bw.txt", 8<<20)
+	benchParse(b, in, rows, func(r io.Reader) int {
+		n := 0
+		for _, err := range NewStream(r).Rows() {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		return n
+	})
+}
+
+// BenchmarkParseHeader parses one real output: the header block, address
+// lines and one row, as a runner does after each test.
+func BenchmarkParseHeader(b *testing.B) {
+	in := readTestdata(b, "v26-send-bw-client.txt")
+	benchParse(b, in, 3, func(r io.Reader) int {
+		res, _ := Parse(r)
+		return len(res.BW)
+	})
+}
+
+func BenchmarkParseJSON(b *testing.B) {
+	in := readTestdata(b, "v24-write-bw-cpu.json")
+	benchParse(b, in, 1, func(r io.Reader) int {
+		res, err := ParseJSON(r)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return len(res.BW)
+	})
+}

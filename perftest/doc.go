@@ -1,0 +1,59 @@
+// Package perftest reads the output of the linux-rdma perftest tools
+// (ib_send_bw, ib_write_bw, ib_read_bw, ib_atomic_bw and their _lat
+// counterparts) into typed results: what `ib_send_bw ... | tail -2 | awk
+// '{print $4}'` does in the runbooks, without its failure modes.
+//
+// The parsers are pure functions of an io.Reader, tested on real captures
+// of perftest 4.5-0.17 (Debian bookworm) and 25.01 (trixie) and on the
+// format strings up to 26.04:
+//
+//	res, err := perftest.Parse(stdout)    // text output of one side
+//	var tool *perftest.Error
+//	if errors.As(err, &tool) {
+//		log.Fatalf("%s: %s", tool.Kind, tool.Message) // completion, connect, ...
+//	}
+//	for _, r := range res.BW {
+//		fmt.Printf("%d B: %.2f Gb/s\n", r.Bytes, r.BWAvgGbps)
+//	}
+//
+// Parse reads the header by key (so lines a version, side or verb adds or
+// drops do not matter), splits rows at any run of blanks (perftest mixes
+// spaces and TABs, and the spacing changed in 24.07), and takes the unit
+// from the table header: "MB/sec" (before 24.07) and "MiB/sec" are both
+// 2^20 bytes/s, "Gb/sec" is 10^9 bit/s; every BW value is also given in
+// Gb/s (BWAvgGbps) and as printed (Printed). A BW peak printed as 0.00 is
+// "not measured" (-D, --run_infinitely, the server of a send test), not
+// zero: BWRow.PeakMeasured says which. inf and nan are kept and flagged.
+// Everything that is not a row (WARNING lines, "Correlation coefficient",
+// "Disabling dynamic polling", -U/-H sample dumps, --report-both
+// sections) becomes a Warning, never a row.
+//
+// The other forms have their own parsers: ParseBare for --output=
+// numbers, ParseJSON for --out_json files (the unquoted form before 24.01
+// and standard JSON after), NewStream for rows as they arrive from a
+// running --run_infinitely test, ParseVersion for -V, Classify for
+// failure messages on either side's stdout or stderr, and ParseOutput for
+// the stdout and stderr of one side at once. Detect tells which form an
+// input is.
+//
+// Failures become an *Error whose Kind (device not found, connect failed,
+// handshake, parameter mismatch, QP transition, completion error,
+// check-alive timeout, invalid option, GID index, ...) callers test
+// without comparing strings; it keeps the tool's lines. Garbled or
+// truncated output gives a *ParseError with the line number, wrapping
+// ErrParse or ErrTruncated, and the rows that parsed are kept. No input
+// makes a parser panic.
+//
+// Read the client: the server of ib_write_bw, ib_read_bw and ib_atomic_bw
+// prints the client's numbers (and only the last size with -a), the
+// server of ib_read_lat and ib_atomic_lat prints no table, and with -b
+// each side prints the sum of both directions.
+//
+// A Result marshals to the JSON that examples/parse prints: tool, test,
+// kind, header {device, qps, connection, mtu, link_type, gid_index}, bw or
+// lat rows (bw_peak_gbps, t_avg_us, ...), value, warnings and error
+// {kind, message}, with null for inf, nan and unmeasured peaks.
+//
+// The formats, version by version: shared/reference/perftest.md, from
+// src/perftest_parameters.{c,h} of linux-rdma/perftest.
+package perftest

@@ -1,0 +1,347 @@
+package perftest
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Header is the block perftest prints before its results
+// (ctx_print_test_info), keyed by name so that the lines a version, side
+// or verb adds or drops do not matter:
+//
+//	                   Send BW Test
+//	Dual-port       : OFF		Device         : rxe0
+//	Number of qps   : 1		Transport type : IB
+//	Connection type : RC		Using SRQ      : OFF
+//	PCIe relax order: ON		Lock-free      : OFF
+//	ibv_wr* API     : OFF		Using DDP      : OFF
+//	TX depth        : 128
+//	CQ Moderation   : 1
+//	Mtu             : 1024[B]
+//	Link type       : Ethernet
+//	GID index       : 1
+//	Max inline data : 0[B]
+//	rdma_cm QPs	 : OFF
+//	Data ex. method : Ethernet
+//
+// Integer fields whose line is absent are 0, except those where 0 is a
+// printed value, which are -1 (GIDIndex, GIDIndex2, MaxInlineBytes,
+// OutstandingReads, TOS, NUMANode). String fields are "" when absent.
+type Header struct {
+	// From the title line ("Atomic FETCH_AND_ADD Bidirectional BW Test").
+	Verb          string // "Send", "RDMA_Write", "RDMA_Read", "Atomic", "RDMA_Write_imm", "Send_imm"
+	AtomicOp      string // "CMP_AND_SWAP" or "FETCH_AND_ADD" for Atomic
+	Bidirectional bool   // -b
+	PostList      bool   // "Post List" in the title (-l > 1)
+	Multicast     bool   // -g
+	Forwarding    bool   // raw Ethernet MAC forwarding
+
+	Device          string // "rxe0" (-d)
+	DualPort        bool   // -O
+	QPs             int    // Number of qps (-q)
+	Transport       string // "IB", "IW", "Unknown"
+	Connection      string // "RC", "UC", "UD", "RawEth", "XRC", "DC", "SRD" (-c)
+	SRQ             bool   // Using SRQ
+	PCIeRelaxOrder  string // "ON", "OFF" or "Unsupported"
+	LockFree        string // "ON", "OFF" or "Unsupported" (24.10+)
+	WRAPI           bool   // ibv_wr* API
+	DDP             bool   // Using DDP (25.01 to 25.07)
+	EnhancedReorder bool   // Using Enhanced Reorder (25.10+)
+	TXDepth         int    // client, or both sides with -b
+	RXDepth         int    // send-type server, or both sides with -b
+	PostListLen     int    // Post List (-l)
+	RecvPostList    int    // Recv Post List
+	CQModeration    int    // BW tests
+	CQEPollBatch    string // "Dynamic" or a number (25.04+)
+	MTU             int    // bytes, the minimum of both sides
+	LinkType        string // "IB", "Ethernet", "Unknown"
+	BufferSize      int    // bytes, MAC forwarding
+	GIDIndex        int    // -1 when absent (IB without -x)
+	GIDIndex2       int    // second port with -O; -1 when absent
+	// MaxInlineBytes is "Max inline data" (send, write); -1 when absent.
+	MaxInlineBytes int
+	// OutstandingReads is "Outstand reads" (read, atomic); -1 when absent.
+	OutstandingReads int
+	RDMACM           bool   // rdma_cm QPs (-R)
+	DataExchange     string // "Ethernet" (TCP socket) or "rdma_cm" (-z, -R)
+	TOS              int    // -1 when absent
+	ROCmMemory       bool   // Use ROCm memory
+	MUSAMemory       bool   // Use MUSA memory
+	NUMANode         int    // 26.04+; -1 when absent
+	Events           string // " Test with events. Using mlx5_0_comp0" (-e), after "Using "
+
+	// BWUnit is the unit of the BW table; BWUnitLabel the label as printed
+	// ("MB/sec" before 24.07, "MiB/sec", "Gb/sec").
+	BWUnit      BWUnit
+	BWUnitLabel string
+
+	// Local and Remote are the address lines, one per QP.
+	Local, Remote []Address
+
+	// Unknown keeps the "key : value" pairs the parser does not know
+	// (DCS streams, AES-XTS, and whatever a new version adds), and known
+	// keys whose value did not parse.
+	Unknown []Field
+}
+
+// Field is a "key : value" pair of the header, trimmed.
+type Field struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// newHeader returns a Header with the "absent" markers set.
+func newHeader() Header {
+	return Header{GIDIndex: -1, GIDIndex2: -1, MaxInlineBytes: -1, OutstandingReads: -1, TOS: -1, NUMANode: -1}
+}
+
+// Get returns the value of a header key as printed, for keys the parser
+// knows and for unknown ones. Keys match regardless of case, spaces and
+// punctuation: "Number of qps", "number_of_qps" and "NumberOfQPs" are one
+// key. Get does not know title fields and address lines.
+func (h *Header) Get(key string) (string, bool) {
+	c := canonKey(key)
+	for _, f := range h.Unknown {
+		if canonKey(f.Key) == c {
+			return f.Value, true
+		}
+	}
+	itoa := func(v int, absent int) (string, bool) {
+		if v == absent {
+			return "", false
+		}
+		return strconv.Itoa(v), true
+	}
+	onoff := func(b bool) (string, bool) {
+		if b {
+			return "ON", true
+		}
+		return "OFF", true
+	}
+	str := func(s string) (string, bool) { return s, s != "" }
+	switch c {
+	case "device":
+		return str(h.Device)
+	case "numberofqps":
+		return itoa(h.QPs, 0)
+	case "transporttype":
+		return str(h.Transport)
+	case "connectiontype":
+		return str(h.Connection)
+	case "mtu":
+		return itoa(h.MTU, 0)
+	case "linktype":
+		return str(h.LinkType)
+	case "gidindex":
+		return itoa(h.GIDIndex, -1)
+	case "txdepth":
+		return itoa(h.TXDepth, 0)
+	case "rxdepth":
+		return itoa(h.RXDepth, 0)
+	case "cqmoderation":
+		return itoa(h.CQModeration, 0)
+	case "maxinlinedata":
+		return itoa(h.MaxInlineBytes, -1)
+	case "outstandreads":
+		return itoa(h.OutstandingReads, -1)
+	case "dataexmethod":
+		return str(h.DataExchange)
+	case "rdmacmqps":
+		return onoff(h.RDMACM)
+	case "usingsrq":
+		return onoff(h.SRQ)
+	}
+	return "", false
+}
+
+// canonKey folds a header key to lower-case letters and digits, so that
+// the text keys ("Dual-port", "ibv_wr* API", "Data ex. method") and the
+// JSON keys ("Dual_port", "ibv_wr_API", "Data_ex_method") meet.
+func canonKey(k string) string {
+	var b strings.Builder
+	b.Grow(len(k))
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			b.WriteByte(c)
+		case c >= 'A' && c <= 'Z':
+			b.WriteByte(c + 'a' - 'A')
+		}
+	}
+	return b.String()
+}
+
+// set stores one header pair; it reports false for keys it does not know
+// and values that do not parse (the caller keeps those in Unknown).
+func (h *Header) set(key, value string) bool {
+	num := func(dst *int) bool {
+		v := strings.TrimSpace(strings.TrimSuffix(value, "[B]"))
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return false
+		}
+		*dst = n
+		return true
+	}
+	onoff := func(dst *bool) bool {
+		switch strings.ToUpper(value) {
+		case "ON":
+			*dst = true
+		case "OFF":
+			*dst = false
+		default:
+			return false
+		}
+		return true
+	}
+	switch canonKey(key) {
+	case "dualport":
+		return onoff(&h.DualPort)
+	case "device":
+		h.Device = value
+	case "numberofqps":
+		return num(&h.QPs)
+	case "transporttype":
+		h.Transport = value
+	case "connectiontype":
+		h.Connection = value
+	case "usingsrq":
+		return onoff(&h.SRQ)
+	case "pcierelaxorder":
+		h.PCIeRelaxOrder = value
+	case "lockfree":
+		h.LockFree = value
+	case "ibvwrapi":
+		return onoff(&h.WRAPI)
+	case "usingddp":
+		return onoff(&h.DDP)
+	case "usingenhancedreorder":
+		return onoff(&h.EnhancedReorder)
+	case "txdepth":
+		return num(&h.TXDepth)
+	case "rxdepth":
+		return num(&h.RXDepth)
+	case "postlist":
+		return num(&h.PostListLen)
+	case "recvpostlist":
+		return num(&h.RecvPostList)
+	case "cqmoderation":
+		return num(&h.CQModeration)
+	case "cqepollbatch":
+		h.CQEPollBatch = value
+	case "mtu":
+		return num(&h.MTU)
+	case "linktype":
+		h.LinkType = value
+	case "buffersize":
+		return num(&h.BufferSize)
+	case "gidindex":
+		return num(&h.GIDIndex)
+	case "gidindex2":
+		return num(&h.GIDIndex2)
+	case "maxinlinedata":
+		return num(&h.MaxInlineBytes)
+	case "outstandreads":
+		return num(&h.OutstandingReads)
+	case "rdmacmqps":
+		return onoff(&h.RDMACM)
+	case "dataexmethod":
+		h.DataExchange = value
+	case "tos":
+		return num(&h.TOS)
+	case "userocmmemory":
+		return onoff(&h.ROCmMemory)
+	case "usemusamemory":
+		return onoff(&h.MUSAMemory)
+	case "numanode":
+		return num(&h.NUMANode)
+	default:
+		return false
+	}
+	return true
+}
+
+// addPairs parses a header line holding one or two "key : value" pairs:
+// " Dual-port       : OFF\t\tDevice         : rxe0", " rdma_cm QPs\t : OFF",
+// " PCIe relax order: ON\t\tLock-free\t: OFF",
+// " Data ex. method : rdma_cm \tTOS    : 5". It reports false when the
+// line holds no pair.
+func (h *Header) addPairs(line string) bool {
+	pieces := strings.FieldsFunc(line, func(r rune) bool { return r == '\t' })
+	var pairs []Field
+	for _, p := range pieces {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if strings.HasPrefix(p, ":") && len(pairs) > 0 && pairs[len(pairs)-1].Value == "" {
+			// "rdma_cm QPs\t : OFF": the value part of the key before.
+			pairs[len(pairs)-1].Value = strings.TrimSpace(p[1:])
+			continue
+		}
+		k, v, ok := strings.Cut(p, ":")
+		if !ok {
+			// A key alone, its ": value" follows after a TAB.
+			pairs = append(pairs, Field{Key: p})
+			continue
+		}
+		pairs = append(pairs, Field{Key: strings.TrimSpace(k), Value: strings.TrimSpace(v)})
+	}
+	found := false
+	for _, f := range pairs {
+		if f.Key == "" {
+			continue
+		}
+		if f.Value == "" && !strings.Contains(line, ":") {
+			continue
+		}
+		found = true
+		if !h.set(f.Key, f.Value) {
+			h.Unknown = append(h.Unknown, f)
+		}
+	}
+	return found
+}
+
+// setTitle parses the title line of a test into h: "Send BW Test",
+// "Atomic FETCH_AND_ADD Latency Test", "RDMA_Write Bidirectional BW Test".
+// It returns the kind (ResultBW or ResultLat), and false when the line is
+// not a title.
+func (h *Header) setTitle(title string) (ResultKind, bool) {
+	words := strings.Fields(title)
+	if len(words) < 3 || words[len(words)-1] != "Test" {
+		return ResultUnknown, false
+	}
+	kind := ResultUnknown
+	var verb, op string
+	var bidir, postList, mcast, fwd bool
+	for i, w := range words[:len(words)-1] {
+		switch {
+		case i == 0:
+			verb = w
+		case i == 1 && verb == "Atomic" && (w == "CMP_AND_SWAP" || w == "FETCH_AND_ADD"):
+			op = w
+		case w == "BW":
+			kind = ResultBW
+		case w == "Latency":
+			kind = ResultLat
+		case w == "Bidirectional":
+			bidir = true
+		case w == "Post" || w == "List":
+			postList = true
+		case w == "Multicast":
+			mcast = true
+		case w == "forwarding":
+			fwd = true
+		default:
+			return ResultUnknown, false
+		}
+	}
+	if kind == ResultUnknown || strings.ContainsAny(verb, ":=") {
+		return ResultUnknown, false
+	}
+	h.Verb, h.AtomicOp = verb, op
+	h.Bidirectional, h.PostList, h.Multicast, h.Forwarding = bidir, postList, mcast, fwd
+	return kind, true
+}

@@ -1,0 +1,402 @@
+package perftest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+)
+
+// maxJSON is the largest --out_json file ParseJSON reads (perftest writes
+// about 1 KiB).
+const maxJSON = 16 << 20
+
+// jsonPair is one "key: value" of a --out_json file.
+type jsonPair struct {
+	section string // "test_info", "results", or "" at the top
+	key     string
+	value   string
+	quoted  bool // the value was a JSON string
+	keyQ    bool // the key was quoted
+	line    int
+}
+
+// ParseJSON parses a --out_json file (--out_json_file=F, by default
+// perftest_out.json) in both forms: standard JSON (perftest 24.01 and
+// later) and the earlier form with unquoted keys and trailing commas
+// (Result.LegacyJSON), as well as the invalid JSON --output=bandwidth
+// writes. test_info fills Header and Test; results fills one row (perftest
+// rewrites the file on every report, so -a leaves only the last size and
+// --report-both the remote numbers) or Value for --output files.
+//
+// The file has no BW unit: the BW rows keep the printed numbers in
+// Printed, their Gbps fields are NaN and a WarnUnitUnknown warning says so
+// until Result.AssumeBWUnit is called with the unit the run used.
+func ParseJSON(r io.Reader) (*Result, error) {
+	res := &Result{Header: newHeader()}
+	data, err := io.ReadAll(io.LimitReader(r, maxJSON+1))
+	if err != nil {
+		return res, fmt.Errorf("perftest: read: %w", err)
+	}
+	if len(data) > maxJSON {
+		return res, fmt.Errorf("%w: JSON input larger than %d bytes", ErrParse, maxJSON)
+	}
+	p := &jsonParser{collector: collector{res: res}}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return res, fmt.Errorf("%w: JSON input does not start with {", ErrUnrecognized)
+	}
+	if json.Valid(data) {
+		p.standard(data)
+	} else {
+		p.lenient(data)
+	}
+	return res, p.finish()
+}
+
+type jsonParser struct {
+	collector
+	pairs []jsonPair
+}
+
+// standard walks valid JSON with the token decoder, keeping the key order.
+func (p *jsonParser) standard(data []byte) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	lineAt := func() int { return 1 + bytes.Count(data[:dec.InputOffset()], []byte("\n")) }
+	var walk func(section string, depth int) error
+	walk = func(section string, depth int) error {
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			key, _ := tok.(string)
+			line := lineAt()
+			tok, err = dec.Token()
+			if err != nil {
+				return err
+			}
+			pair := jsonPair{section: section, key: key, keyQ: true, line: line}
+			switch v := tok.(type) {
+			case json.Delim:
+				if v != '{' || depth > 0 {
+					if err := skipValue(dec, v); err != nil {
+						return err
+					}
+					p.res.warn(WarnUnknownLine, line, fmt.Sprintf("JSON key %q holds a nested value, skipped", key))
+					continue
+				}
+				if err := walk(key, depth+1); err != nil {
+					return err
+				}
+				if _, err := dec.Token(); err != nil { // the closing '}'
+					return err
+				}
+				continue
+			case string:
+				pair.value, pair.quoted = v, true
+			case json.Number:
+				pair.value = string(v)
+			case bool:
+				pair.value = fmt.Sprint(v)
+			case nil:
+				pair.value = "null"
+			}
+			p.pairs = append(p.pairs, pair)
+		}
+		return nil
+	}
+	if _, err := dec.Token(); err != nil { // the opening '{'
+		p.setErr(fmt.Errorf("%w: %v", ErrParse, err))
+		return
+	}
+	if err := walk("", 0); err != nil {
+		p.setErr(fmt.Errorf("%w: %v", ErrParse, err))
+	}
+}
+
+// skipValue skips the rest of an array or object whose opening delimiter
+// was just read.
+func skipValue(dec *json.Decoder, open json.Delim) error {
+	if open != '{' && open != '[' {
+		return nil
+	}
+	for depth := 1; depth > 0; {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		if d, ok := tok.(json.Delim); ok {
+			if d == '{' || d == '[' {
+				depth++
+			} else {
+				depth--
+			}
+		}
+	}
+	return nil
+}
+
+// lenient parses the pre-24.01 form line by line: "test_info: {",
+// "test: Send_BW_Test,", "Device: \"rxe0\",", "TX_depth : 128,", "},".
+// Quoted keys, as in the invalid JSON of --output=bandwidth, work too.
+func (p *jsonParser) lenient(data []byte) {
+	section := ""
+	depth := 0
+	for n := 1; len(data) > 0; n++ {
+		var raw []byte
+		raw, data = nextLine(data)
+		t := strings.TrimSpace(string(raw))
+		t = strings.TrimSpace(strings.TrimSuffix(t, ","))
+		switch {
+		case t == "":
+			continue
+		case t == "{":
+			depth++
+			continue
+		case t == "}":
+			depth--
+			if depth <= 1 {
+				section = ""
+			}
+			continue
+		}
+		key, value, ok := strings.Cut(t, ":")
+		if !ok {
+			p.setErr(newParseError(ErrParse, n, raw, "not a key: value line"))
+			continue
+		}
+		key, keyQ := unquote(strings.TrimSpace(key))
+		value = strings.TrimSpace(value)
+		if value == "{" {
+			section = key
+			depth++
+			continue
+		}
+		value, quoted := unquote(value)
+		p.pairs = append(p.pairs, jsonPair{section: section, key: key, value: value, quoted: quoted, keyQ: keyQ, line: n})
+	}
+}
+
+// unquote removes one pair of double quotes.
+func unquote(s string) (string, bool) {
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		return s[1 : len(s)-1], true
+	}
+	return s, false
+}
+
+// finish turns the pairs into the Result.
+func (p *jsonParser) finish() error {
+	res := p.res
+	results := map[string]jsonPair{}
+	resultsLine := 0
+	legacy := false
+	for _, kv := range p.pairs {
+		if !kv.keyQ {
+			legacy = true
+		}
+		switch kv.section {
+		case "test_info":
+			p.testInfo(kv)
+		case "results":
+			if resultsLine == 0 {
+				resultsLine = kv.line
+			}
+			results[canonKey(kv.key)] = kv
+		case "":
+			if k := canonKey(kv.key); k == "bwavg" || k == "msgrateavg" || k == "avglat" {
+				results[k] = kv // in case --output=bandwidth writes no section
+				if resultsLine == 0 {
+					resultsLine = kv.line
+				}
+				break
+			}
+			fallthrough
+		default:
+			res.warn(WarnUnknownLine, kv.line, fmt.Sprintf("unknown JSON key %s: %s", kv.key, kv.value))
+		}
+	}
+	res.LegacyJSON = legacy
+	err := p.results(results, resultsLine)
+	if p.firstErr != nil {
+		err = p.firstErr
+	}
+	if err == nil && len(p.pairs) == 0 {
+		err = fmt.Errorf("%w: no JSON keys", ErrUnrecognized)
+	}
+	h := &res.Header
+	res.FullRTT = (res.Kind == ResultLat || res.Kind == ResultLatDuration) && (h.Verb == "RDMA_Read" || h.Verb == "Atomic")
+	return p.result(err)
+}
+
+func (p *jsonParser) testInfo(kv jsonPair) {
+	res := p.res
+	switch canonKey(kv.key) {
+	case "test":
+		res.Test = jsonTitle(kv.value)
+		if kind, ok := res.Header.setTitle(res.Test); ok && res.Kind == ResultUnknown {
+			res.Kind = kind
+		}
+	case "testwithevents":
+		res.Header.Events = strings.TrimPrefix(kv.value, "Using_")
+	case "multicastruns":
+		res.Header.Multicast = true
+	case "warning1", "warning2":
+		res.warn(WarnToolMessage, kv.line, kv.value)
+	default:
+		if !res.Header.set(kv.key, kv.value) {
+			res.Header.Unknown = append(res.Header.Unknown, Field{Key: kv.key, Value: kv.value})
+		}
+	}
+}
+
+// results makes the row (or the bare value) of the results section.
+func (p *jsonParser) results(m map[string]jsonPair, line int) error {
+	res := p.res
+	if len(m) == 0 {
+		return fmt.Errorf("%w: no results in the JSON file", ErrTruncated)
+	}
+	var bad []string
+	num := func(key string) float64 {
+		kv, ok := m[key]
+		if !ok {
+			bad = append(bad, key+" missing")
+			return math.NaN()
+		}
+		v, ok := parseFloat([]byte(kv.value))
+		if !ok {
+			bad = append(bad, key+" "+kv.value)
+			return math.NaN()
+		}
+		if !finite(v) {
+			res.warn(WarnNonFinite, kv.line, fmt.Sprintf("%s %s (kept as printed)", kv.key, kv.value))
+		}
+		return v
+	}
+	count := func(key string) uint64 {
+		kv, ok := m[key]
+		if !ok {
+			bad = append(bad, key+" missing")
+			return 0
+		}
+		v, ok := parseUint([]byte(kv.value))
+		if !ok {
+			bad = append(bad, key+" "+kv.value)
+		}
+		return v
+	}
+	has := func(key string) bool { _, ok := m[key]; return ok }
+	switch {
+	case has("tmin"):
+		r := LatRow{Bytes: count("msgsize"), Iterations: count("niterations"),
+			TMinMicros: num("tmin"), TMaxMicros: num("tmax"), TTypicalMicros: num("ttypical"),
+			TAvgMicros: num("tavg"), TStdevMicros: num("tstdev"), P99Micros: num("percentile99"), P999Micros: num("percentile999")}
+		res.Kind, res.Lat = ResultLat, []LatRow{r}
+	case has("tpsaverage"):
+		r := LatRow{Bytes: count("msgsize"), Iterations: count("niterations"), Duration: true,
+			TAvgMicros: num("tavg"), TPS: num("tpsaverage")}
+		res.Kind, res.Lat = ResultLatDuration, []LatRow{r}
+	case has("bwaverage"):
+		peak, avg := num("bwpeak"), num("bwaverage")
+		r := BWRow{Bytes: count("msgsize"), Iterations: count("niterations"), MsgRateMpps: num("msgrate"),
+			Printed: PrintedBW{Peak: peak, Avg: avg}, PeakMeasured: peak != 0,
+			BWAvgGbps: math.NaN()}
+		if r.PeakMeasured {
+			r.BWPeakGbps = math.NaN()
+		}
+		if has("cpuutil") {
+			r.CPUUtilPercent, r.HasCPUUtil = num("cpuutil"), true
+		}
+		res.Kind, res.BW = ResultBW, []BWRow{r}
+		res.warn(WarnUnitUnknown, line, "--out_json has no BW unit (MiB/s, or Gb/s with --report_gbits): the Gbps fields are NaN; call AssumeBWUnit")
+		if !r.PeakMeasured {
+			res.warn(WarnPeakNotMeasured, line, "BW_peak is 0: perftest did not measure it; it is not zero")
+		}
+	default:
+		key := ""
+		for _, k := range []string{"bwavg", "msgrateavg", "avglat", "tavg"} {
+			if has(k) {
+				key = k
+				break
+			}
+		}
+		if key == "" {
+			return newParseError(ErrParse, line, nil, "results hold no known row")
+		}
+		v := num(key)
+		res.Kind, res.Value, res.Values = ResultBare, v, []float64{v}
+	}
+	if len(bad) > 0 {
+		return newParseError(ErrParse, line, nil, "results: "+strings.Join(bad, ", "))
+	}
+	return nil
+}
+
+// jsonTitle turns the JSON test name into the text title:
+// "RDMA_Write_BW_Test" → "RDMA_Write BW Test",
+// "Atomic_FETCH_AND_ADD_Latency_Test" → "Atomic FETCH_AND_ADD Latency Test".
+func jsonTitle(s string) string {
+	var words []string
+	for _, verb := range []string{"RDMA_Write_imm", "RDMA_Write", "RDMA_Read", "Send_imm", "Send", "Atomic"} {
+		if rest, ok := strings.CutPrefix(s, verb+"_"); ok {
+			words = append(words, verb)
+			s = rest
+			if verb == "Atomic" {
+				for _, op := range []string{"CMP_AND_SWAP", "FETCH_AND_ADD"} {
+					if rest, ok := strings.CutPrefix(s, op+"_"); ok {
+						words = append(words, op)
+						s = rest
+					}
+				}
+			}
+			break
+		}
+	}
+	words = append(words, strings.Split(s, "_")...)
+	return strings.Join(words, " ")
+}
+
+// AssumeBWUnit sets the unit of BW rows whose unit is unknown (from
+// ParseJSON) and computes their Gbps fields: UnitGbps when the run used
+// --report_gbits, UnitMiBps otherwise. It drops the WarnUnitUnknown
+// warning.
+func (r *Result) AssumeBWUnit(u BWUnit) {
+	if u == UnitUnknown {
+		return
+	}
+	fix := func(rows []BWRow) {
+		for i := range rows {
+			row := &rows[i]
+			if row.Printed.Unit != UnitUnknown {
+				continue
+			}
+			row.Printed.Unit = u
+			row.BWAvgGbps = u.ToGbps(row.Printed.Avg)
+			if row.PeakMeasured {
+				row.BWPeakGbps = u.ToGbps(row.Printed.Peak)
+			}
+			for j := range row.Ports {
+				row.Ports[j].BWGbps = u.ToGbps(row.Ports[j].BWPrinted)
+			}
+		}
+	}
+	fix(r.BW)
+	if r.ReportBoth != nil {
+		fix(r.ReportBoth.Local)
+		fix(r.ReportBoth.Remote)
+	}
+	if r.Header.BWUnit == UnitUnknown {
+		r.Header.BWUnit = u
+	}
+	kept := r.Warnings[:0]
+	for _, w := range r.Warnings {
+		if w.Kind != WarnUnitUnknown {
+			kept = append(kept, w)
+		}
+	}
+	r.Warnings = kept
+}

@@ -1,0 +1,282 @@
+package perftest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// tableKind is the kind of the table header last seen.
+type tableKind int
+
+const (
+	tableNone tableKind = iota
+	tableBW
+	tableLat
+	tableLatDur
+)
+
+// sections of --report-both.
+const (
+	sectionMain = iota
+	sectionLocal
+	sectionRemote
+)
+
+// textParser is the line machine behind Parse and Stream.
+type textParser struct {
+	collector
+	keepRows bool      // append rows to the Result (Parse) or not (Stream)
+	onRow    func(Row) // called for every row of the main section, if set
+
+	line       int
+	table      tableKind
+	tableCPU   bool // the table has a CPU_Util[%] column
+	tablePorts bool // the table has per-port columns
+	tableLine  int
+	tableText  string
+	tableRows  int
+	section    int
+
+	sawTitle, sawHeader, sawAddr bool
+	sawDashes                    bool
+	lastAddr                     *Address
+
+	inDump    bool
+	dumpStart int
+	dumpCount int
+
+	peakWarned, percentileWarned bool
+}
+
+func newTextParser(keepRows bool) *textParser {
+	return &textParser{
+		collector: collector{res: &Result{Header: newHeader()}},
+		keepRows:  keepRows,
+	}
+}
+
+// read feeds every line of r.
+func (p *textParser) read(r io.Reader) error {
+	err := readLines(r, p.feed)
+	if errors.Is(err, ErrParse) {
+		p.setErr(newParseError(ErrParse, p.line+1, nil, err.Error()))
+		return nil
+	}
+	return err
+}
+
+// feed handles one line.
+func (p *textParser) feed(raw []byte) {
+	p.line++
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 {
+		return
+	}
+	if c := t[0]; c >= '0' && c <= '9' {
+		if p.inDump || isDumpSample(t) {
+			p.sample()
+			return
+		}
+		p.row(t)
+		return
+	}
+	p.endDump()
+	switch t[0] {
+	case '-':
+		if isDashes(t) {
+			p.sawDashes = true
+			return
+		}
+	case '*':
+		if bytes.Contains(t, []byte("Waiting for client to connect")) {
+			p.res.Server = true
+		}
+		if len(bytes.Trim(t, "* ")) == 0 || bytes.Contains(t, []byte("Waiting for client")) {
+			return
+		}
+	case '#':
+		if bytes.HasPrefix(t, []byte("#bytes")) {
+			p.tableHeader(t)
+			return
+		}
+	}
+	s := string(t)
+	cl, ok := p.noise(p.line, raw, s)
+	if ok {
+		p.marker(cl, s)
+		return
+	}
+	if p.addressLine(s) {
+		return
+	}
+	if !p.sawTitle && !p.sawAddr && p.table == tableNone && !strings.Contains(s, ":") {
+		if kind, ok := p.res.Header.setTitle(s); ok {
+			p.sawTitle = true
+			p.res.Test = strings.Join(strings.Fields(s), " ")
+			p.setKind(kind)
+			return
+		}
+	}
+	if (p.sawTitle || p.sawDashes) && !p.sawAddr && p.table == tableNone && strings.Contains(s, ":") && p.res.Header.addPairs(s) {
+		p.sawHeader = true
+		return
+	}
+	p.res.warn(WarnUnknownLine, p.line, s)
+}
+
+// marker handles the lines that change the parser's state.
+func (p *textParser) marker(cl lineClass, s string) {
+	switch cl {
+	case classServer:
+		p.res.Server = true
+	case classDumpStart:
+		p.inDump, p.dumpStart, p.dumpCount = true, p.line, 0
+	case classLocalResults, classRemoteResults:
+		if p.res.ReportBoth == nil {
+			p.res.ReportBoth = &ReportBoth{}
+			p.res.warn(WarnReportBoth, p.line, "--report-both: local and remote rows are in ReportBoth, the sum in BW")
+		}
+		p.section = sectionLocal
+		if cl == classRemoteResults {
+			p.section = sectionRemote
+		}
+	case classEvents:
+		p.res.Header.Events = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(s, "Test with events."), " Using"))
+		p.res.Header.Events = strings.TrimPrefix(p.res.Header.Events, "Using ")
+		p.sawHeader = true
+	case classMulticast:
+		p.res.Header.Multicast = true
+		p.sawHeader = true
+	}
+}
+
+func (p *textParser) setKind(k ResultKind) {
+	if p.res.Kind == ResultUnknown || k == ResultLatDuration {
+		p.res.Kind = k
+	}
+	h := &p.res.Header
+	p.res.FullRTT = p.res.Kind != ResultBW && (h.Verb == "RDMA_Read" || h.Verb == "Atomic")
+}
+
+func (p *textParser) sample() {
+	if !p.inDump {
+		p.inDump, p.dumpStart, p.dumpCount = true, p.line, 0
+	}
+	p.dumpCount++
+}
+
+func (p *textParser) endDump() {
+	if !p.inDump {
+		return
+	}
+	p.inDump = false
+	p.res.warn(WarnSamplesSkipped, p.dumpStart,
+		fmt.Sprintf("skipped a -U/-H dump of %d latency samples (lines %d-%d)", p.dumpCount, p.dumpStart, p.line-1))
+}
+
+// tableHeader handles a " #bytes ..." line.
+func (p *textParser) tableHeader(t []byte) {
+	s := string(t)
+	var k tableKind
+	switch {
+	case strings.Contains(s, "t_min"):
+		k = tableLat
+	case strings.Contains(s, "tps average"), strings.Contains(s, "t_avg"):
+		k = tableLatDur
+	case strings.Contains(s, "BW peak[") || strings.Contains(s, "BW average["):
+		k = tableBW
+	default:
+		p.res.warn(WarnUnknownLine, p.line, s)
+		return
+	}
+	p.table, p.tableLine, p.tableText, p.tableRows = k, p.line, s, 0
+	p.tableCPU = strings.Contains(s, "CPU_Util")
+	p.tablePorts = strings.Contains(s, "Port1")
+	switch k {
+	case tableBW:
+		label := s[strings.Index(s, "BW "):]
+		if i := strings.IndexByte(label, '['); i >= 0 {
+			label = label[i+1:]
+			if j := strings.IndexByte(label, ']'); j >= 0 {
+				label = label[:j]
+			}
+		}
+		p.res.Header.BWUnitLabel = label
+		p.res.Header.BWUnit = parseBWUnit(label)
+		p.setKind(ResultBW)
+	case tableLat:
+		p.setKind(ResultLat)
+	case tableLatDur:
+		p.setKind(ResultLatDuration)
+	}
+}
+
+// addressLine handles "local address: ...", "remote address: ...",
+// "GID: ..." and "MGID: ...". It reports false for other lines.
+func (p *textParser) addressLine(s string) bool {
+	h := &p.res.Header
+	for _, side := range [...]string{"local address:", "remote address:"} {
+		rest, ok := strings.CutPrefix(s, side)
+		if !ok {
+			continue
+		}
+		p.sawAddr = true
+		a, ok := parseAddress([]byte(rest))
+		if !ok {
+			p.setErr(newParseError(ErrParse, p.line, []byte(s), "bad address line"))
+			p.lastAddr = nil
+			return true
+		}
+		list := &h.Local
+		if side == "remote address:" {
+			list = &h.Remote
+		}
+		*list = append(*list, a)
+		p.lastAddr = &(*list)[len(*list)-1]
+		return true
+	}
+	for _, prefix := range [...]string{"GID:", "MGID:"} {
+		rest, ok := strings.CutPrefix(s, prefix)
+		if !ok {
+			continue
+		}
+		gid, ok := parseGID([]byte(rest))
+		if !ok || p.lastAddr == nil {
+			p.setErr(newParseError(ErrParse, p.line, []byte(s), "bad GID line"))
+			return true
+		}
+		p.lastAddr.GID, p.lastAddr.MGID = gid, prefix == "MGID:"
+		p.lastAddr = nil
+		return true
+	}
+	return false
+}
+
+// finish checks the end of the input and returns the error of Parse.
+func (p *textParser) finish() error {
+	p.endDump()
+	recognized := p.sawTitle || p.sawHeader || p.sawAddr || p.table != tableNone
+	var trunc error
+	switch {
+	case p.table != tableNone && p.tableRows == 0:
+		trunc = newParseError(ErrTruncated, p.tableLine, []byte(p.tableText), "table header with no rows under it")
+	case recognized && p.table == tableNone:
+		h := &p.res.Header
+		if p.res.Server && p.res.Kind == ResultLat && (h.Verb == "RDMA_Read" || h.Verb == "Atomic") {
+			p.res.warn(WarnNoTable, 0, "no result table: the server of ib_read_lat and ib_atomic_lat prints none; parse the client")
+		} else {
+			trunc = fmt.Errorf("%w: a header and no result table (%d lines)", ErrTruncated, p.line)
+		}
+	}
+	err := p.firstErr
+	if err == nil {
+		err = trunc
+	}
+	if err == nil && !recognized {
+		err = fmt.Errorf("%w: no title, header or table in %d lines", ErrUnrecognized, p.line)
+	}
+	return p.result(err)
+}
