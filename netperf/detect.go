@@ -1,0 +1,127 @@
+package netperf
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Detect tells which form a netperf output is, from its text: classic
+// table, omni -k, -o or -O, netperf's failure message, or netperf -V.
+// It looks past the banner, the "!!!" confidence block, demo-mode interim
+// lines and netperf's diagnostics. Output that has a banner but nothing
+// else is FormClassic (ParseClassic then reports it truncated).
+//
+// Two outputs cannot be told apart by their text: a headerless (-P 0)
+// -o or -O with a single numeric selector looks like -v 0, and is
+// reported as FormClassic; call ParseCSV or ParseHuman directly for them.
+func Detect(data []byte) Form {
+	return detect(string(data))
+}
+
+func detect(s string) Form {
+	var banner, version, failed bool
+	for s != "" {
+		var t string
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			t, s = s[:i], s[i+1:]
+		} else {
+			t, s = s, ""
+		}
+		t = strings.TrimSuffix(t, "\r")
+		trimmed := strings.TrimSpace(t)
+		switch {
+		case trimmed == "", strings.HasPrefix(t, "!!!"), strings.HasPrefix(t, "Interim result:"),
+			strings.HasPrefix(t, "enable_enobufs failed"), strings.HasPrefix(t, "Sorry, Demo Mode"),
+			strings.HasPrefix(t, "tcpi_"):
+			continue
+		case strings.HasPrefix(t, "Netperf version "):
+			version = true
+			continue
+		case isSelectorLine(t):
+			return FormKeyVal
+		}
+		if _, ok := parseBanner(t); ok {
+			banner = true
+			continue
+		}
+		if wordsPrefix(t, titleStream) || wordsEqual(t, titleRR) || wordsPrefix(t, titleUDP) {
+			return FormClassic
+		}
+		if k, ok := classifyFailureLine(t); ok {
+			failed = true
+			if k == KindBadOption && strings.HasPrefix(t, "Usage: netperf ") {
+				break
+			}
+			continue
+		}
+		first, next := nextWord(t, 0)
+		switch {
+		case failed:
+			// Text after a failure message is part of it ("Please
+			// verify that you have the correct test name, ...").
+			if isNumber(first) && !strings.Contains(t, ",") {
+				return FormClassic
+			}
+		case strings.Contains(t, ",") && looksCSV(t):
+			return FormCSV
+		case isNumber(first):
+			if second, _ := nextWord(t, next); isUnitToken(second) {
+				return FormHuman // -P 0 -O: "12068.49   10^6bits/s  TCP"
+			}
+			return FormClassic
+		case startsWithHeaderWord(t):
+			return FormHuman
+		}
+	}
+	switch {
+	case failed:
+		return FormError
+	case version:
+		return FormVersion
+	case banner:
+		return FormClassic
+	}
+	return FormUnknown
+}
+
+// looksCSV reports whether a line with commas is -o output: some field
+// is a number or a known -o header.
+func looksCSV(s string) bool {
+	for _, f := range splitCSV(s) {
+		if _, ok := byCSVHeader[f]; ok || isNumber(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// Parse detects the form of a netperf output (see Detect) and parses it
+// with ParseClassic, ParseKeyVal, ParseCSV or ParseHuman. A failure
+// message gives a Result with Form FormError and an *Error; the output of
+// netperf -V a Result with Form FormVersion. Input Detect cannot place
+// gives a nil Result and an error wrapping ErrUnrecognized.
+//
+// Similar to: netperf ... | tee out.txt, then reading out.txt by eye.
+func Parse(r io.Reader) (*Result, error) {
+	s, err := readAll(r)
+	if err != nil {
+		return nil, err
+	}
+	switch detect(s) {
+	case FormClassic:
+		return parseClassic(s)
+	case FormKeyVal:
+		return parseKeyVal(s)
+	case FormCSV:
+		return parseCSV(s, nil)
+	case FormHuman:
+		return parseHuman(s, nil)
+	case FormError, FormVersion:
+		return newFrame(s, FormUnknown).finish(false)
+	}
+	if strings.TrimSpace(s) == "" {
+		return nil, fmt.Errorf("%w: empty input", ErrUnrecognized)
+	}
+	return nil, fmt.Errorf("%w: not a netperf output this package knows", ErrUnrecognized)
+}

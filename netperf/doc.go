@@ -1,0 +1,40 @@
+// Package netperf reads what netperf 2.7 prints: the classic tables of
+// TCP_STREAM, TCP_MAERTS, UDP_STREAM, TCP_RR, UDP_RR and TCP_CRR (with -P 0,
+// -v 0, -v 2, -c/-C, -f units, -B brands, the "!!!" confidence block and
+// demo-mode interim lines), the omni -k, -o and -O outputs, and netperf's
+// failure messages. It replaces the "column 5 of the last line" scripts of
+// netperf runbooks:
+//
+//	netperf -H HOST -t UDP_STREAM -l 30 -- -m 1400 -s 2M -S 2M | tail -2
+//
+// The parsers are pure: they read an io.Reader and never run netperf.
+// Parse detects the form (Detect) and calls ParseClassic, ParseKeyVal,
+// ParseCSV or ParseHuman. Every form fills the same summary fields of
+// Result, so callers need not care how netperf was asked to print:
+//
+//   - Throughput and ThroughputMbps: netperf's main figure with its unit,
+//     and in 10^6 bit/s whatever -f was (for UDP_STREAM the receive side);
+//   - TransPerSec: the transaction rate of request/response tests;
+//   - UDP: messages sent and received, send errors and the loss ratio of
+//     UDP_STREAM, from the classic two lines or the omni call counts;
+//   - Omni: every selector by name, and the common ones typed;
+//   - Warnings: inf/nan values, assumed units, confidence not achieved.
+//
+// netperf prints no unit with -P 0 or -v 0; the parsers then assume
+// netperf's default (10^6bits/sec for streams, Trans/sec for RR tests),
+// set Rate.Assumed and say so in Warnings.
+//
+// A failure (no netserver, unknown test, bad option, send error, ...)
+// comes back as an *Error with a Kind (errors.As), wrapping ErrFailed.
+// Truncated or garbled output gives a *ParseError with the line number,
+// wrapping ErrParse, beside a Result that keeps what parsed.
+//
+// netperf's own pitfalls are handled rather than passed on: UDP_STREAM's
+// omni THROUGHPUT is what netserver received while -v 0 prints the send
+// side; -f b prints bytes labelled bits; errors go to stdout and a bad
+// test-specific option still runs the test (exit 0); -1 means "not
+// measured"; -P 0 -o and -O print no headers (name the selectors with
+// ParseCSV and ParseHuman). The tests run on outputs captured from netperf
+// 2.7.0 and 2.7.1 (testdata/loopback here, ../testdata/*/netperf from the
+// lab's guests).
+package netperf

@@ -1,0 +1,257 @@
+package netperf
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+)
+
+// line is one input line without its line break (and without a trailing
+// "\r"), with its 1-based number.
+type line struct {
+	n    int
+	text string
+}
+
+// splitLines cuts s into lines. A final line without "\n" counts.
+func splitLines(s string) []line {
+	lines := make([]line, 0, strings.Count(s, "\n")+1)
+	for n := 1; s != ""; n++ {
+		i := strings.IndexByte(s, '\n')
+		var t string
+		if i < 0 {
+			t, s = s, ""
+		} else {
+			t, s = s[:i], s[i+1:]
+		}
+		lines = append(lines, line{n: n, text: strings.TrimSuffix(t, "\r")})
+	}
+	return lines
+}
+
+// frame holds what any netperf output may carry around its result, found
+// in a first pass over the lines: the banner, the "!!!" confidence block,
+// demo-mode interim lines, netperf's diagnostics and failure messages.
+// The lines left over (blank lines included, for the human form's block
+// separators) are body, for the form's own parser.
+type frame struct {
+	res      *Result
+	raw      string
+	body     []line
+	failures []failureLine
+	nlines   int
+	perr     *ParseError
+}
+
+type failureLine struct {
+	line
+	kind Kind
+}
+
+// readAll reads r into a string (one allocation, which all lines share).
+func readAll(r io.Reader) (string, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return "", fmt.Errorf("netperf: read: %w", err)
+	}
+	return string(b), nil
+}
+
+func newFrame(s string, form Form) *frame {
+	f := &frame{res: &Result{Form: form}, raw: s}
+	lines := splitLines(s)
+	f.nlines = len(lines)
+	f.body = make([]line, 0, len(lines))
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		t := l.text
+		trimmed := strings.TrimSpace(t)
+		switch {
+		case trimmed == "":
+			f.body = append(f.body, l)
+		case strings.HasPrefix(t, "!!!"):
+			i = f.confidenceBlock(lines, i) - 1
+		case strings.HasPrefix(t, "Interim result:"):
+			f.interimHuman(l)
+		case strings.HasPrefix(t, "Netperf version "):
+			f.res.Version = strings.TrimSpace(strings.TrimPrefix(t, "Netperf version "))
+		case isSelectorLine(t):
+			f.body = append(f.body, l)
+		case f.banner(l):
+		case f.diagnostic(l):
+		default:
+			if k, ok := classifyFailureLine(t); ok {
+				f.failures = append(f.failures, failureLine{l, k})
+				if k == KindBadOption && strings.HasPrefix(t, "Usage: netperf ") {
+					// The usage text runs to the end of the output.
+					i = len(lines)
+				}
+				continue
+			}
+			f.body = append(f.body, l)
+		}
+	}
+	return f
+}
+
+// banner takes the first banner line; a second one is kept as a warning.
+func (f *frame) banner(l line) bool {
+	b, ok := parseBanner(l.text)
+	if !ok {
+		return false
+	}
+	if f.res.Banner != nil {
+		f.warnf(l.n, "a second banner (%s): only the first test is parsed", b.Title)
+		return true
+	}
+	f.res.Banner = b
+	f.res.Test = b.Test()
+	if hw, level, ok := b.confidence(); ok {
+		f.confidence().LevelPercent = level
+		f.confidence().TargetWidthPercent = 2 * hw
+	}
+	return true
+}
+
+// diagnostic turns netperf's informational lines into warnings.
+func (f *frame) diagnostic(l line) bool {
+	t := l.text
+	switch {
+	case strings.HasPrefix(t, "enable_enobufs failed"):
+		f.warnf(l.n, "netperf: %s (UDP send errors are not counted)", strings.TrimSpace(t))
+	case strings.HasPrefix(t, "Sorry, Demo Mode not configured"):
+		f.warnf(l.n, "netperf: %s", strings.TrimSpace(t))
+	case strings.HasPrefix(t, "tcpi_"):
+		// DUMP_TCP_INFO lines, on stderr.
+	default:
+		return false
+	}
+	return true
+}
+
+func (f *frame) confidence() *Confidence {
+	if f.res.Confidence == nil {
+		f.res.Confidence = &Confidence{Achieved: true}
+	}
+	return f.res.Confidence
+}
+
+// confidenceBlock reads the "!!! WARNING" block that classic output prints
+// when the confidence interval was not reached, and returns the index of
+// the first line after it.
+func (f *frame) confidenceBlock(lines []line, i int) int {
+	c := f.confidence()
+	c.Achieved = false
+	first := lines[i].n
+	for ; i < len(lines) && strings.HasPrefix(lines[i].text, "!!!"); i++ {
+		t := lines[i].text
+		_, val, ok := strings.Cut(t, " : ")
+		if !ok {
+			continue
+		}
+		v, special, ok := parseNumber(strings.TrimSuffix(strings.TrimSpace(val), "%"))
+		if !ok {
+			f.setErr(lines[i], "confidence interval is not a number")
+			continue
+		}
+		if special {
+			f.warnf(lines[i].n, "confidence interval is %v", v)
+		}
+		switch {
+		case strings.Contains(t, "Throughput"):
+			c.ThroughputWidthPercent = float64p(v)
+		case strings.Contains(t, "Local CPU"):
+			c.LocalCPUWidthPercent = float64p(v)
+		case strings.Contains(t, "Remote CPU"):
+			c.RemoteCPUWidthPercent = float64p(v)
+		}
+	}
+	msg := "netperf: desired confidence was not achieved within the specified iterations"
+	if c.ThroughputWidthPercent != nil {
+		msg += fmt.Sprintf(" (throughput interval %.3f%%", *c.ThroughputWidthPercent)
+		if c.TargetWidthPercent > 0 {
+			msg += fmt.Sprintf(", wanted %.3f%%", c.TargetWidthPercent)
+		}
+		msg += ")"
+	}
+	f.warnf(first, "%s", msg)
+	return i
+}
+
+// interimHuman reads "Interim result: %7.2f %s/s over %.3f seconds ending
+// at %ld.%.3ld".
+func (f *frame) interimHuman(l line) {
+	fs := strings.Fields(l.text)
+	if len(fs) != 10 || fs[4] != "over" || fs[6] != "seconds" {
+		f.setErr(l, "malformed interim result")
+		return
+	}
+	f.addInterim(l, fs[2], fs[3], fs[5], fs[9])
+}
+
+func (f *frame) addInterim(l line, value, unit, interval, ending string) {
+	v, sv, ok1 := parseNumber(value)
+	iv, _, ok2 := parseNumber(interval)
+	e, _, ok3 := parseNumber(ending)
+	if !ok1 || !ok2 || !ok3 {
+		f.setErr(l, "malformed interim result")
+		return
+	}
+	if sv {
+		f.warnf(l.n, "interim result is %v", v)
+	}
+	f.res.Interims = append(f.res.Interims, Interim{Value: v, Unit: Unit(unit), IntervalSec: iv, EndingUnixSec: e})
+}
+
+// setErr records the first parse error.
+func (f *frame) setErr(l line, msg string) {
+	if f.perr == nil {
+		f.perr = newParseError(l.n, l.text, msg)
+	}
+}
+
+func (f *frame) warnf(n int, format string, args ...any) {
+	f.res.Warnings = append(f.res.Warnings, fmt.Sprintf("line %d: ", n)+fmt.Sprintf(format, args...))
+}
+
+// warnSpecial flags an inf or nan value.
+func (f *frame) warnSpecial(n int, what string, v float64) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		f.warnf(n, "%s is %v", what, v)
+	}
+}
+
+// finish decides between the result, netperf's failure and a parse error.
+// hasResult says whether the form's parser found a result.
+func (f *frame) finish(hasResult bool) (*Result, error) {
+	res := f.res
+	if res.Version != "" && !hasResult && res.Banner == nil && len(f.failures) == 0 {
+		res.Form = FormVersion
+		return res, nil
+	}
+	if len(f.failures) > 0 {
+		if !hasResult {
+			first := f.failures[0]
+			res.Form = FormError
+			raw := strings.TrimSpace(f.raw)
+			if len(raw) > maxRaw {
+				raw = raw[:maxRaw]
+			}
+			return res, &Error{Kind: first.kind, Message: strings.TrimSpace(first.text), Line: first.n, Raw: raw}
+		}
+		for _, fl := range f.failures {
+			f.warnf(fl.n, "netperf reported (the test still ran): %s", strings.TrimSpace(fl.text))
+		}
+	}
+	if f.perr != nil {
+		return res, f.perr
+	}
+	if !hasResult {
+		if res.Banner != nil {
+			return res, newParseError(f.nlines+1, "", "truncated: no result after the banner")
+		}
+		return res, newParseError(f.nlines+1, "", "no netperf result in the input")
+	}
+	return res, nil
+}

@@ -1,0 +1,94 @@
+package netperf
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// The fuzz targets are seeded with every captured fixture. Run one with
+//
+//	go test ./netperf -run '^$' -fuzz '^FuzzParseHuman$' -fuzztime 30s
+
+func seedFixtures(f *testing.F) {
+	for _, fx := range loadFixtures(f) {
+		f.Add(string(fx.input))
+	}
+	f.Add(bannerStream + titlesStream)
+	f.Add("THROUGHPUT=nan\nLOCAL_SEND_CALLS=-1\nREMOTE_RECV_CALLS=18446744073709551616\n")
+	f.Add("Throughput,Throughput Units\n\"unterminated,1\n")
+}
+
+// checkInvariants holds for every parser: a Result unless the input could
+// not be read, errors of the documented types, line numbers in range.
+func checkInvariants(t *testing.T, in string, res *Result, err error) {
+	if res == nil {
+		t.Fatalf("nil Result (err %v)", err)
+	}
+	var pe *ParseError
+	var fe *Error
+	switch {
+	case err == nil:
+	case errors.As(err, &pe):
+		if n := len(splitLines(in)); pe.Line < 1 || pe.Line > n+1 {
+			t.Fatalf("ParseError line %d outside 1..%d", pe.Line, n+1)
+		}
+	case errors.As(err, &fe):
+		if fe.Kind == "" || fe.Line < 1 || res.Form != FormError {
+			t.Fatalf("Error %+v with form %q", fe, res.Form)
+		}
+	default:
+		t.Fatalf("unexpected error type %T: %v", err, err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	seedFixtures(f)
+	f.Fuzz(func(t *testing.T, in string) {
+		form := Detect([]byte(in))
+		res, err := Parse(strings.NewReader(in))
+		if form == FormUnknown {
+			if res != nil || !errors.Is(err, ErrUnrecognized) {
+				t.Fatalf("unknown form: %v, %v", res, err)
+			}
+			return
+		}
+		checkInvariants(t, in, res, err)
+	})
+}
+
+func FuzzParseClassic(f *testing.F) {
+	seedFixtures(f)
+	f.Fuzz(func(t *testing.T, in string) {
+		res, err := ParseClassic(strings.NewReader(in))
+		checkInvariants(t, in, res, err)
+	})
+}
+
+func FuzzParseKeyVal(f *testing.F) {
+	seedFixtures(f)
+	f.Fuzz(func(t *testing.T, in string) {
+		res, err := ParseKeyVal(strings.NewReader(in))
+		checkInvariants(t, in, res, err)
+	})
+}
+
+func FuzzParseCSV(f *testing.F) {
+	seedFixtures(f)
+	f.Fuzz(func(t *testing.T, in string) {
+		res, err := ParseCSV(strings.NewReader(in))
+		checkInvariants(t, in, res, err)
+		res, err = ParseCSV(strings.NewReader(in), "THROUGHPUT", "THROUGHPUT_UNITS", "LOCAL_SEND_CALLS", "REMOTE_RECV_CALLS")
+		checkInvariants(t, in, res, err)
+	})
+}
+
+func FuzzParseHuman(f *testing.F) {
+	seedFixtures(f)
+	f.Fuzz(func(t *testing.T, in string) {
+		res, err := ParseHuman(strings.NewReader(in))
+		checkInvariants(t, in, res, err)
+		res, err = ParseHuman(strings.NewReader(in), "THROUGHPUT", "THROUGHPUT_UNITS")
+		checkInvariants(t, in, res, err)
+	})
+}
