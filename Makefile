@@ -8,7 +8,7 @@ LAB := $(GO) run ./internal/lab/cmd/lab
 # guests, netperf (non-free) and iproute2/ethtool for the host root tests.
 APT_PACKAGES := qemu-system-x86 debootstrap cpio netperf ethtool iproute2 kmod
 
-.PHONY: all deps test lab-image lab-test fixtures check demo fmt
+.PHONY: all deps test fuzz lab-image lab-test fixtures check demo fmt
 
 all: check
 
@@ -30,6 +30,16 @@ test:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) test -count=1 -timeout 30m ./...
 
+## fuzz: run every fuzz target for FUZZTIME (seeds always run in make test)
+FUZZTIME ?= 10s
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "fuzz $$pkg $$f"; \
+			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
+
 ## lab-image: build (or reuse) the bookworm and trixie guest images
 lab-image:
 	$(LAB) image
@@ -43,7 +53,7 @@ fixtures:
 	$(LAB) fixtures -out testdata
 
 ## check: the whole test suite on a fresh machine (what .ci/run runs)
-check: deps lab-image test lab-test
+check: deps lab-image test fuzz lab-test
 
 ## demo: the main job: boot the lab, create rxe0, run an ib_send_bw pair, print the parsed result
 demo: deps lab-image
