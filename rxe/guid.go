@@ -1,0 +1,53 @@
+package rxe
+
+import (
+	"encoding/hex"
+	"fmt"
+	"net"
+	"slices"
+)
+
+// GUID is an 8-byte InfiniBand node or port GUID, printed by the kernel as
+// four groups of four hex digits ("6c6a:e5ff:fe00:f29c").
+type GUID [8]byte
+
+// ParseGUID parses a GUID in the form of sysfs node_guid and sys_image_guid.
+func ParseGUID(s string) (GUID, error) {
+	var g GUID
+	t := trimNewline(s)
+	if len(t) != 19 {
+		return g, parseError("GUID", s, fmt.Errorf("want 4 groups of 4 hex digits"))
+	}
+	for i := 0; i < 4; i++ {
+		if i < 3 && t[i*5+4] != ':' {
+			return g, parseError("GUID", s, fmt.Errorf("no ':' after group %d", i+1))
+		}
+		if _, err := hex.Decode(g[i*2:i*2+2], []byte(t[i*5:i*5+4])); err != nil {
+			return g, parseError("GUID", s, err)
+		}
+	}
+	return g, nil
+}
+
+// String formats g as sysfs and `rdma dev show` do.
+func (g GUID) String() string {
+	return fmt.Sprintf("%x:%x:%x:%x", g[0:2], g[2:4], g[4:6], g[6:8])
+}
+
+// MarshalText formats g as String does.
+func (g GUID) MarshalText() ([]byte, error) { return []byte(g.String()), nil }
+
+// guidFromNetlink converts vishvananda/netlink's NodeGuid and SysImageGuid
+// strings, which are byte-reversed ("9c:f2:00:fe:ff:e5:6a:6c" for sysfs
+// "6c6a:e5ff:fe00:f29c": the kernel sends the big-endian GUID as a host
+// integer and the library prints it little-endian).
+func guidFromNetlink(s string) (GUID, error) {
+	var g GUID
+	mac, err := net.ParseMAC(s)
+	if err != nil || len(mac) != 8 {
+		return g, parseError("netlink GUID", s, err)
+	}
+	copy(g[:], slices.Clone(mac))
+	slices.Reverse(g[:])
+	return g, nil
+}
