@@ -69,7 +69,9 @@ func detect(s string) Form {
 			if second, _ := nextWord(t, next); isUnitToken(second) {
 				return FormHuman // -P 0 -O: "12068.49   10^6bits/s  TCP"
 			}
-			return FormClassic
+			if numericLine(t) {
+				return FormClassic
+			}
 		case startsWithHeaderWord(t):
 			return FormHuman
 		}
@@ -124,4 +126,17 @@ func Parse(r io.Reader) (*Result, error) {
 		return nil, fmt.Errorf("%w: empty input", ErrUnrecognized)
 	}
 	return nil, fmt.Errorf("%w: not a netperf output this package knows", ErrUnrecognized)
+}
+
+// numericLine reports whether every field of a line is a number, but for
+// an optional last word: a -B brand or the CPU method letter of -v 0
+// ("1.302 S"). Prose that happens to start with a number is not a table.
+func numericLine(t string) bool {
+	f := strings.Fields(t)
+	for i, w := range f {
+		if !isNumber(w) && i != len(f)-1 {
+			return false
+		}
+	}
+	return len(f) > 0
 }

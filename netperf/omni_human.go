@@ -189,10 +189,22 @@ var headerFirstLines = func() map[string]bool {
 	return m
 }()
 
-// startsWithHeaderWord reports whether a line starts with the first
-// header line of a selector: the first row of an -O block.
+// startsWithHeaderWord reports whether a line looks like the first row of
+// an -O block: it starts with the first header line of a selector and at
+// least half of its words are such (a newer netperf may print columns this
+// table does not know). Prose that merely starts with "Throughput" is not.
 func startsWithHeaderWord(s string) bool {
-	return headerFirstLines[firstWord(s)]
+	f := strings.Fields(s)
+	if len(f) == 0 || !headerFirstLines[f[0]] {
+		return false
+	}
+	known := 0
+	for _, w := range f {
+		if headerFirstLines[w] {
+			known++
+		}
+	}
+	return 2*known >= len(f)
 }
 
 // matchHeader finds the selector whose four header lines are printed at

@@ -299,3 +299,14 @@ func TestUnknownNames(t *testing.T) {
 	}
 	checkWarnings(t, res.Warnings, []string{`"THRUPUT_UNITS" is not a netperf 2.7 selector`, "THROUGHPUT without THROUGHPUT_UNITS"})
 }
+
+func TestDetectRejectsProseStartingWithANumber(t *testing.T) {
+	for _, s := range []string{
+		"150 MB of disk per image. KVM is not used (it does not work here)\n",
+		"3 reasons to tune IRQs\nand more text\n",
+	} {
+		if f := Detect([]byte(s)); f != "" {
+			t.Errorf("Detect(%q) = %q, want unknown", s, f)
+		}
+	}
+}

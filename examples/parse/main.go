@@ -1,0 +1,183 @@
+// Command parse reads one captured output of perftest or netperf (a file,
+// or standard input), recognises the tool and the form, and prints the
+// parsed result as JSON: what runbooks do with grep, awk and a spreadsheet.
+//
+//	go run ./examples/parse testdata/trixie/perftest/send-bw-gbits/client.stdout
+//	netperf -H 198.18.0.2 -t UDP_STREAM | go run ./examples/parse
+//
+// Exit status: 0 when the input was recognised (also when it is a tool's
+// error message: the JSON then holds an "error" object), 2 when it was not,
+// 1 when the input could not be read.
+//
+// The keys are a contract for scripts (see issue 3): perftest results carry
+// tool, test, kind, header, bw or lat rows, value, warnings and error;
+// netperf results carry tool, test, throughput_mbps, udp, trans_per_sec,
+// omni, warnings and error. inf and nan become null with a warning.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/rocekit/rocekit/netperf"
+	"github.com/rocekit/rocekit/perftest"
+)
+
+func main() {
+	data, err := readInput(os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "parse:", err)
+		os.Exit(1)
+	}
+	out, err := parse(data)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "parse:", err)
+		os.Exit(2)
+	}
+	os.Stdout.Write(out)
+}
+
+func readInput(args []string) ([]byte, error) {
+	switch len(args) {
+	case 0:
+		return io.ReadAll(os.Stdin)
+	case 1:
+		return os.ReadFile(args[0])
+	}
+	return nil, errors.New("usage: parse [FILE]")
+}
+
+// errUnrecognised says the input is neither tool's output.
+var errUnrecognised = errors.New("input is not a perftest or netperf output this parser knows")
+
+// parse recognises the input and returns its JSON, ending in a newline.
+func parse(data []byte) ([]byte, error) {
+	if perftest.Detect(data) != perftest.FormUnknown {
+		res, err := parsePerftest(data)
+		if res == nil {
+			return nil, err
+		}
+		return marshal(res)
+	}
+	if netperf.Detect(data) != netperf.Form("") {
+		res, err := netperf.Parse(bytes.NewReader(data))
+		if res == nil && err != nil && !isToolError(err) {
+			return nil, err
+		}
+		return marshal(netperfJSON(res, err))
+	}
+	return nil, errUnrecognised
+}
+
+// parsePerftest picks perftest's parser for the detected form. A failure
+// the tool reported comes back inside the Result (its Failure field).
+func parsePerftest(data []byte) (*perftest.Result, error) {
+	switch perftest.Detect(data) {
+	case perftest.FormBare:
+		return perftest.ParseBare(bytes.NewReader(data))
+	case perftest.FormJSON:
+		return perftest.ParseJSON(bytes.NewReader(data))
+	default:
+		return perftest.ParseOutput(data, nil)
+	}
+}
+
+func isToolError(err error) bool {
+	var e *netperf.Error
+	return errors.As(err, &e)
+}
+
+func marshal(v any) ([]byte, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// netperfOutput is the JSON contract of a netperf result.
+type netperfOutput struct {
+	Tool           string            `json:"tool"`
+	Test           string            `json:"test,omitempty"`
+	Form           string            `json:"form"`
+	ThroughputMbps *float64          `json:"throughput_mbps"`
+	Throughput     *float64          `json:"throughput,omitempty"` // as printed, in ThroughputUnit
+	ThroughputUnit string            `json:"throughput_unit,omitempty"`
+	TransPerSec    *float64          `json:"trans_per_sec,omitempty"`
+	UDP            *udpOutput        `json:"udp,omitempty"`
+	Omni           map[string]string `json:"omni,omitempty"`
+	Version        string            `json:"version,omitempty"`
+	Warnings       []string          `json:"warnings"`
+	Error          *errorOutput      `json:"error,omitempty"`
+}
+
+type udpOutput struct {
+	SendMbps   *float64 `json:"send_mbps"`
+	RecvMbps   *float64 `json:"recv_mbps"`
+	Sent       uint64   `json:"sent"`
+	Received   uint64   `json:"received"`
+	SendErrors *uint64  `json:"send_errors"`
+	LossRatio  *float64 `json:"loss_ratio"`
+}
+
+type errorOutput struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+// netperfJSON maps a netperf result (possibly partial) and its error to the
+// contract. Values JSON cannot carry (inf, nan) become null with a warning.
+func netperfJSON(res *netperf.Result, err error) netperfOutput {
+	out := netperfOutput{Tool: "netperf", Warnings: []string{}}
+	var tool *netperf.Error
+	if errors.As(err, &tool) {
+		out.Error = &errorOutput{Kind: string(tool.Kind), Message: tool.Message}
+	} else if err != nil {
+		out.Warnings = append(out.Warnings, err.Error())
+	}
+	if res == nil {
+		return out
+	}
+	out.Test, out.Form, out.Version = res.Test, string(res.Form), res.Version
+	out.Warnings = append(out.Warnings, res.Warnings...)
+	finite := func(name string, v *float64) *float64 {
+		if v == nil || !isFinite(*v) {
+			if v != nil {
+				out.Warnings = append(out.Warnings, fmt.Sprintf("%s is %v: written as null", name, *v))
+			}
+			return nil
+		}
+		return v
+	}
+	out.ThroughputMbps = finite("throughput_mbps", res.ThroughputMbps)
+	if res.Throughput != nil {
+		out.Throughput = finite("throughput", &res.Throughput.Value)
+		out.ThroughputUnit = string(res.Throughput.Unit)
+	}
+	out.TransPerSec = finite("trans_per_sec", res.TransPerSec)
+	if u := res.UDP; u != nil {
+		loss := u.LossRatio
+		out.UDP = &udpOutput{
+			SendMbps: finite("udp.send_mbps", u.SendMbps), RecvMbps: finite("udp.recv_mbps", u.RecvMbps),
+			Sent: u.Sent, Received: u.Received, SendErrors: u.SendErrors,
+			LossRatio: finite("udp.loss_ratio", &loss),
+		}
+	}
+	if res.Omni != nil {
+		out.Omni = map[string]string{}
+		for i, s := range res.Omni.Selectors {
+			name := s.Name
+			if name == "" {
+				name = fmt.Sprintf("#%d", i+1)
+			}
+			out.Omni[name] = s.Value
+		}
+	}
+	return out
+}
+
+func isFinite(f float64) bool { return f-f == 0 }

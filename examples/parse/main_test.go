@@ -1,0 +1,84 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rocekit/rocekit/internal/lab/capture"
+)
+
+// TestParseEveryCapturedOutput runs the command's logic over the output of
+// every captured perftest and netperf case (both lab images): each
+// recognised client output gives its tool's JSON, and each case the capture
+// expected to fail gives an error object from one of its outputs.
+func TestParseEveryCapturedOutput(t *testing.T) {
+	dirs, _ := filepath.Glob("../../testdata/*/*/*/case.json")
+	checked := 0
+	for _, path := range dirs {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c capture.Case
+		if err := json.Unmarshal(b, &c); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if c.Tool != "perftest" && c.Tool != "netperf" || c.ID == c.Tool+"/version" {
+			continue
+		}
+		dir := filepath.Dir(path)
+		sawError := false
+		for _, side := range c.Sides {
+			if side.Role == "server" && c.Tool == "netperf" {
+				continue // netserver prints nothing to parse
+			}
+			for _, name := range []string{side.Stdout, side.Stderr} {
+				data, err := os.ReadFile(filepath.Join(dir, name))
+				if err != nil || len(data) == 0 {
+					continue
+				}
+				out, err := parse(data)
+				if errors.Is(err, errUnrecognised) {
+					continue // e.g. a stderr that only holds "Correlation coefficient"
+				}
+				if err != nil {
+					t.Errorf("%s %s/%s: %v", c.Suite, c.ID, name, err)
+					continue
+				}
+				var got struct {
+					Tool  string          `json:"tool"`
+					Error json.RawMessage `json:"error"`
+				}
+				if err := json.Unmarshal(out, &got); err != nil {
+					t.Errorf("%s %s/%s: output is not JSON: %v", c.Suite, c.ID, name, err)
+				}
+				if got.Tool != c.Tool {
+					t.Errorf("%s %s/%s: tool %q, want %q", c.Suite, c.ID, name, got.Tool, c.Tool)
+				}
+				sawError = sawError || len(got.Error) > 0
+				checked++
+			}
+		}
+		if c.Expect == capture.ExpectFail && !sawError {
+			t.Errorf("%s %s: expected a failure, but no output gave an error object", c.Suite, c.ID)
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d outputs checked; the fixtures are missing?", checked)
+	}
+}
+
+func TestParseRejectsOtherText(t *testing.T) {
+	for _, f := range []string{"../../README.md", "main.go"} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := parse(data); !errors.Is(err, errUnrecognised) {
+			t.Errorf("%s: err = %v, want errUnrecognised", f, err)
+		}
+	}
+}
