@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/rocekit/rocekit/internal/lab"
@@ -44,13 +45,38 @@ func (c *commonFlags) images(ctx context.Context) ([]*lab.Image, error) {
 	return imgs, nil
 }
 
-// workDir makes a temporary folder for binaries built for one command.
-func workDir() (string, func(), error) {
+// session is what a subcommand that boots guests needs: the images, a
+// folder for the binaries it builds, and the guest agent.
+type session struct {
+	imgs  []*lab.Image
+	dir   string
+	agent string
+}
+
+// start builds (or finds) the images and the agent; close removes the
+// binaries.
+func (c *commonFlags) start(ctx context.Context) (*session, error) {
+	imgs, err := c.images(ctx)
+	if err != nil {
+		return nil, err
+	}
 	dir, err := os.MkdirTemp("", "rocekit-lab-")
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
-	return dir, func() { os.RemoveAll(dir) }, nil
+	s := &session{imgs: imgs, dir: dir}
+	if s.agent, err = lab.BuildAgent(ctx, dir); err != nil {
+		s.close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *session) close() { os.RemoveAll(s.dir) }
+
+// capture builds the fixture capture program for the guests.
+func (s *session) capture(ctx context.Context) (string, error) {
+	return lab.BuildBinary(ctx, lab.Module+"/internal/lab/cmd/capture", filepath.Join(s.dir, "capture"))
 }
 
 func printFailure(r *lab.Result) {

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/rocekit/rocekit/internal/lab"
@@ -30,24 +29,16 @@ func cmdDemo(ctx context.Context, args []string) error {
 	timeout := fs.Duration("timeout", 10*time.Minute, "deadline per suite")
 	fs.Parse(args)
 
-	imgs, err := c.images(ctx)
+	s, err := c.start(ctx)
 	if err != nil {
 		return err
 	}
-	dir, cleanup, err := workDir()
+	defer s.close()
+	capBin, err := s.capture(ctx)
 	if err != nil {
 		return err
 	}
-	defer cleanup()
-	agent, err := lab.BuildAgent(ctx, dir)
-	if err != nil {
-		return err
-	}
-	capBin, err := lab.BuildBinary(ctx, lab.Module+"/internal/lab/cmd/capture", filepath.Join(dir, "capture"))
-	if err != nil {
-		return err
-	}
-	for _, img := range imgs {
+	for _, img := range s.imgs {
 		suite := img.Manifest.Suite
 		g := lab.Guest{Name: suite, Image: img, SMP: 2,
 			Files: []lab.OverlayFile{{Path: lab.BinDir + "/capture", Mode: 0o755, Source: capBin}},
@@ -58,7 +49,7 @@ func cmdDemo(ctx context.Context, args []string) error {
 			}}
 		runCtx, cancel := context.WithTimeout(ctx, *timeout)
 		began := time.Now()
-		res, err := lab.Run(runCtx, []lab.Guest{g}, lab.RunOptions{Agent: agent})
+		res, err := lab.Run(runCtx, []lab.Guest{g}, lab.RunOptions{Agent: s.agent})
 		cancel()
 		if res == nil {
 			return err

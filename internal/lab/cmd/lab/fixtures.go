@@ -29,20 +29,12 @@ func cmdFixtures(ctx context.Context, args []string) error {
 	verbose := fs.Bool("v", false, "stream the capture log")
 	fs.Parse(args)
 
-	imgs, err := c.images(ctx)
+	s, err := c.start(ctx)
 	if err != nil {
 		return err
 	}
-	dir, cleanup, err := workDir()
-	if err != nil {
-		return err
-	}
-	defer cleanup()
-	agent, err := lab.BuildAgent(ctx, dir)
-	if err != nil {
-		return err
-	}
-	capture, err := lab.BuildBinary(ctx, lab.Module+"/internal/lab/cmd/capture", filepath.Join(dir, "capture"))
+	defer s.close()
+	capture, err := s.capture(ctx)
 	if err != nil {
 		return err
 	}
@@ -50,7 +42,7 @@ func cmdFixtures(ctx context.Context, args []string) error {
 	if *verbose {
 		live = os.Stdout
 	}
-	for _, img := range imgs {
+	for _, img := range s.imgs {
 		suite := img.Manifest.Suite
 		capArgs := []string{"-out", "/lab/out", "-suite", suite}
 		if *only != "" {
@@ -65,7 +57,7 @@ func cmdFixtures(ctx context.Context, args []string) error {
 			}}
 		runCtx, cancel := context.WithTimeout(ctx, *timeout)
 		began := time.Now()
-		res, err := lab.Run(runCtx, []lab.Guest{g}, lab.RunOptions{Agent: agent, Live: live})
+		res, err := lab.Run(runCtx, []lab.Guest{g}, lab.RunOptions{Agent: s.agent, Live: live})
 		cancel()
 		if res == nil {
 			return err

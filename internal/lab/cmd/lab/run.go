@@ -25,30 +25,22 @@ func cmdRun(ctx context.Context, args []string) error {
 	if fs.NArg() == 0 {
 		return fmt.Errorf("run: no command; usage: lab run [flags] -- CMD ARGS")
 	}
-	imgs, err := c.images(ctx)
+	s, err := c.start(ctx)
 	if err != nil {
 		return err
 	}
-	dir, cleanup, err := workDir()
-	if err != nil {
-		return err
-	}
-	defer cleanup()
-	agent, err := lab.BuildAgent(ctx, dir)
-	if err != nil {
-		return err
-	}
+	defer s.close()
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
 	failed := false
-	for _, img := range imgs {
+	for _, img := range s.imgs {
 		g := lab.Guest{Name: img.Manifest.Suite, Image: img, SMP: *smp, MemMiB: *mem,
 			Plan: lab.Plan{Steps: []lab.Step{{Name: "cmd", Path: "/usr/bin/env", Args: fs.Args()}}}}
 		for i := 0; i < *nics; i++ {
 			g.NICs = append(g.NICs, lab.NIC{Network: "hub"})
 		}
 		began := time.Now()
-		res, err := lab.Run(ctx, []lab.Guest{g}, lab.RunOptions{Agent: agent, Live: os.Stdout, KeepDir: *keep})
+		res, err := lab.Run(ctx, []lab.Guest{g}, lab.RunOptions{Agent: s.agent, Live: os.Stdout, KeepDir: *keep})
 		fmt.Fprintf(os.Stderr, "%s: kernel %s, agent started %.1fs after boot, run took %.1fs\n",
 			g.Name, res[0].Agent.Kernel, res[0].Agent.UptimeS, time.Since(began).Seconds())
 		if err != nil || !res[0].OK() {

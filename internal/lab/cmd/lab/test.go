@@ -26,10 +26,6 @@ func cmdTest(ctx context.Context, args []string) error {
 	timeout := fs.Duration("timeout", 30*time.Minute, "deadline per suite")
 	fs.Parse(args)
 
-	imgs, err := c.images(ctx)
-	if err != nil {
-		return err
-	}
 	pkgs, err := lab.LabTestPackages(ctx)
 	if err != nil {
 		return err
@@ -37,21 +33,17 @@ func cmdTest(ctx context.Context, args []string) error {
 	if len(pkgs) == 0 {
 		return fmt.Errorf("no package has lab tests")
 	}
-	dir, cleanup, err := workDir()
+	s, err := c.start(ctx)
 	if err != nil {
 		return err
 	}
-	defer cleanup()
-	agent, err := lab.BuildAgent(ctx, dir)
-	if err != nil {
-		return err
-	}
+	defer s.close()
 	var files []lab.OverlayFile
 	var steps []lab.Step
 	for _, pkg := range pkgs {
 		short := strings.TrimPrefix(strings.TrimPrefix(pkg.ImportPath, lab.Module), "/")
 		name := strings.ReplaceAll(short, "/", "_") + ".test"
-		bin := filepath.Join(dir, name)
+		bin := filepath.Join(s.dir, name)
 		if err := lab.BuildTest(ctx, pkg.ImportPath, bin); err != nil {
 			return err
 		}
@@ -74,13 +66,13 @@ func cmdTest(ctx context.Context, args []string) error {
 	table := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(table, "package\tsuite\tresult\ttests\tseconds\n")
 	failed := 0
-	for _, img := range imgs {
+	for _, img := range s.imgs {
 		g := lab.Guest{Name: img.Manifest.Suite, Image: img, SMP: 4, MemMiB: 2048,
 			NICs:  []lab.NIC{{Network: "lan"}, {Network: "lan"}},
 			Plan:  lab.Plan{Steps: steps},
 			Files: files}
 		runCtx, cancel := context.WithTimeout(ctx, *timeout)
-		res, err := lab.Run(runCtx, []lab.Guest{g}, lab.RunOptions{Agent: agent, Live: live})
+		res, err := lab.Run(runCtx, []lab.Guest{g}, lab.RunOptions{Agent: s.agent, Live: live})
 		cancel()
 		if res == nil {
 			return err
