@@ -31,7 +31,7 @@ test:
 	$(GO) test -count=1 -timeout 30m ./...
 
 ## fuzz: run every fuzz target for FUZZTIME (seeds always run in make test)
-FUZZTIME ?= 10s
+FUZZTIME ?= 5s
 fuzz:
 	@for pkg in $$($(GO) list ./...); do \
 		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
