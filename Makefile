@@ -6,7 +6,7 @@ GO ?= go
 LAB := $(GO) run ./internal/lab/cmd/lab
 # Debian packages the tests and the lab need: QEMU and debootstrap for the
 # guests, netperf (non-free) and iproute2/ethtool for the host root tests.
-APT_PACKAGES := qemu-system-x86 debootstrap cpio netperf ethtool iproute2 kmod
+APT_PACKAGES := qemu-system-x86 debootstrap cpio netperf ethtool iproute2 kmod openssh-server
 
 .PHONY: all deps test fuzz lab-image lab-test fixtures check demo fmt
 

@@ -1,0 +1,263 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Start starts c on this host in a new process group.
+//
+// Similar to: setsid PROG ARGS &
+func (l Local) Start(ctx context.Context, c Cmd) (*Process, error) {
+	return startExec(ctx, c, l.String(), nil, "")
+}
+
+// startExec starts prefix + [stdbuf -oL -eL] + c.Argv as the leader of a new
+// process group. nsPath, when set, is the namespace the process ends up in
+// (after ip netns exec), which tcpSockets checks before trusting
+// /proc/PID/net.
+func startExec(ctx context.Context, c Cmd, where string, prefix []string, nsPath string) (*Process, error) {
+	fail := func(err error) (*Process, error) {
+		return nil, &StartError{Where: where, Argv: append([]string(nil), c.Argv...), Err: err}
+	}
+	if err := c.validate(); err != nil {
+		return fail(err)
+	}
+	if err := context.Cause(ctx); err != nil {
+		return fail(err)
+	}
+	argv, err := resolveArgv(c, prefix)
+	if err != nil {
+		return fail(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return fail(err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return fail(err)
+	}
+	cmd := &exec.Cmd{
+		Path:        argv[0],
+		Args:        argv,
+		Env:         append(os.Environ(), c.Env...),
+		Dir:         c.Dir,
+		Stdout:      outW,
+		Stderr:      errW,
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+	}
+	onSpawnThread(func() { err = cmd.Start() })
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return fail(err)
+	}
+	p := newProcess(where, c)
+	p.pid = cmd.Process.Pid
+	ctl := &localControl{pid: p.pid, nsPath: nsPath}
+	p.ctl = ctl
+	go p.stdout.pump(outR, outR)
+	go p.stderr.pump(errR, errR)
+	p.supervise(ctx, func() (ExitStatus, error) {
+		waitExitedNoReap(p.pid)
+		ctl.sweepAndReap()
+		err := cmd.Wait()
+		if cmd.ProcessState == nil {
+			return ExitStatus{Code: -1}, err
+		}
+		return statusOf(cmd.ProcessState), nil
+	}, func() {
+		outR.Close()
+		errR.Close()
+	})
+	return p, nil
+}
+
+// spawnThread is the OS thread every process of the package is forked
+// from. The kernel sends PDEATHSIG when the forking thread exits, not the
+// process, and the Go runtime ends a thread whenever a goroutine that locked
+// it exits (as Netns.TCPSockets does after setns): a child forked from an
+// ordinary thread could be killed at any later time. This thread is locked
+// by a goroutine that never returns, so it lives as long as the program.
+var spawnThread struct {
+	once sync.Once
+	jobs chan func()
+}
+
+// onSpawnThread runs f on the spawn thread and waits for it.
+func onSpawnThread(f func()) {
+	spawnThread.once.Do(func() {
+		spawnThread.jobs = make(chan func())
+		go func() {
+			runtime.LockOSThread() // never unlocked
+			for job := range spawnThread.jobs {
+				job()
+			}
+		}()
+	})
+	done := make(chan struct{})
+	spawnThread.jobs <- func() {
+		defer close(done)
+		f()
+	}
+	<-done
+}
+
+// resolveArgv looks up the program (and the wrappers) in the caller's PATH,
+// so that a missing binary fails Start at once with exec.ErrNotFound
+// instead of as an exit status of ip or stdbuf.
+func resolveArgv(c Cmd, prefix []string) ([]string, error) {
+	var argv []string
+	for _, part := range [][]string{prefix, bufPrefix(c), c.Argv} {
+		if len(part) == 0 {
+			continue
+		}
+		path, err := lookPath(part[0])
+		if err != nil {
+			return nil, err
+		}
+		argv = append(argv, path)
+		argv = append(argv, part[1:]...)
+	}
+	return argv, nil
+}
+
+func bufPrefix(c Cmd) []string {
+	if c.LineBuffered {
+		return stdbufArgv
+	}
+	return nil
+}
+
+// lookPath is exec.LookPath with a relative result made absolute, so that
+// the path does not depend on Cmd.Dir.
+func lookPath(name string) (string, error) {
+	path, err := exec.LookPath(name)
+	if errors.Is(err, exec.ErrDot) {
+		err = nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(path)
+}
+
+// waitExitedNoReap blocks until pid has exited and leaves it unreaped: a
+// zombie leader keeps its process group ID from being reused while the
+// group is still signalled.
+func waitExitedNoReap(pid int) {
+	for {
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if !errors.Is(err, unix.EINTR) {
+			return
+		}
+	}
+}
+
+func statusOf(ps *os.ProcessState) ExitStatus {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return ExitStatus{Code: -1, Signal: ws.Signal()}
+	}
+	return ExitStatus{Code: ps.ExitCode()}
+}
+
+// localControl signals the group of a local process and reads its
+// namespace's sockets.
+type localControl struct {
+	pid    int
+	nsPath string
+
+	mu     sync.Mutex
+	exited bool // the leader has exited (it may be unreaped)
+	reaped bool // the leader is being reaped: its PGID may be reused
+}
+
+// sweepAndReap kills what is left of the group after the leader exited,
+// and marks the leader as about to be reaped, after which the group is
+// never signalled again.
+func (c *localControl) sweepAndReap() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.exited = true
+	_ = unix.Kill(-c.pid, unix.SIGKILL)
+	c.reaped = true
+}
+
+func (c *localControl) signal(sig syscall.Signal) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.reaped {
+		return os.ErrProcessDone
+	}
+	if err := unix.Kill(-c.pid, sig); err != nil {
+		return fmt.Errorf("host: kill -%d -- -%d: %w", sig, c.pid, err)
+	}
+	return nil
+}
+
+// tcpSockets reads /proc/PID/net/tcp{,6}. For a process started through ip
+// netns exec, it first checks that the process has entered the namespace:
+// until then its table is the caller's, which may list the port already.
+func (c *localControl) tcpSockets(ctx context.Context) ([]TCPSocket, error) {
+	if c.nsPath != "" {
+		in, err := inNetns(c.pid, c.nsPath)
+		if err != nil || !in {
+			return nil, c.orEnded(err)
+		}
+	}
+	socks, err := readTCPDir(fmt.Sprintf("/proc/%d/net", c.pid))
+	if err != nil {
+		return nil, c.orEnded(err)
+	}
+	return socks, nil
+}
+
+// orEnded returns errProcessEnded instead of err once the leader has
+// exited: its /proc entry no longer answers.
+func (c *localControl) orEnded(err error) error {
+	if err == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.exited {
+		return errProcessEnded
+	}
+	// The supervising goroutine may not have seen the exit yet.
+	var info unix.Siginfo
+	werr := unix.Waitid(unix.P_PID, c.pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+	if werr == nil && info.Signo != 0 {
+		return errProcessEnded
+	}
+	return err
+}
+
+// inNetns reports whether process pid is in the namespace bound at nsPath.
+func inNetns(pid int, nsPath string) (bool, error) {
+	var proc, ns unix.Stat_t
+	if err := unix.Stat(fmt.Sprintf("/proc/%d/ns/net", pid), &proc); err != nil {
+		return false, err
+	}
+	if err := unix.Stat(nsPath, &ns); err != nil {
+		return false, err
+	}
+	return proc.Dev == ns.Dev && proc.Ino == ns.Ino, nil
+}
+
+// stdbufArgv is the prefix that LineBuffered adds.
+var stdbufArgv = []string{"stdbuf", "-oL", "-eL"}
