@@ -1,0 +1,234 @@
+package report
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+)
+
+// ErrArchive is wrapped by the errors of ReadArchive and WriteArchive: a
+// file name that would escape the archive, a missing round.json, a file
+// over the size limit, or a damaged tar.gz.
+var ErrArchive = errors.New("report: bad archive")
+
+// ArchiveFile is one file of a round's reproducibility archive: a raw tool
+// output ("raw/0/client.stdout"), an ethtool or /proc/interrupts snapshot
+// taken before or after the round ("snapshots/before/interrupts"), or
+// anything else needed to understand the round.
+type ArchiveFile struct {
+	Name string // slash-separated and relative: "raw/0/client.stdout"
+	Data []byte // the content
+}
+
+// The files WriteArchive generates; callers' files may not use these names.
+const (
+	ArchiveRound       = "round.json"       // the round, as the store keeps it
+	ArchiveFingerprint = "fingerprint.json" // the environment
+	ArchiveArgv        = "argv.txt"         // each side's command line
+	ArchiveRerun       = "rerun.sh"         // the commands to rerun the round
+	ArchiveMarkdown    = "report.md"        // WriteRoundMarkdown
+)
+
+// maxArchiveFile bounds one file read from an archive (256 MiB).
+const maxArchiveFile = 256 << 20
+
+// WriteArchive writes the reproducibility archive of a round as tar.gz:
+// round.json, fingerprint.json, argv.txt (each side's exact command),
+// rerun.sh (the commands to run it again, server first), report.md, and
+// the caller's files (raw outputs, snapshots before and after) under their
+// names. Entries are dated at the round's start, so the same round gives
+// the same archive. The error wraps ErrArchive for a file name that is
+// absolute, holds "..", or is one of the generated names.
+//
+// Similar to: tar czf round.tar.gz *.out ethtool-*.txt interrupts-*.txt notes.md
+func WriteArchive(w io.Writer, r Round, files []ArchiveFile) error {
+	gen := map[string]bool{ArchiveRound: true, ArchiveFingerprint: true, ArchiveArgv: true, ArchiveRerun: true, ArchiveMarkdown: true}
+	for _, f := range files {
+		if err := checkArchiveName(f.Name); err != nil {
+			return err
+		}
+		if gen[f.Name] {
+			return fmt.Errorf("%w: %s is generated", ErrArchive, f.Name)
+		}
+	}
+	roundJSON, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("report: archive: %w", err)
+	}
+	fpJSON, _ := json.MarshalIndent(r.Fingerprint, "", "  ")
+	var md bytes.Buffer
+	if err := WriteRoundMarkdown(&md, r); err != nil {
+		return err
+	}
+	all := []ArchiveFile{
+		{ArchiveRound, append(roundJSON, '\n')},
+		{ArchiveFingerprint, append(fpJSON, '\n')},
+		{ArchiveArgv, []byte(argvText(r))},
+		{ArchiveRerun, []byte(rerunScript(r))},
+		{ArchiveMarkdown, md.Bytes()},
+	}
+	all = append(all, files...)
+	gz := gzip.NewWriter(w)
+	tw := tar.NewWriter(gz)
+	for _, f := range all {
+		mode := int64(0o644)
+		if f.Name == ArchiveRerun {
+			mode = 0o755
+		}
+		hdr := &tar.Header{Name: f.Name, Mode: mode, Size: int64(len(f.Data)), ModTime: r.Start, Typeflag: tar.TypeReg, Format: tar.FormatPAX}
+		if err := tw.WriteHeader(hdr); err != nil {
+			return fmt.Errorf("report: archive %s: %w", f.Name, err)
+		}
+		if _, err := tw.Write(f.Data); err != nil {
+			return fmt.Errorf("report: archive %s: %w", f.Name, err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		return fmt.Errorf("report: archive: %w", err)
+	}
+	if err := gz.Close(); err != nil {
+		return fmt.Errorf("report: archive: %w", err)
+	}
+	return nil
+}
+
+// ReadArchive reads an archive WriteArchive wrote: the round from
+// round.json and every other file, in order. Errors wrap ErrArchive.
+func ReadArchive(rd io.Reader) (Round, []ArchiveFile, error) {
+	var round Round
+	var files []ArchiveFile
+	gz, err := gzip.NewReader(rd)
+	if err != nil {
+		return round, nil, fmt.Errorf("%w: %v", ErrArchive, err)
+	}
+	tr := tar.NewReader(gz)
+	found := false
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return round, files, fmt.Errorf("%w: %v", ErrArchive, err)
+		}
+		if hdr.Typeflag != tar.TypeReg {
+			continue
+		}
+		if err := checkArchiveName(hdr.Name); err != nil {
+			return round, files, err
+		}
+		data, err := io.ReadAll(io.LimitReader(tr, maxArchiveFile+1))
+		if err != nil {
+			return round, files, fmt.Errorf("%w: %s: %v", ErrArchive, hdr.Name, err)
+		}
+		if len(data) > maxArchiveFile {
+			return round, files, fmt.Errorf("%w: %s is over %d bytes", ErrArchive, hdr.Name, maxArchiveFile)
+		}
+		if hdr.Name == ArchiveRound {
+			r, err := decodeRound(data)
+			if err != nil {
+				return round, files, fmt.Errorf("%w: %s: %v", ErrArchive, ArchiveRound, err)
+			}
+			round, found = r, true
+			continue
+		}
+		files = append(files, ArchiveFile{hdr.Name, data})
+	}
+	if !found {
+		return round, files, fmt.Errorf("%w: no %s", ErrArchive, ArchiveRound)
+	}
+	return round, files, nil
+}
+
+func checkArchiveName(name string) error {
+	if name == "" || path.IsAbs(name) || strings.HasPrefix(name, "\\") || path.Clean(name) != name || name == ".." || strings.HasPrefix(name, "../") {
+		return fmt.Errorf("%w: file name %q", ErrArchive, name)
+	}
+	return nil
+}
+
+func argvText(r Round) string {
+	var b strings.Builder
+	if r.Fingerprint == nil {
+		return ""
+	}
+	for _, a := range r.Fingerprint.Argv {
+		who := a.Role
+		if a.Host != "" {
+			who += "@" + a.Host
+		}
+		fmt.Fprintf(&b, "%s: %s\n", who, shellJoin(a.Argv))
+	}
+	return b.String()
+}
+
+// rerunScript gives the commands to run the round again: servers first,
+// in the background, then the other sides.
+func rerunScript(r Round) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "#!/bin/sh\n# Rerun round %s (started %s).\nset -e\n", oneLine(r.Name), r.Start.UTC().Format("2006-01-02T15:04:05Z"))
+	if r.Fingerprint == nil || len(r.Fingerprint.Argv) == 0 {
+		b.WriteString("# No command lines were recorded.\n")
+		return b.String()
+	}
+	line := func(a SideArgv) string {
+		cmd := shellJoin(a.Argv)
+		if a.Host != "" {
+			cmd = "ssh " + shellQuote(a.Host) + " -- " + shellQuote(cmd)
+		}
+		return cmd
+	}
+	servers := 0
+	for _, a := range r.Fingerprint.Argv {
+		if a.Role == "server" {
+			fmt.Fprintf(&b, "# %s\n%s &\n", a.Role, line(a))
+			servers++
+		}
+	}
+	if servers > 0 {
+		b.WriteString("sleep 2 # let the server listen\n")
+	}
+	for _, a := range r.Fingerprint.Argv {
+		if a.Role != "server" {
+			fmt.Fprintf(&b, "# %s\n%s\n", oneLine(a.Role), line(a))
+		}
+	}
+	if servers > 0 {
+		b.WriteString("wait\n")
+	}
+	return b.String()
+}
+
+func shellJoin(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		q[i] = shellQuote(a)
+	}
+	return strings.Join(q, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=+,./:@%^") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func oneLine(s string) string { return strings.NewReplacer("\n", " ", "\r", " ").Replace(s) }
+
+// JSONFile encodes v (a nic.Snapshot, an irq.Distribution, interrupts
+// before and after) as an indented JSON archive file.
+func JSONFile(name string, v any) (ArchiveFile, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return ArchiveFile{}, fmt.Errorf("report: archive %s: %w", name, err)
+	}
+	return ArchiveFile{Name: name, Data: append(b, '\n')}, nil
+}

@@ -1,0 +1,105 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestCompareMatchesBenchstat checks the statistics against what benchstat
+// (golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+// -table ”) printed for testdata/golden/benchfmt/mtu1500.txt and
+// mtu9000.txt, the WriteBenchfmt output of the same rounds:
+//
+//	Rocekit/metric=bw_avg/size=65536   3.960 ± 2%   5.890 ± 2%  +48.74% (p=0.000 n=10)
+//	Rocekit/metric=t_typical/size=2    34.25 ± 1%   34.25 ± 1%  ~ (p=0.956 n=10)
+func TestCompareMatchesBenchstat(t *testing.T) {
+	base, cand := baselineRound(), candidateRound()
+	keep := fmt.Sprint(base.Metrics[0].Values)
+	c := Compare(base, cand, CompareOptions{})
+	if fmt.Sprint(base.Metrics[0].Values) != keep {
+		t.Fatal("Compare sorted the caller's values")
+	}
+	type row struct {
+		Key              string
+		BaseMed, CandMed float64
+		BaseCI, CandCI   string // benchstat's "± 2%"
+		Delta            string // benchstat's "+48.74%"
+		P                string // benchstat's "p=0.000"
+		Verdict          Verdict
+	}
+	var got []row
+	for _, m := range c.Metrics {
+		got = append(got, row{m.Key, m.Baseline.Median, m.Candidate.Median, "± " + m.Baseline.PctRange(), "± " + m.Candidate.PctRange(),
+			fmt.Sprintf("%+.2f%%", m.DeltaPct), fmt.Sprintf("p=%.3f", m.P), m.Verdict})
+	}
+	diff(t, []row{
+		{"bw_avg/size=65536", 3.96, 5.89, "± 2%", "± 2%", "+48.74%", "p=0.000", VerdictBetter},
+		{"t_typical/size=2", 34.25, 34.25, "± 1%", "± 1%", "+0.00%", "p=0.956", VerdictNoChange},
+	}, got)
+	diff(t, []FieldDiff{{"nic[eth1].mtu", "1500", "9000"}, {"nic[eth1].roce_path_mtu", "1024", "4096"}}, c.EnvDiff)
+	diff(t, []FieldDiff{{"mtu", "1500", "9000"}}, c.ParamDiff)
+}
+
+func TestCompareVerdicts(t *testing.T) {
+	hi := Metric{Name: "bw", Unit: UnitGbps, Better: HigherIsBetter}
+	lo := Metric{Name: "lat", Unit: UnitMicros, Better: LowerIsBetter}
+	un := Metric{Name: "sent", Unit: UnitMessages}
+	with := func(m Metric, v ...float64) Metric { m.Values = v; return m }
+	for _, tc := range []struct {
+		name       string
+		base, cand Metric
+		want       Verdict
+		warn       string
+	}{
+		{"higher better", with(hi, 1, 2, 3, 4), with(hi, 5, 6, 7, 8), VerdictBetter, ""},
+		{"higher worse", with(hi, 5, 6, 7, 8), with(hi, 1, 2, 3, 4), VerdictWorse, ""},
+		{"lower better", with(lo, 5, 6, 7, 8), with(lo, 1, 2, 3, 4), VerdictBetter, ""},
+		{"lower worse", with(lo, 1, 2, 3, 4), with(lo, 5, 6, 7, 8), VerdictWorse, ""},
+		{"no direction", with(un, 1, 2, 3, 4), with(un, 5, 6, 7, 8), VerdictChanged, ""},
+		{"overlap", with(hi, 1, 2, 3, 4, 5), with(hi, 2, 3, 4, 5, 6), VerdictNoChange, ""},
+		{"three each", with(hi, 1, 2, 3), with(hi, 7, 8, 9), VerdictTooFewSamples, "need >= 4 samples"},
+		{"one each", with(hi, 1), with(hi, 9), VerdictTooFewSamples, "need >= 4 samples"},
+		{"empty", with(hi), with(hi, 9), VerdictTooFewSamples, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mc := CompareMetric(tc.base, tc.cand, 0.95, 0.05)
+			if mc.Verdict != tc.want || mc.NeedSamples != 4 {
+				t.Errorf("verdict %q need %d (p=%v), want %q need 4", mc.Verdict, mc.NeedSamples, mc.P, tc.want)
+			}
+			if tc.warn != "" && !strings.Contains(strings.Join(mc.Warnings, ";"), tc.warn) {
+				t.Errorf("warnings %q lack %q", mc.Warnings, tc.warn)
+			}
+		})
+	}
+}
+
+func TestCompareSmallSampleCI(t *testing.T) {
+	s := CompareMetric(Metric{Name: "a", Unit: "u", Values: []float64{1, 2, 3, 4, 5}},
+		Metric{Name: "a", Unit: "u", Values: []float64{1, 2, 3, 4, 5, 6}}, 0.95, 0.05)
+	if s.Baseline.HasCI() || !s.Candidate.HasCI() {
+		t.Errorf("CI with 5 values %v, with 6 %v", s.Baseline, s.Candidate)
+	}
+	if !strings.Contains(strings.Join(s.Baseline.Warnings, ";"), "need >= 6 samples") {
+		t.Errorf("no CI warning: %q", s.Baseline.Warnings)
+	}
+}
+
+func TestCompareMissingMetric(t *testing.T) {
+	a := Round{Name: "a", Metrics: []Metric{{Name: "x", Unit: "u", Values: []float64{1}}}}
+	b := Round{Name: "b", Metrics: []Metric{{Name: "y", Unit: "u", Values: []float64{2}}}}
+	c := Compare(a, b, CompareOptions{})
+	var got []string
+	for _, m := range c.Metrics {
+		got = append(got, fmt.Sprintf("%s %s %v %v", m.Key, m.Verdict, m.Baseline.N, m.Candidate.N))
+	}
+	diff(t, []string{"x missing 1 0", "y missing 0 1"}, got)
+}
+
+func TestNeedSamples(t *testing.T) {
+	diff(t, []int{4, 5, 7}, []int{NeedSamples(0.05), NeedSamples(0.01), NeedSamples(0.001)})
+	if p := minP(3, 3); math.Abs(p-0.1) > 1e-12 {
+		t.Errorf("minP(3,3) = %v", p)
+	}
+}

@@ -1,0 +1,72 @@
+package report
+
+import (
+	"strings"
+
+	"github.com/rocekit/rocekit/nic"
+)
+
+// CheckUDPLoss reports a UDP_STREAM round whose loss_ratio (median) is
+// above MaxLossRatio, with the counters that explain it: the NIC's drop,
+// discard, missed and out-of-buffer counters that grew (nicDelta, may be
+// nil) and the host's UDP errors (udp, a delta from UDPCounters.Sub, may
+// be nil). The action follows the counters: socket receive buffer errors
+// ask for a larger -S and net.core.rmem_max, NIC drops for larger rings
+// and spread IRQs; loss no counter explains is said to be unexplained.
+//
+// Similar to: netperf -t UDP_STREAM ...; ethtool -S eth0 | grep drop; netstat -su
+func CheckUDPLoss(r Round, nicDelta *nic.StatsDelta, udp *nic.UDPCounters, th Thresholds) []Finding {
+	th = (&th).or()
+	lm, ok := r.Metric("loss_ratio")
+	if !ok {
+		return nil
+	}
+	loss := median(lm)
+	if !(loss > th.MaxLossRatio) {
+		return nil
+	}
+	evs := []Evidence{ev("loss_ratio", loss, UnitRatio)}
+	summary := sprintf("UDP loss %.2f%%", 100*loss)
+	sm, ok1 := r.Metric("sent")
+	rm, ok2 := r.Metric("received")
+	if ok1 && ok2 {
+		evs = append(evs, ev("sent", median(sm), UnitMessages), ev("received", median(rm), UnitMessages))
+		summary += sprintf(": netserver received %.0f of %.0f messages (medians)", median(rm), median(sm))
+	}
+	var actions []string
+	if nicDelta != nil {
+		var nicDrops uint64
+		for _, c := range nicDelta.Losses() {
+			evs = append(evs, ev(c.Source+"."+c.Name, float64(c.Delta), "count"))
+			nicDrops += c.Delta
+		}
+		if nicDrops > 0 {
+			actions = append(actions, "the NIC dropped packets: raise the rings (ethtool -G DEV rx MAX), spread the queue IRQs over NUMA-local cores and check for a hot softirq core")
+		}
+	}
+	if udp != nil {
+		l := udp.Loss()
+		for _, c := range []struct {
+			name string
+			v    uint64
+		}{{"udp.rcvbuf_errors", l.ReceiveBuffer}, {"udp.sndbuf_errors", l.SendBuffer}, {"udp.mem_errors", l.Memory},
+			{"udp.in_csum_errors", l.Checksum}, {"udp.no_ports", l.NoPort}, {"udp.other_in_errors", l.OtherIn}} {
+			if c.v > 0 {
+				evs = append(evs, ev(c.name, float64(c.v), "count"))
+			}
+		}
+		if l.ReceiveBuffer > 0 {
+			actions = append(actions, "the receiving socket's buffer overflowed: raise netperf's -S and net.core.rmem_max")
+		}
+		if l.Memory > 0 {
+			actions = append(actions, "UDP hit its memory limit: raise net.ipv4.udp_mem")
+		}
+	}
+	action := strings.Join(actions, "; ")
+	if action == "" {
+		action = "no drop counter explains the loss: check the sender's send errors, the switch and the peer's counters (netperf's messages were lost outside the measured hosts)"
+	}
+	return one(Finding{Rule: RuleUDPLoss, Severity: SeverityWarning,
+		Summary:  summary,
+		Evidence: evs, Action: action})
+}

@@ -1,0 +1,193 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Fingerprint is the environment a round ran in: what the runbooks say to
+// record for every round, so that a comparison can name what else changed.
+// Every part is optional; Fields flattens it for comparison and tables.
+type Fingerprint struct {
+	// Kernel is the release (uname -r), per host when they differ.
+	Kernel string `json:"kernel,omitempty"`
+	// RXE are the RDMA links used and the GID chosen on each.
+	RXE []RXEFingerprint `json:"rxe,omitempty"`
+	// NICs are the netdevs under test.
+	NICs []NICFingerprint `json:"nics,omitempty"`
+	// Governor summarises the cpufreq governors: "performance" when all
+	// CPUs agree, "powersave×6,performance×2" otherwise (GovernorSummary).
+	Governor string `json:"governor,omitempty"`
+	// IRQBalance is "running" or "stopped" ("" when not checked).
+	IRQBalance string `json:"irqbalance,omitempty"`
+	// IRQPlacement summarises where the NIC's queue IRQs fired
+	// (IRQPlacementSummary).
+	IRQPlacement string `json:"irq_placement,omitempty"`
+	// Tools are tool versions in order ("perftest"="4.5+0.17-1").
+	Tools []Param `json:"tools,omitempty"`
+	// Argv are the exact command lines, per side.
+	Argv []SideArgv `json:"argv,omitempty"`
+	// Extra holds anything else the caller records (sysctls, qdiscs).
+	Extra []Param `json:"extra,omitempty"`
+}
+
+// RXEFingerprint is one soft-RoCE link and its chosen GID.
+type RXEFingerprint struct {
+	Host     string `json:"host,omitempty"`     // "local", "remote", a host name
+	Link     string `json:"link"`               // "rxe0"
+	Netdev   string `json:"netdev"`             // the netdev it runs over
+	State    string `json:"state"`              // "ACTIVE/LINK_UP"
+	GIDIndex int    `json:"gid_index"`          // -1 when none was chosen
+	GID      string `json:"gid,omitempty"`      // as sysfs prints it
+	GIDType  string `json:"gid_type,omitempty"` // "RoCE v2"
+}
+
+// NICFingerprint is one netdev's configuration (ethtool -i, ethtool, -g, -l).
+type NICFingerprint struct {
+	Host          string `json:"host,omitempty"`              // "local", "remote", a host name
+	Netdev        string `json:"netdev"`                      // "eth1"
+	MTU           int    `json:"mtu"`                         // netdev MTU, bytes
+	RoCEPathMTU   int    `json:"roce_path_mtu,omitempty"`     // bytes: nic.RoCEPathMTU(MTU) or the port active_mtu
+	Driver        string `json:"driver,omitempty"`            // ethtool -i driver
+	DriverVersion string `json:"driver_version,omitempty"`    // ethtool -i version
+	Firmware      string `json:"firmware,omitempty"`          // ethtool -i firmware-version
+	SpeedMbps     int    `json:"speed_mbps,omitempty"`        // -1 unknown
+	Duplex        string `json:"duplex,omitempty"`            // "Full"
+	RingRx        uint32 `json:"ring_rx,omitempty"`           // ethtool -g current RX
+	RingTx        uint32 `json:"ring_tx,omitempty"`           // ethtool -g current TX
+	ChannelsComb  uint32 `json:"channels_combined,omitempty"` // ethtool -l current combined
+	ChannelsRx    uint32 `json:"channels_rx,omitempty"`       // ethtool -l current RX
+	ChannelsTx    uint32 `json:"channels_tx,omitempty"`       // ethtool -l current TX
+	NUMANode      int    `json:"numa_node"`                   // -1: none
+	NUMANodeCPUs  string `json:"numa_node_cpus,omitempty"`    // "0-7"
+	PCIAddress    string `json:"pci,omitempty"`               // "0000:3b:00.0"
+}
+
+// SideArgv is the command line one side ran.
+type SideArgv struct {
+	Role string   `json:"role"`           // "server", "client"
+	Host string   `json:"host,omitempty"` // where it ran; "" for local
+	Argv []string `json:"argv"`           // the exact argv
+}
+
+// Fields flattens the fingerprint into ordered key=value pairs, the unit
+// of FingerprintDiff: "kernel", "nic[local/eth0].mtu", "rxe[rxe0].gid_index",
+// "argv[client]". Empty parts are left out.
+func (f *Fingerprint) Fields() []Param {
+	if f == nil {
+		return nil
+	}
+	var ps []Param
+	add := func(k, v string) {
+		if v != "" {
+			ps = append(ps, Param{k, v})
+		}
+	}
+	add("kernel", f.Kernel)
+	for _, x := range f.RXE {
+		p := "rxe[" + hostPrefix(x.Host) + x.Link + "]."
+		add(p+"netdev", x.Netdev)
+		add(p+"state", x.State)
+		add(p+"gid_index", strconv.Itoa(x.GIDIndex))
+		add(p+"gid", x.GID)
+		add(p+"gid_type", x.GIDType)
+	}
+	for _, n := range f.NICs {
+		p := "nic[" + hostPrefix(n.Host) + n.Netdev + "]."
+		add(p+"mtu", strconv.Itoa(n.MTU))
+		add(p+"roce_path_mtu", itoaNZ(n.RoCEPathMTU))
+		add(p+"driver", n.Driver)
+		add(p+"driver_version", n.DriverVersion)
+		add(p+"firmware", n.Firmware)
+		add(p+"speed_mbps", itoaNZ(n.SpeedMbps))
+		add(p+"duplex", n.Duplex)
+		add(p+"ring", ringString(n.RingRx, n.RingTx))
+		add(p+"channels", channelsString(n.ChannelsComb, n.ChannelsRx, n.ChannelsTx))
+		add(p+"numa_node", strconv.Itoa(n.NUMANode))
+		add(p+"numa_node_cpus", n.NUMANodeCPUs)
+		add(p+"pci", n.PCIAddress)
+	}
+	add("governor", f.Governor)
+	add("irqbalance", f.IRQBalance)
+	add("irq_placement", f.IRQPlacement)
+	for _, t := range f.Tools {
+		add("tool["+t.Key+"]", t.Value)
+	}
+	for _, a := range f.Argv {
+		add("argv["+hostPrefix(a.Host)+a.Role+"]", strings.Join(a.Argv, " "))
+	}
+	for _, e := range f.Extra {
+		add(e.Key, e.Value)
+	}
+	return ps
+}
+
+// FieldDiff is a fingerprint field whose value differs between a baseline
+// and a candidate; an empty side means the field is absent there.
+type FieldDiff struct {
+	Field     string `json:"field"`     // a Fields key: "nic[eth1].mtu"
+	Baseline  string `json:"baseline"`  // the baseline's value
+	Candidate string `json:"candidate"` // the candidate's value
+}
+
+// String returns "nic[eth0].mtu: 1500 → 9000".
+func (d FieldDiff) String() string {
+	return fmt.Sprintf("%s: %s → %s", d.Field, orDash(d.Baseline), orDash(d.Candidate))
+}
+
+// DiffFingerprints names the fields that differ between a baseline and a
+// candidate environment, in the baseline's field order and then the
+// candidate's new fields. Nil fingerprints have no fields.
+func DiffFingerprints(baseline, candidate *Fingerprint) []FieldDiff {
+	b, c := baseline.Fields(), candidate.Fields()
+	var ds []FieldDiff
+	for _, p := range b {
+		v, _ := lookup(c, p.Key)
+		if v != p.Value {
+			ds = append(ds, FieldDiff{p.Key, p.Value, v})
+		}
+	}
+	for _, p := range c {
+		if !slices.ContainsFunc(b, func(q Param) bool { return q.Key == p.Key }) {
+			ds = append(ds, FieldDiff{p.Key, "", p.Value})
+		}
+	}
+	return ds
+}
+
+func hostPrefix(h string) string {
+	if h == "" {
+		return ""
+	}
+	return h + "/"
+}
+
+func itoaNZ(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
+}
+
+func ringString(rx, tx uint32) string {
+	if rx == 0 && tx == 0 {
+		return ""
+	}
+	return fmt.Sprintf("rx %d tx %d", rx, tx)
+}
+
+func channelsString(comb, rx, tx uint32) string {
+	if comb == 0 && rx == 0 && tx == 0 {
+		return ""
+	}
+	return fmt.Sprintf("combined %d rx %d tx %d", comb, rx, tx)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}

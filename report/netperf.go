@@ -1,0 +1,88 @@
+package report
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rocekit/rocekit/netperf"
+)
+
+// FromNetperf converts the parsed outputs of repeated runs of one netperf
+// test (one *netperf.Result per repeat) into a round, one value per repeat:
+//
+//	throughput      Mbit/s, higher is better (UDP_STREAM: what netserver received)
+//	trans_rate      trans/s, higher is better (TCP_RR, UDP_RR, TCP_CRR)
+//	send_throughput, recv_throughput  Mbit/s (UDP_STREAM)
+//	loss_ratio      ratio 0–1, lower is better (UDP_STREAM: 1 - received/sent)
+//	sent, received  msgs (UDP_STREAM)
+//	rt_latency, min_latency, mean_latency, p50_latency, p90_latency, p99_latency, max_latency
+//	                us, lower is better (omni selectors, when printed)
+//
+// The round's "test" parameter is netperf's test name. Failed repeats and
+// netperf's warnings become round warnings; the error wraps ErrNoData when
+// no repeat has a number.
+//
+// Similar to: netperf -H HOST -t UDP_STREAM -l 30 -- -m 1400 | tail -2
+func FromNetperf(name string, start time.Time, runs ...*netperf.Result) (Round, error) {
+	r := Round{Name: name, Start: start}
+	var set metricSet
+	test := ""
+	for i, res := range runs {
+		if res == nil {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: no result", i))
+			continue
+		}
+		for _, w := range res.Warnings {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: %s", i, w))
+		}
+		if res.Form == netperf.FormError {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: netperf failed", i))
+			continue
+		}
+		if test == "" {
+			test = res.Test
+		} else if res.Test != "" && res.Test != test {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: test %s differs from %s", i, res.Test, test))
+		}
+		if n := addNetperf(&set, res); n > 0 {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: %d non-finite values left out", i, n))
+		}
+	}
+	if len(set.ms) == 0 {
+		return r, fmt.Errorf("%w: %d netperf results without numbers", ErrNoData, len(runs))
+	}
+	if test != "" {
+		r.Params = []Param{{"test", test}}
+	}
+	r.Metrics = set.ms
+	return r, nil
+}
+
+func addNetperf(set *metricSet, res *netperf.Result) (dropped int) {
+	add := func(name, unit string, better Better, v *float64) {
+		if v != nil && !set.add(name, nil, unit, better, *v) {
+			dropped++
+		}
+	}
+	add("throughput", UnitMbps, HigherIsBetter, res.ThroughputMbps)
+	add("trans_rate", UnitPerSec, HigherIsBetter, res.TransPerSec)
+	if u := res.UDP; u != nil {
+		add("send_throughput", UnitMbps, HigherIsBetter, u.SendMbps)
+		add("recv_throughput", UnitMbps, HigherIsBetter, u.RecvMbps)
+		loss := u.LossRatio
+		add("loss_ratio", UnitRatio, LowerIsBetter, &loss)
+		sent, recv := float64(u.Sent), float64(u.Received)
+		add("sent", UnitMessages, BetterUnknown, &sent)
+		add("received", UnitMessages, BetterUnknown, &recv)
+	}
+	if o := res.Omni; o != nil {
+		add("rt_latency", UnitMicros, LowerIsBetter, o.RTLatencyMicros)
+		add("min_latency", UnitMicros, LowerIsBetter, o.MinLatencyMicros)
+		add("mean_latency", UnitMicros, LowerIsBetter, o.MeanLatencyMicros)
+		add("p50_latency", UnitMicros, LowerIsBetter, o.P50LatencyMicros)
+		add("p90_latency", UnitMicros, LowerIsBetter, o.P90LatencyMicros)
+		add("p99_latency", UnitMicros, LowerIsBetter, o.P99LatencyMicros)
+		add("max_latency", UnitMicros, LowerIsBetter, o.MaxLatencyMicros)
+	}
+	return dropped
+}

@@ -1,0 +1,52 @@
+package report
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestFromNetperfUDPLoss(t *testing.T) {
+	r, err := FromNetperf("udp", t0, netperfFixture(t, "bookworm", "udp-stream-loss"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, m := range r.Metrics {
+		got[m.Key()] = m.Values[0]
+	}
+	diff(t, map[string]float64{
+		"throughput": 17.68, "send_throughput": 74.11, "recv_throughput": 17.68,
+		"loss_ratio": 1 - 556.0/2330, "sent": 2330, "received": 556,
+	}, got)
+	diff(t, []Param{{"test", "UDP_STREAM"}}, r.Params)
+	loss, _ := r.Metric("loss_ratio")
+	if loss.Better != LowerIsBetter || loss.Unit != UnitRatio {
+		t.Errorf("loss_ratio: %v", loss)
+	}
+	diff(t, []string{"repeat 0: line 2: netperf: enable_enobufs failed: getprotobyname (UDP send errors are not counted)"}, r.Warnings)
+}
+
+func TestFromNetperfOmniLatency(t *testing.T) {
+	r, err := FromNetperf("rr", t0, netperfFixture(t, "bookworm", "tcp-rr-k-latency"), netperfFixture(t, "trixie", "tcp-rr-k-latency"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rate, _ := r.Metric("trans_rate")
+	if rate.Values[0] != 75.497 || len(rate.Values) != 2 {
+		t.Errorf("trans_rate %v", rate.Values)
+	}
+	p99, _ := r.Metric("p99_latency")
+	if p99.Values[0] != 84000 || p99.Unit != UnitMicros {
+		t.Errorf("p99_latency %v", p99)
+	}
+	if _, ok := r.Metric("throughput"); ok {
+		t.Error("Trans/s throughput taken as a data rate")
+	}
+}
+
+func TestFromNetperfFailed(t *testing.T) {
+	_, err := FromNetperf("x", t0, netperfFixture(t, "bookworm", "noserver"))
+	if !errors.Is(err, ErrNoData) {
+		t.Fatalf("err = %v", err)
+	}
+}

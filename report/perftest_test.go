@@ -1,0 +1,83 @@
+package report
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestFromPerftestBWRepeats(t *testing.T) {
+	b := perftestFixture(t, "bookworm", "send-bw", "client")
+	x := perftestFixture(t, "trixie", "send-bw", "client")
+	r, err := FromPerftest("send_bw", t0, b, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bw, ok := r.Metric("bw_avg/size=65536")
+	if !ok {
+		t.Fatalf("no bw_avg/size=65536 in %v", r.Metrics)
+	}
+	want := Metric{Name: "bw_avg", Labels: []Param{{"size", "65536"}}, Unit: UnitGbps, Better: HigherIsBetter,
+		Values: []float64{mib(6.97), x.BW[0].BWAvgGbps}}
+	diff(t, want, bw)
+	diff(t, []Param{{"test", "Send BW Test"}, {"device", "rxe0"}, {"qps", "1"}, {"connection", "RC"},
+		{"mtu", "1024"}, {"link_type", "Ethernet"}, {"gid_index", "1"}}, r.Params)
+	peak, _ := r.Metric("bw_peak/size=65536")
+	diff(t, mib(33.64), peak.Values[0])
+	if err := r.Validate(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestFromPerftestSweep(t *testing.T) {
+	r, err := FromPerftest("send_bw_a", t0, perftestFixture(t, "trixie", "send-bw-a", "client"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := r.Metric("bw_avg/size=8388608")
+	if !ok {
+		t.Fatal("no 8 MiB row")
+	}
+	diff(t, []float64{mib(10.86)}, m.Values)
+	n := 0
+	for _, m := range r.Metrics {
+		if m.Name == "bw_avg" {
+			n++
+		}
+	}
+	if n != 23 { // 2 B to 8 MiB
+		t.Errorf("%d bw_avg sizes, want 23", n)
+	}
+}
+
+func TestFromPerftestLatency(t *testing.T) {
+	r, err := FromPerftest("send_lat", t0, perftestFixture(t, "bookworm", "send-lat", "client"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, m := range r.Metrics {
+		if m.Unit != UnitMicros || m.Better != LowerIsBetter {
+			t.Errorf("%s: %s %s", m.Key(), m.Unit, m.Better)
+		}
+		got[m.Key()] = m.Values[0]
+	}
+	diff(t, map[string]float64{
+		"t_min/size=2": 32.71, "t_max/size=2": 5202.19, "t_typical/size=2": 34.14, "t_avg/size=2": 109.39,
+		"t_stdev/size=2": 349.91, "p99/size=2": 2184.56, "p99.9/size=2": 5202.19,
+	}, got)
+	if !strings.Contains(strings.Join(r.Warnings, "\n"), "repeat 0: ") {
+		t.Errorf("parser warnings not carried: %q", r.Warnings)
+	}
+}
+
+func TestFromPerftestFailed(t *testing.T) {
+	r, err := FromPerftest("x", t0, perftestFixture(t, "bookworm", "send-bw-noserver", "client"), nil)
+	if !errors.Is(err, ErrNoData) {
+		t.Fatalf("err = %v, want ErrNoData", err)
+	}
+	w := strings.Join(r.Warnings, "\n")
+	if !strings.Contains(w, "repeat 0: failed: connect") || !strings.Contains(w, "repeat 1: no result") {
+		t.Errorf("warnings %q", r.Warnings)
+	}
+}

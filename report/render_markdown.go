@@ -1,0 +1,150 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"golang.org/x/perf/benchmath"
+)
+
+// WriteRoundMarkdown writes one round as Markdown: its parameters, a table
+// of its metrics (median with benchstat's ± CI, min, max, number of
+// repeats), its warnings and its environment.
+func WriteRoundMarkdown(w io.Writer, r Round) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "## Round %s\n\n", mdEscape(r.Name))
+	fmt.Fprintf(bw, "Started %s, %s s.\n\n", r.Start.UTC().Format("2006-01-02 15:04:05Z"), num(r.DurationSec))
+	if len(r.Params) > 0 {
+		fmt.Fprintf(bw, "| parameter | value |\n|---|---|\n")
+		for _, p := range r.Params {
+			fmt.Fprintf(bw, "| %s | %s |\n", mdEscape(p.Key), mdEscape(p.Value))
+		}
+		bw.WriteString("\n")
+	}
+	fmt.Fprintf(bw, "| metric | labels | unit | better | n | median | ± CI | min | max |\n|---|---|---|---|--:|--:|--:|--:|--:|\n")
+	for _, m := range r.Metrics {
+		s := summarize(benchmath.NewSample(slices.Clone(m.Values), &benchmath.DefaultThresholds), 0.95)
+		lo, hi := minMax(m.Values)
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %d | %s | ± %s | %s | %s |\n", mdEscape(m.Name), mdEscape(labelString(m.Labels)),
+			mdEscape(m.Unit), m.Better, len(m.Values), num(s.Median), s.PctRange(), num(lo), num(hi))
+	}
+	writeWarnings(bw, r.Warnings)
+	if fs := r.Fingerprint.Fields(); len(fs) > 0 {
+		fmt.Fprintf(bw, "\n### Environment\n\n| field | value |\n|---|---|\n")
+		for _, f := range fs {
+			fmt.Fprintf(bw, "| %s | %s |\n", mdEscape(f.Key), mdEscape(f.Value))
+		}
+	}
+	return bw.Flush()
+}
+
+// WriteComparisonMarkdown writes a comparison as Markdown: first what else
+// changed in the environment (so that it is not compared silently), then
+// one row per metric with both medians and CIs, the change, the U test's
+// p-value and the verdict.
+func WriteComparisonMarkdown(w io.Writer, c Comparison) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "## %s vs %s\n\n", mdEscape(c.Candidate), mdEscape(c.Baseline))
+	if len(c.ParamDiff) > 0 {
+		bw.WriteString("Parameters changed: " + diffList(c.ParamDiff) + ".\n\n")
+	}
+	if len(c.EnvDiff) > 0 {
+		bw.WriteString("**Environment differs from the baseline:** " + diffList(c.EnvDiff) + ".\n\n")
+	} else {
+		bw.WriteString("Environment: same as the baseline.\n\n")
+	}
+	fmt.Fprintf(bw, "| metric | labels | unit | baseline | ± | candidate | ± | delta | p | n | verdict |\n|---|---|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
+	var notes []string
+	for _, m := range c.Metrics {
+		verdict := string(m.Verdict)
+		if m.Verdict == VerdictTooFewSamples {
+			verdict = fmt.Sprintf("too few samples, need %d per side", m.NeedSamples)
+		}
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d+%d | %s |\n",
+			mdEscape(m.Name), mdEscape(labelString(m.Labels)), mdEscape(m.Unit),
+			num(m.Baseline.Median), m.Baseline.PctRange(), num(m.Candidate.Median), m.Candidate.PctRange(),
+			signedPct(m.DeltaPct), pValue(m.P), m.Baseline.N, m.Candidate.N, verdict)
+		for _, w := range append(append(slices.Clone(m.Warnings), m.Baseline.Warnings...), m.Candidate.Warnings...) {
+			notes = appendUnique(notes, m.Key+": "+w)
+		}
+	}
+	writeWarnings(bw, notes)
+	return bw.Flush()
+}
+
+// WriteSideBySideMarkdown writes rounds side by side, one column per
+// round and one row per metric (the union, in first-seen order), each cell
+// the median and the CI: the table of a tuning session's rounds (A)
+// default, (B) MTU 9000, (C) MTU 9000 + IRQs spread.
+func WriteSideBySideMarkdown(w io.Writer, rounds []Round) error {
+	bw := bufio.NewWriter(w)
+	keys, units := metricKeys(rounds)
+	bw.WriteString("| metric | unit |")
+	for _, r := range rounds {
+		bw.WriteString(" " + mdEscape(r.Name) + " |")
+	}
+	bw.WriteString("\n|---|---|" + strings.Repeat("--:|", len(rounds)) + "\n")
+	for i, k := range keys {
+		fmt.Fprintf(bw, "| %s | %s |", mdEscape(k), mdEscape(units[i]))
+		for _, r := range rounds {
+			m, ok := r.Metric(k)
+			if !ok || len(m.Values) == 0 {
+				bw.WriteString(" — |")
+				continue
+			}
+			s := summarize(benchmath.NewSample(slices.Clone(m.Values), &benchmath.DefaultThresholds), 0.95)
+			fmt.Fprintf(bw, " %s ± %s |", num(s.Median), s.PctRange())
+		}
+		bw.WriteString("\n")
+	}
+	return bw.Flush()
+}
+
+func writeWarnings(bw *bufio.Writer, ws []string) {
+	if len(ws) == 0 {
+		return
+	}
+	bw.WriteString("\nWarnings:\n\n")
+	for _, w := range ws {
+		bw.WriteString("- " + strings.ReplaceAll(w, "\n", " ") + "\n")
+	}
+}
+
+func diffList(ds []FieldDiff) string {
+	s := make([]string, len(ds))
+	for i, d := range ds {
+		s[i] = "`" + d.Field + "` " + orDash(d.Baseline) + " → " + orDash(d.Candidate)
+	}
+	return mdEscape(strings.Join(s, ", "))
+}
+
+func metricKeys(rounds []Round) (keys, units []string) {
+	seen := map[string]bool{}
+	for _, r := range rounds {
+		for _, m := range r.Metrics {
+			if k := m.Key(); !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+				units = append(units, m.Unit)
+			}
+		}
+	}
+	return keys, units
+}
+
+func minMax(vs []float64) (lo, hi float64) {
+	if len(vs) == 0 {
+		return nan64(), nan64()
+	}
+	return slices.Min(vs), slices.Max(vs)
+}
+
+func appendUnique(ss []string, s string) []string {
+	if slices.Contains(ss, s) {
+		return ss
+	}
+	return append(ss, s)
+}

@@ -1,0 +1,197 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Store is an append-only file of rounds, one JSON object per line. It is
+// never rewritten: Append opens the file with O_APPEND, writes one line in
+// one write and fsyncs it. A crash mid-append leaves a torn last line,
+// which Load detects and skips; every line before it is kept, and the next
+// Append starts a fresh line.
+//
+// Similar to: echo "$round" >> results.jsonl; sync
+type Store struct {
+	path string
+}
+
+// OpenStore returns the store kept in the file at path. The file is
+// created on the first Append.
+func OpenStore(path string) *Store { return &Store{path: path} }
+
+// Path returns the store's file name.
+func (s *Store) Path() string { return s.path }
+
+// Append validates r, encodes it as one line and appends it, fsynced. If
+// the file ends in a torn line, a newline is written first so that the new
+// round does not join it. The error wraps ErrInvalidRound for a round that
+// does not Validate.
+func (s *Store) Append(r Round) error {
+	line, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("report: append to %s: %w", s.path, err)
+	}
+	f, err := os.OpenFile(s.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("report: append: %w", err)
+	}
+	torn, err := endsTorn(s.path)
+	if err != nil {
+		f.Close()
+		return err
+	}
+	buf := make([]byte, 0, len(line)+2)
+	if torn {
+		buf = append(buf, '\n')
+	}
+	buf = append(append(buf, line...), '\n')
+	if _, err := f.Write(buf); err != nil {
+		f.Close()
+		return fmt.Errorf("report: append to %s: %w", s.path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("report: fsync %s: %w", s.path, err)
+	}
+	return f.Close()
+}
+
+// endsTorn reports whether the file is non-empty and its last byte is not
+// a newline.
+func endsTorn(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, fmt.Errorf("report: append: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return false, err
+	}
+	var b [1]byte
+	if _, err := f.ReadAt(b[:], st.Size()-1); err != nil {
+		return false, fmt.Errorf("report: append: %w", err)
+	}
+	return b[0] != '\n', nil
+}
+
+// LoadResult says what Load found besides the rounds.
+type LoadResult struct {
+	// Lines is the number of lines read, the torn one included.
+	Lines int
+	// Torn is set when the last line was cut short by a crash mid-append
+	// (not a whole round); it was skipped.
+	Torn bool
+	// TornLine is the 1-based number of the torn line (0 when none).
+	TornLine int
+	// Corrupt are lines before the last that did not decode; they were
+	// skipped and the rounds around them kept.
+	Corrupt []*LineError
+}
+
+// Load reads every round of the store, in append order. A missing file is
+// an empty store.
+func (s *Store) Load() ([]Round, LoadResult, error) {
+	f, err := os.Open(s.path)
+	if os.IsNotExist(err) {
+		return nil, LoadResult{}, nil
+	}
+	if err != nil {
+		return nil, LoadResult{}, fmt.Errorf("report: load: %w", err)
+	}
+	defer f.Close()
+	return ReadRounds(f)
+}
+
+// Query returns the rounds named name (any name when "") whose parameters
+// include every pair of params, in append order, with what Load found.
+func (s *Store) Query(name string, params ...Param) ([]Round, LoadResult, error) {
+	all, res, err := s.Load()
+	if err != nil {
+		return nil, res, err
+	}
+	return Select(all, name, params...), res, nil
+}
+
+// Select returns the rounds named name (any name when "") that have every
+// one of params.
+func Select(rounds []Round, name string, params ...Param) []Round {
+	var out []Round
+	for _, r := range rounds {
+		if name != "" && r.Name != name {
+			continue
+		}
+		ok := true
+		for _, p := range params {
+			if v, has := r.Param(p.Key); !has || v != p.Value {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ReadRounds is the pure parser behind Load: it decodes one round per line.
+// The last line is torn when it does not decode (a whole round without its
+// final newline is kept); it is skipped and reported in LoadResult, not as an error. Other lines that
+// do not decode are skipped and listed in LoadResult.Corrupt (each a
+// *LineError wrapping ErrCorrupt); empty lines are ignored. The error is
+// only for a failing reader.
+func ReadRounds(r io.Reader) ([]Round, LoadResult, error) {
+	var res LoadResult
+	var rounds []Round
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) == 0 && err == io.EOF {
+			return rounds, res, nil
+		}
+		if err != nil && err != io.EOF {
+			return rounds, res, fmt.Errorf("report: read store: %w", err)
+		}
+		res.Lines++
+		complete := err == nil
+		body := bytes.TrimSpace(line)
+		if len(body) == 0 {
+			if !complete {
+				return rounds, res, nil
+			}
+			continue
+		}
+		rd, derr := decodeRound(body)
+		if derr == nil {
+			rounds = append(rounds, rd)
+			continue
+		}
+		last := !complete
+		if !last {
+			rest, _ := br.Peek(1)
+			last = len(rest) == 0
+		}
+		if last {
+			res.Torn, res.TornLine = true, res.Lines
+			return rounds, res, nil
+		}
+		res.Corrupt = append(res.Corrupt, &LineError{Line: res.Lines, Text: cut(body, 120), Err: derr})
+	}
+}
+
+func decodeRound(b []byte) (Round, error) {
+	var r Round
+	if err := json.Unmarshal(b, &r); err != nil {
+		return Round{}, err
+	}
+	if err := r.Validate(); err != nil {
+		return Round{}, err
+	}
+	return r, nil
+}
