@@ -1,0 +1,45 @@
+// Package tune applies tuning changes so that every system is left as it was
+// found: each change (MTU, link up/down, ring, channels, rxe link, IRQ
+// affinity, CPU governor) is written to a journal file and fsynced before it
+// is made, with the value it replaces, and is made through the package that
+// owns it (nic, rxe, irq). Restore undoes the changes in reverse order; after
+// a crash (the process was killed with SIGKILL mid-run), Recover does the same
+// from the journal file alone.
+//
+//	s, err := tune.Begin("/var/tmp/round-c.journal", tune.Options{})
+//	if err != nil {
+//		return err // errors.Is(err, tune.ErrPending): tune.Recover it first
+//	}
+//	defer s.Close()
+//	defer s.Restore(ctx) // newest first; idempotent
+//	fs, _ := irq.DefaultFS()
+//	dev, _ := fs.Netdev("eth0")
+//	plan, _ := fs.ByNode(dev, -1)
+//	changes := append([]tune.Change{
+//		tune.MTU("", "eth0", 9000),      // ip link set eth0 mtu 9000
+//		tune.AddRXE("", "rxe0", "eth0"), // rdma link add rxe0 type rxe netdev eth0
+//		tune.Governor(0, "performance"), // cpupower -c 0 frequency-set -g performance
+//	}, tune.Spread(plan)...)            // set_irq_affinity_bynode.sh
+//	if _, err := s.Apply(ctx, changes...); err != nil {
+//		return err // invalid input changes nothing (tune.ErrInvalidInput)
+//	}
+//	drift, _ := s.Verify(ctx) // irqbalance rewrote an affinity, a driver clamped a ring
+//
+// and, in the next run or a cleanup job, after a crash:
+//
+//	rep, err := tune.Recover(ctx, "/var/tmp/round-c.journal")
+//
+// The journal is JSON lines: a header (format version, PID, the /proc and /sys
+// roots), then per change a "change" record holding its Entry (kind, target,
+// old and new value), a "done" mark once it was made and a "restored" mark
+// once it was undone. A torn last line (killed mid-write) is skipped; a
+// change journaled but not marked done is undone all the same, by reading the
+// current value and writing the old one back when they differ. A change
+// whose undo fails is reported as an *UndoError saying what is left, and the
+// others are still undone.
+//
+// Every input that reaches the kernel or the file system is checked before
+// anything changes (ValidateNetdev, ValidateIRQ, ValidateCPUs against the
+// online CPUs, ValidateGIDIndex, ValidatePath, ...); a batch given to Apply is
+// refused whole.
+package tune

@@ -1,0 +1,231 @@
+package tune
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/nic"
+)
+
+// Kind is what a change changes.
+type Kind string
+
+// Kinds of change, each made through the package that owns it.
+const (
+	KindMTU      Kind = "mtu"      // nic.Handle.SetMTU
+	KindLink     Kind = "link"     // nic.Handle.SetUp
+	KindRing     Kind = "ring"     // nic.Handle.SetRing
+	KindChannels Kind = "channels" // nic.Handle.SetChannels
+	KindRXE      Kind = "rxe"      // rxe.Handle.AddLink, DeleteLink
+	KindAffinity Kind = "affinity" // irq.FS.SetAffinity
+	KindGovernor Kind = "governor" // irq.FS.SetGovernors
+)
+
+// Target is what a change acts on. Which fields count depends on the
+// Kind: Netns and Netdev for MTU, link, ring and channels; Netns, Link
+// (and the netdev in the Value) for rxe; IRQ for affinity; CPU for
+// governor.
+type Target struct {
+	Netns  string `json:"netns,omitempty"`  // named network namespace, "" for the caller's
+	Netdev string `json:"netdev,omitempty"` // "eth0"
+	Link   string `json:"link,omitempty"`   // rxe link name, "rxe0"
+	IRQ    int    `json:"irq,omitempty"`
+	CPU    int    `json:"cpu,omitempty"`
+}
+
+// String names the target: "netdev eth0", "netdev v0 in netns a",
+// "rxe link rxe0", else "IRQ 27" (IRQ set) or "CPU 3". Entry.String
+// names it by its kind, which tells IRQ 0 from CPU 0.
+func (t Target) String() string {
+	var s string
+	switch {
+	case t.Netdev != "":
+		s = "netdev " + t.Netdev
+	case t.Link != "":
+		s = "rxe link " + t.Link
+	case t.IRQ != 0:
+		return "IRQ " + strconv.Itoa(t.IRQ)
+	default:
+		return "CPU " + strconv.Itoa(t.CPU)
+	}
+	if t.Netns != "" {
+		s += " in netns " + t.Netns
+	}
+	return s
+}
+
+func (k Kind) target(t Target) string {
+	switch k {
+	case KindAffinity:
+		return "IRQ " + strconv.Itoa(t.IRQ)
+	case KindGovernor:
+		return "CPU " + strconv.Itoa(t.CPU)
+	}
+	return t.String()
+}
+
+// RXELink is the state of an rxe link: present on a netdev, or absent.
+type RXELink struct {
+	Present bool   `json:"present"`
+	Netdev  string `json:"netdev,omitempty"`
+}
+
+// Value is the value of one target; the field of the change's Kind is set.
+// For ring and channels the journal keeps every count as the old value and
+// only the requested ones as the new value.
+type Value struct {
+	MTU      int                 `json:"mtu,omitempty"`
+	Up       *bool               `json:"up,omitempty"`
+	Ring     *nic.RingUpdate     `json:"ring,omitempty"`
+	Channels *nic.ChannelsUpdate `json:"channels,omitempty"`
+	RXE      *RXELink            `json:"rxe,omitempty"`
+	CPUs     irq.CPUList         `json:"cpus,omitempty"`
+	Governor string              `json:"governor,omitempty"`
+}
+
+// String formats the value as the matching command would take it:
+// "mtu 9000", "up", "rx 256 tx 256", "combined 2", "rxe on eth0",
+// "cpus 0-3", "governor performance".
+func (v Value) String() string {
+	var parts []string
+	if v.MTU != 0 {
+		parts = append(parts, "mtu "+strconv.Itoa(v.MTU))
+	}
+	if v.Up != nil {
+		parts = append(parts, map[bool]string{true: "up", false: "down"}[*v.Up])
+	}
+	if v.Ring != nil {
+		parts = append(parts, counts([]string{"rx", "rx-mini", "rx-jumbo", "tx"},
+			v.Ring.Rx, v.Ring.RxMini, v.Ring.RxJumbo, v.Ring.Tx))
+	}
+	if v.Channels != nil {
+		parts = append(parts, counts([]string{"rx", "tx", "other", "combined"},
+			v.Channels.Rx, v.Channels.Tx, v.Channels.Other, v.Channels.Combined))
+	}
+	if v.RXE != nil {
+		if v.RXE.Present {
+			parts = append(parts, "rxe on "+v.RXE.Netdev)
+		} else {
+			parts = append(parts, "no rxe link")
+		}
+	}
+	if v.CPUs != nil {
+		parts = append(parts, "cpus "+v.CPUs.String())
+	}
+	if v.Governor != "" {
+		parts = append(parts, "governor "+v.Governor)
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func counts(names []string, vals ...*uint32) string {
+	var parts []string
+	for i, v := range vals {
+		if v != nil {
+			parts = append(parts, names[i]+" "+strconv.FormatUint(uint64(*v), 10))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// Entry is one journaled change: what it changed, the value it replaced
+// (Old) and the value it set (New). Done is set once the change was made;
+// Restored once it was undone.
+type Entry struct {
+	Seq      int    `json:"seq"`
+	Kind     Kind   `json:"kind"`
+	Target   Target `json:"target"`
+	Old      Value  `json:"old"`
+	New      Value  `json:"new"`
+	Done     bool   `json:"-"`
+	Restored bool   `json:"-"`
+}
+
+// String describes the entry: "#3 mtu netdev eth0: mtu 1500 -> mtu 9000".
+func (e Entry) String() string {
+	return fmt.Sprintf("#%d %s %s: %s -> %s", e.Seq, e.Kind, e.Kind.target(e.Target), e.Old, e.New)
+}
+
+// Change is a change to make: a kind, a target and the new value. Make one
+// with MTU, LinkUp, Ring, Channels, AddRXE, DeleteRXE, Affinity, Governor
+// or Spread, and give it to Session.Apply.
+type Change struct {
+	Kind   Kind
+	Target Target
+	New    Value
+}
+
+// MTU sets a netdev's MTU.
+//
+// Similar to: ip -n NETNS link set NETDEV mtu MTU
+func MTU(netns, netdev string, mtu int) Change {
+	return Change{Kind: KindMTU, Target: Target{Netns: netns, Netdev: netdev}, New: Value{MTU: mtu}}
+}
+
+// LinkUp brings a netdev up or down.
+//
+// Similar to: ip -n NETNS link set NETDEV up|down
+func LinkUp(netns, netdev string, up bool) Change {
+	return Change{Kind: KindLink, Target: Target{Netns: netns, Netdev: netdev}, New: Value{Up: &up}}
+}
+
+// Ring changes the ring sizes set in u.
+//
+// Similar to: ethtool -G NETDEV rx N tx N
+func Ring(netns, netdev string, u nic.RingUpdate) Change {
+	return Change{Kind: KindRing, Target: Target{Netns: netns, Netdev: netdev}, New: Value{Ring: &u}}
+}
+
+// Channels changes the queue counts set in u.
+//
+// Similar to: ethtool -L NETDEV combined N
+func Channels(netns, netdev string, u nic.ChannelsUpdate) Change {
+	return Change{Kind: KindChannels, Target: Target{Netns: netns, Netdev: netdev}, New: Value{Channels: &u}}
+}
+
+// AddRXE creates an rxe link on a netdev.
+//
+// Similar to: rdma link add NAME type rxe netdev NETDEV
+func AddRXE(netns, name, netdev string) Change {
+	return Change{Kind: KindRXE, Target: Target{Netns: netns, Link: name},
+		New: Value{RXE: &RXELink{Present: true, Netdev: netdev}}}
+}
+
+// DeleteRXE removes an rxe link (Restore re-creates it on its netdev).
+//
+// Similar to: rdma link delete NAME
+func DeleteRXE(netns, name string) Change {
+	return Change{Kind: KindRXE, Target: Target{Netns: netns, Link: name}, New: Value{RXE: &RXELink{}}}
+}
+
+// Affinity sets an IRQ's smp_affinity_list.
+//
+// Similar to: echo CPUS > /proc/irq/N/smp_affinity_list
+func Affinity(irqNum int, cpus irq.CPUList) Change {
+	return Change{Kind: KindAffinity, Target: Target{IRQ: irqNum}, New: Value{CPUs: cpus}}
+}
+
+// Governor sets a CPU's cpufreq governor.
+//
+// Similar to: cpupower -c CPU frequency-set -g GOVERNOR
+func Governor(cpu int, governor string) Change {
+	return Change{Kind: KindGovernor, Target: Target{CPU: cpu}, New: Value{Governor: governor}}
+}
+
+// Spread turns an irq policy's plan (irq.RoundRobin, FS.ByNode, PinAll)
+// into one Affinity change per assignment. The plan's skipped IRQs and
+// warnings are not changes; read them from the plan.
+//
+// Similar to: set_irq_affinity_cpulist.sh LIST IF
+func Spread(p irq.Plan) []Change {
+	out := make([]Change, 0, len(p.Assign))
+	for _, a := range p.Assign {
+		out = append(out, Affinity(a.IRQ, a.CPUs))
+	}
+	return out
+}

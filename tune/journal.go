@@ -1,0 +1,226 @@
+package tune
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// JournalVersion is the format version written in a journal's header.
+const JournalVersion = 1
+
+// Record types of a journal line.
+const (
+	recHeader   = "header"
+	recChange   = "change"   // written and fsynced before the change is made
+	recDone     = "done"     // the change was made
+	recRestored = "restored" // the change was undone
+)
+
+// record is one line of a journal file (JSON lines).
+type record struct {
+	Rec  string    `json:"rec"`
+	Seq  int       `json:"seq,omitempty"`
+	Time time.Time `json:"time"`
+	// Header fields.
+	Version  int    `json:"version,omitempty"`
+	PID      int    `json:"pid,omitempty"`
+	ProcRoot string `json:"proc_root,omitempty"`
+	SysRoot  string `json:"sys_root,omitempty"`
+	// Change fields.
+	Entry *Entry `json:"entry,omitempty"`
+}
+
+// Journal is the content of a journal file.
+type Journal struct {
+	Path     string
+	ProcRoot string // where the session read /proc
+	SysRoot  string // and /sys
+	PID      int    // of the process that wrote it
+	Entries  []Entry
+	// Torn is the number of bytes after the last complete line: a line
+	// cut short by a crash mid-write, skipped.
+	Torn int
+	// Good is the length of the complete lines: where appending resumes.
+	Good int64
+}
+
+// Pending returns the entries not restored, in journal order.
+func (j Journal) Pending() []Entry {
+	var out []Entry
+	for _, e := range j.Entries {
+		if !e.Restored {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// ReadJournal reads a journal file. A last line without its newline (the
+// writer was killed mid-write) is skipped and counted in Torn; the entries
+// before it are kept. A complete line that does not parse is a
+// *JournalError naming it, joined into the error; the other lines are
+// still returned.
+func ReadJournal(path string) (Journal, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Journal{Path: path}, &JournalError{Path: path, Err: err}
+	}
+	return parseJournal(path, b)
+}
+
+func parseJournal(path string, b []byte) (Journal, error) {
+	j := Journal{Path: path}
+	var errs []error
+	bySeq := map[int]int{}
+	header := false
+	for n, rest := 1, b; len(rest) > 0; n++ {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			j.Torn = len(rest)
+			break
+		}
+		line := rest[:i]
+		rest = rest[i+1:]
+		j.Good += int64(i + 1)
+		var r record
+		if err := json.Unmarshal(line, &r); err != nil {
+			errs = append(errs, &JournalError{Path: path, Line: n, Err: err})
+			continue
+		}
+		switch r.Rec {
+		case recHeader:
+			if n != 1 || r.Version != JournalVersion {
+				errs = append(errs, &JournalError{Path: path, Line: n, Err: fmt.Errorf("header version %d, want %d as line 1", r.Version, JournalVersion)})
+				continue
+			}
+			header = true
+			j.ProcRoot, j.SysRoot, j.PID = r.ProcRoot, r.SysRoot, r.PID
+		case recChange:
+			if r.Entry == nil || r.Entry.Seq != r.Seq {
+				errs = append(errs, &JournalError{Path: path, Line: n, Err: errors.New("change without its entry")})
+				continue
+			}
+			if _, dup := bySeq[r.Seq]; dup {
+				errs = append(errs, &JournalError{Path: path, Line: n, Err: fmt.Errorf("change #%d twice", r.Seq)})
+				continue
+			}
+			bySeq[r.Seq] = len(j.Entries)
+			j.Entries = append(j.Entries, *r.Entry)
+		case recDone, recRestored:
+			i, ok := bySeq[r.Seq]
+			if !ok {
+				errs = append(errs, &JournalError{Path: path, Line: n, Err: fmt.Errorf("%s mark for unknown change #%d", r.Rec, r.Seq)})
+				continue
+			}
+			if r.Rec == recDone {
+				j.Entries[i].Done = true
+			} else {
+				j.Entries[i].Restored = true
+			}
+		default:
+			errs = append(errs, &JournalError{Path: path, Line: n, Err: fmt.Errorf("unknown record %q", r.Rec)})
+		}
+	}
+	if !header && len(b) > 0 && j.Good > 0 {
+		errs = append(errs, &JournalError{Path: path, Line: 1, Err: errors.New("no header")})
+	}
+	return j, errors.Join(errs...)
+}
+
+// journalFile appends fsynced records to a journal file.
+type journalFile struct {
+	f   *os.File
+	seq int
+}
+
+// createJournal creates path (it must not exist), writes the header and
+// fsyncs the file and its folder, so the file survives a crash.
+func createJournal(path string, procRoot, sysRoot string) (*journalFile, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, &JournalError{Path: path, Err: err}
+	}
+	jf := &journalFile{f: f}
+	err = jf.append(record{Rec: recHeader, Version: JournalVersion, PID: os.Getpid(), ProcRoot: procRoot, SysRoot: sysRoot})
+	if err == nil {
+		err = syncDir(filepath.Dir(path))
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, err
+	}
+	return jf, nil
+}
+
+// openJournal opens an existing journal for appending marks, first cutting
+// a torn last line so the next record starts on a line of its own.
+func openJournal(j Journal) (*journalFile, error) {
+	f, err := os.OpenFile(j.Path, os.O_WRONLY, 0)
+	if err != nil {
+		return nil, &JournalError{Path: j.Path, Err: err}
+	}
+	if j.Torn > 0 {
+		if err := f.Truncate(j.Good); err != nil {
+			f.Close()
+			return nil, &JournalError{Path: j.Path, Err: err}
+		}
+	}
+	if _, err := f.Seek(j.Good, 0); err != nil {
+		f.Close()
+		return nil, &JournalError{Path: j.Path, Err: err}
+	}
+	jf := &journalFile{f: f}
+	for _, e := range j.Entries {
+		jf.seq = max(jf.seq, e.Seq)
+	}
+	return jf, nil
+}
+
+// append writes one record as a line and fsyncs it.
+func (jf *journalFile) append(r record) error {
+	r.Time = time.Now().UTC()
+	b, err := json.Marshal(r)
+	if err != nil {
+		return &JournalError{Path: jf.f.Name(), Err: err}
+	}
+	if _, err := jf.f.Write(append(b, '\n')); err != nil {
+		return &JournalError{Path: jf.f.Name(), Err: err}
+	}
+	if err := jf.f.Sync(); err != nil {
+		return &JournalError{Path: jf.f.Name(), Err: err}
+	}
+	return nil
+}
+
+// begin journals a change before it is made and returns its entry.
+func (jf *journalFile) begin(e Entry) (Entry, error) {
+	jf.seq++
+	e.Seq = jf.seq
+	return e, jf.append(record{Rec: recChange, Seq: e.Seq, Entry: &e})
+}
+
+// mark journals that change seq was made (recDone) or undone
+// (recRestored).
+func (jf *journalFile) mark(rec string, seq int) error {
+	return jf.append(record{Rec: rec, Seq: seq})
+}
+
+func (jf *journalFile) close() error { return jf.f.Close() }
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return &JournalError{Path: dir, Err: err}
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return &JournalError{Path: dir, Err: err}
+	}
+	return nil
+}

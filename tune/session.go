@@ -1,0 +1,212 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+)
+
+// Options choose where a Session reads /proc and /sys (for IRQs, CPUs and
+// governors). Netdevs and rxe links are reached over netlink in the
+// namespace each Target names.
+type Options struct {
+	// ProcRoot replaces /proc and SysRoot /sys, as in irq.NewFS; "" is
+	// the live system. Both must be absolute. They are kept in the
+	// journal, so Recover uses the same ones.
+	ProcRoot string
+	SysRoot  string
+}
+
+func (o Options) roots() (proc, sys string, err error) {
+	proc, sys = o.ProcRoot, o.SysRoot
+	if proc == "" {
+		proc = "/proc"
+	}
+	if sys == "" {
+		sys = "/sys"
+	}
+	for _, r := range []string{proc, sys} {
+		if err := ValidatePath(r, r); err != nil {
+			return "", "", err
+		}
+	}
+	return proc, sys, nil
+}
+
+// Session applies changes through nic, rxe and irq and journals each one
+// in a file before it is made, so that Restore, or Recover after a crash,
+// can undo them. Its methods may be called from several goroutines; they
+// run one at a time.
+type Session struct {
+	mu      sync.Mutex
+	sys     system
+	jf      *journalFile
+	path    string
+	entries []Entry
+	closed  bool
+}
+
+// Begin starts a session journaled in journalPath, which is created. A
+// journal left there by an earlier session is replaced when all its
+// changes were restored; otherwise Begin fails with ErrPending, and the
+// old journal must be given to Recover first.
+func Begin(journalPath string, opts Options) (*Session, error) {
+	proc, sys, err := opts.roots()
+	if err != nil {
+		return nil, err
+	}
+	return begin(journalPath, proc, sys, newLiveSystem(proc, sys))
+}
+
+func begin(path, proc, sys string, s system) (*Session, error) {
+	if path == "" {
+		return nil, invalid("journal", path, "empty path")
+	}
+	if j, err := ReadJournal(path); err == nil || !errors.Is(err, os.ErrNotExist) {
+		if len(j.Pending()) > 0 || err != nil {
+			return nil, errors.Join(&JournalError{Path: path, Err: ErrPending}, err)
+		}
+		if err := os.Remove(path); err != nil {
+			return nil, &JournalError{Path: path, Err: err}
+		}
+	}
+	jf, err := createJournal(path, proc, sys)
+	if err != nil {
+		return nil, err
+	}
+	return &Session{sys: s, jf: jf, path: path}, nil
+}
+
+// Path returns the journal file's path: what to give Recover.
+func (s *Session) Path() string { return s.path }
+
+// Entries returns the changes journaled so far, in order.
+func (s *Session) Entries() []Entry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Entry(nil), s.entries...)
+}
+
+// Apply checks every change (names, numbers, CPU lists against the online
+// CPUs, that each netdev, rxe link and IRQ is there) before making any, so
+// invalid input changes nothing. Then it makes them in order: each is
+// journaled with the value it replaces and fsynced, made through its
+// package, and marked done. It stops at the first change that fails; that
+// change stays journaled (Restore sets its old value back in case it was
+// made in part). It returns the entries made.
+func (s *Session) Apply(ctx context.Context, changes ...Change) ([]Entry, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
+	if err := check(ctx, s.sys, changes); err != nil {
+		return nil, err
+	}
+	var made []Entry
+	for _, c := range changes {
+		e, err := s.apply(ctx, c)
+		if err != nil {
+			return made, err
+		}
+		made = append(made, e)
+	}
+	return made, nil
+}
+
+func (s *Session) apply(ctx context.Context, c Change) (Entry, error) {
+	old, err := s.sys.read(ctx, c.Kind, c.Target)
+	if err != nil {
+		return Entry{}, err
+	}
+	e, err := s.jf.begin(Entry{Kind: c.Kind, Target: c.Target, Old: old, New: c.New})
+	if err != nil {
+		return Entry{}, err
+	}
+	s.entries = append(s.entries, e)
+	if err := s.sys.write(ctx, c.Kind, c.Target, c.New); err != nil {
+		return e, fmt.Errorf("tune: %s: %w", e, err)
+	}
+	if err := s.jf.mark(recDone, e.Seq); err != nil {
+		return e, err
+	}
+	s.entries[len(s.entries)-1].Done = true
+	return s.entries[len(s.entries)-1], nil
+}
+
+// check validates changes against the rules and the system, changing
+// nothing.
+func check(ctx context.Context, sys system, changes []Change) error {
+	for i, c := range changes {
+		if err := c.validate(); err != nil {
+			return fmt.Errorf("change %d (%s): %w", i+1, c.Kind, err)
+		}
+	}
+	var online []int
+	for i, c := range changes {
+		var err error
+		switch c.Kind {
+		case KindAffinity:
+			if online == nil {
+				if online, err = sys.onlineCPUs(); err != nil {
+					return err
+				}
+			}
+			if err = ValidateCPUs(c.New.CPUs, online); err == nil {
+				err = sys.irqExists(c.Target.IRQ)
+			}
+		case KindRXE:
+			if c.New.RXE.Present {
+				_, err = sys.read(ctx, KindMTU, Target{Netns: c.Target.Netns, Netdev: c.New.RXE.Netdev})
+			}
+		}
+		if err == nil {
+			var cur Value
+			cur, err = sys.read(ctx, c.Kind, c.Target)
+			if err == nil && c.Kind == KindRXE && cur.RXE != nil && cur.RXE.Present && cur.RXE.Netdev == "" {
+				// rxe names a port's netdev only in the handle's namespace:
+				// without it the link could not be re-created.
+				err = invalid("rxe link", c.Target.Link, "its netdev is not in netns %q, so it could not be restored", c.Target.Netns)
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("change %d (%s %s): %w", i+1, c.Kind, c.Kind.target(c.Target), err)
+		}
+	}
+	return nil
+}
+
+// Restore undoes every change not yet restored, newest first, and marks
+// each in the journal. It is idempotent: a second call finds nothing to
+// undo. A change whose undo fails is reported as an *UndoError (joined
+// with the others) and the rest are still undone.
+func (s *Session) Restore(ctx context.Context) (Report, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return Report{}, ErrClosed
+	}
+	rep, err := undo(ctx, s.sys, s.jf, s.entries)
+	for i := range s.entries {
+		for _, u := range rep.Undone {
+			if u.Seq == s.entries[i].Seq {
+				s.entries[i].Restored = true
+			}
+		}
+	}
+	return rep, err
+}
+
+// Close closes the journal and the handles. It does not restore: call
+// Restore first. The journal file stays for Recover or inspection.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	return errors.Join(s.jf.close(), s.sys.close())
+}

@@ -1,0 +1,248 @@
+package tune
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/rxe"
+)
+
+// Limits the kernel puts on names and values.
+const (
+	MaxNetdevName   = 15    // IFNAMSIZ - 1
+	MaxRXEName      = 63    // IB_DEVICE_NAME_MAX - 1
+	MaxNetnsName    = 255   // a file name in /run/netns
+	MaxGovernorName = 15    // CPUFREQ_NAME_LEN - 1
+	MinMTU          = 68    // IPv4's minimum (RFC 791)
+	MaxMTU          = 65536 // lo's MTU; Ethernet stops at 65535 (ETH_MAX_MTU)
+	MaxIRQ          = 1<<20 - 1
+	MaxGIDIndex     = 1<<16 - 1
+)
+
+func invalid(field, value, format string, args ...any) error {
+	return &InputError{Field: field, Value: value, Reason: fmt.Sprintf(format, args...)}
+}
+
+// checkName applies the rules every name that becomes a path element or a
+// netlink attribute shares: not empty, no '/', not "." or "..", no "..",
+// no whitespace or control characters.
+func checkName(field, s string, max int) error {
+	switch {
+	case s == "":
+		return invalid(field, s, "empty")
+	case len(s) > max:
+		return invalid(field, s, "longer than %d bytes", max)
+	case strings.ContainsRune(s, '/'):
+		return invalid(field, s, "contains '/'")
+	case s == "." || strings.Contains(s, ".."):
+		return invalid(field, s, "is or contains \"..\"")
+	}
+	for _, r := range s {
+		if unicode.IsSpace(r) || unicode.IsControl(r) || r == 0 {
+			return invalid(field, s, "contains whitespace or a control character")
+		}
+	}
+	return nil
+}
+
+// ValidateNetdev checks an interface name the way the kernel's
+// dev_valid_name does: 1 to 15 bytes, no '/', ':' or whitespace, not "."
+// or "..".
+func ValidateNetdev(name string) error {
+	if err := checkName("netdev", name, MaxNetdevName); err != nil {
+		return err
+	}
+	if strings.ContainsRune(name, ':') {
+		return invalid("netdev", name, "contains ':' (an alias, not a netdev)")
+	}
+	return nil
+}
+
+// ValidateNetns checks a named network namespace: a file name under
+// /run/netns. "" (the caller's namespace) is valid.
+func ValidateNetns(name string) error {
+	if name == "" {
+		return nil
+	}
+	return checkName("netns", name, MaxNetnsName)
+}
+
+// ValidateRXEName checks an rxe link name: 1 to 63 bytes, no '/', no '%'
+// (the kernel would take it as a format), no whitespace.
+func ValidateRXEName(name string) error {
+	if err := checkName("rxe link", name, MaxRXEName); err != nil {
+		return err
+	}
+	if strings.ContainsRune(name, '%') {
+		return invalid("rxe link", name, "contains '%%'")
+	}
+	return nil
+}
+
+// ValidateIRQ checks an IRQ number's range. Session.Apply also checks that
+// /proc/irq/N exists.
+func ValidateIRQ(n int) error {
+	if n < 0 || n > MaxIRQ {
+		return invalid("irq", strconv.Itoa(n), "out of range 0-%d", MaxIRQ)
+	}
+	return nil
+}
+
+// ValidateCPUs checks that a CPU list is not empty and names online CPUs
+// only.
+func ValidateCPUs(cpus, online irq.CPUList) error {
+	if len(cpus) == 0 {
+		return invalid("cpus", "", "empty list")
+	}
+	if off := cpus.Without(online); len(off) > 0 {
+		return invalid("cpus", cpus.String(), "CPUs %s are not online (online: %s)", off, online)
+	}
+	return nil
+}
+
+// ValidateGovernor checks a cpufreq governor name.
+func ValidateGovernor(name string) error {
+	return checkName("governor", name, MaxGovernorName)
+}
+
+// ValidateMTU checks an MTU against the range any Ethernet netdev can take;
+// the device may refuse less (its max_mtu).
+func ValidateMTU(mtu int) error {
+	if mtu < MinMTU || mtu > MaxMTU {
+		return invalid("mtu", strconv.Itoa(mtu), "out of range %d-%d", MinMTU, MaxMTU)
+	}
+	return nil
+}
+
+// ValidateGIDIndex checks a GID index (perftest's -x) against a port's
+// table: in range and a used slot.
+func ValidateGIDIndex(t rxe.GIDTable, index int) error {
+	v := strconv.Itoa(index)
+	if index < 0 || index > MaxGIDIndex || (t.Slots > 0 && index >= t.Slots) {
+		return invalid("gid index", v, "out of range 0-%d of %s port %d", max(t.Slots, 1)-1, t.Device, t.Port)
+	}
+	if _, ok := t.Entry(index); !ok {
+		return invalid("gid index", v, "slot is empty on %s port %d", t.Device, t.Port)
+	}
+	return nil
+}
+
+// ValidatePath checks that path, once cleaned, lies under root (both
+// absolute), so that a name joined into it cannot climb out.
+func ValidatePath(root, path string) error {
+	if !filepath.IsAbs(root) {
+		return invalid("root", root, "not an absolute path")
+	}
+	rel, err := filepath.Rel(filepath.Clean(root), filepath.Clean(path))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return invalid("path", path, "not under %s", root)
+	}
+	return nil
+}
+
+// validate checks a change's target and new value without touching the
+// system.
+func (c Change) validate() error {
+	if err := validateTarget(c.Kind, c.Target); err != nil {
+		return err
+	}
+	v := c.New
+	switch c.Kind {
+	case KindMTU:
+		return ValidateMTU(v.MTU)
+	case KindLink:
+		if v.Up == nil {
+			return invalid("link", c.Target.Netdev, "no state given")
+		}
+	case KindRing:
+		if v.Ring == nil || (v.Ring.Rx == nil && v.Ring.RxMini == nil && v.Ring.RxJumbo == nil && v.Ring.Tx == nil) {
+			return invalid("ring", c.Target.Netdev, "no size given")
+		}
+		for _, p := range []*uint32{v.Ring.Rx, v.Ring.Tx} {
+			if p != nil && *p == 0 {
+				return invalid("ring", c.Target.Netdev, "a ring of 0 descriptors")
+			}
+		}
+	case KindChannels:
+		u := v.Channels
+		if u == nil || (u.Rx == nil && u.Tx == nil && u.Other == nil && u.Combined == nil) {
+			return invalid("channels", c.Target.Netdev, "no count given")
+		}
+	case KindRXE:
+		return validateRXEValue(c.Target, v)
+	case KindAffinity:
+		if len(v.CPUs) == 0 {
+			return invalid("cpus", "", "empty list for IRQ %d", c.Target.IRQ)
+		}
+	case KindGovernor:
+		return ValidateGovernor(v.Governor)
+	}
+	return nil
+}
+
+// validateUndo checks a journaled entry before its old value is written
+// back: the journal file is input too. Old values came from the kernel, so
+// only what names a file or a netlink object is checked, and that the old
+// value is there.
+func (e Entry) validateUndo() error {
+	if err := validateTarget(e.Kind, e.Target); err != nil {
+		return err
+	}
+	v := e.Old
+	ok := true
+	switch e.Kind {
+	case KindLink:
+		ok = v.Up != nil
+	case KindRing:
+		ok = v.Ring != nil
+	case KindChannels:
+		ok = v.Channels != nil
+	case KindRXE:
+		return validateRXEValue(e.Target, v)
+	case KindAffinity:
+		ok = len(v.CPUs) > 0
+	case KindGovernor:
+		return ValidateGovernor(v.Governor)
+	}
+	if !ok {
+		return invalid(string(e.Kind), e.Kind.target(e.Target), "journal entry #%d has no old value", e.Seq)
+	}
+	return nil
+}
+
+func validateRXEValue(t Target, v Value) error {
+	if v.RXE == nil {
+		return invalid("rxe link", t.Link, "no state given")
+	}
+	if v.RXE.Present {
+		return ValidateNetdev(v.RXE.Netdev)
+	}
+	return nil
+}
+
+// validateTarget checks the names and numbers of a target: what becomes a
+// path (/run/netns/NS, /proc/irq/N, /sys/devices/system/cpu/cpuN) or a
+// netlink attribute.
+func validateTarget(k Kind, t Target) error {
+	if err := ValidateNetns(t.Netns); err != nil {
+		return err
+	}
+	switch k {
+	case KindMTU, KindLink, KindRing, KindChannels:
+		return ValidateNetdev(t.Netdev)
+	case KindRXE:
+		return ValidateRXEName(t.Link)
+	case KindAffinity:
+		return ValidateIRQ(t.IRQ)
+	case KindGovernor:
+		if t.CPU < 0 {
+			return invalid("cpu", strconv.Itoa(t.CPU), "negative")
+		}
+		return nil
+	}
+	return invalid("kind", string(k), "unknown kind of change")
+}
