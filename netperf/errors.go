@@ -29,6 +29,7 @@ type ParseError struct {
 	Msg  string // what was wrong
 }
 
+// Error says which line failed and why.
 func (e *ParseError) Error() string {
 	if e.Text == "" {
 		return fmt.Sprintf("%v: line %d: %s", ErrParse, e.Line, e.Msg)
@@ -97,6 +98,7 @@ type Error struct {
 	Raw     string // the whole input, trimmed, cut to 64 KiB
 }
 
+// Error gives the kind and netperf's own message.
 func (e *Error) Error() string {
 	return fmt.Sprintf("netperf: %s: %s", e.Kind, e.Message)
 }
