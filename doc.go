@@ -16,9 +16,14 @@
 //   - report: rounds, baselines, statistics, findings, plots
 //   - internal/lab: QEMU guests with real kernels where all of this is tested
 //
-// The packages land one by one; today the module holds the real-kernel lab,
-// which boots Debian kernels with rdma_rxe under QEMU and runs Go programs
-// in them:
+// A round in short (Example runs it on outputs captured in the lab):
+//
+//	res, err := perftest.Parse(clientStdout)          // typed rows, units, warnings
+//	round, err := report.FromPerftest("send_bw", start, res)
+//	cmp := report.Compare(baseline, round, report.CompareOptions{})
+//
+// Everything that touches a kernel is tested on real ones: the lab boots
+// Debian kernels with rdma_rxe under QEMU and runs Go programs in them:
 //
 //	go run ./internal/lab/cmd/lab run -suite trixie -- rdma link show
 package rocekit
