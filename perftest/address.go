@@ -16,12 +16,12 @@ import (
 // verbs, OutReads for read, SRQN for XRC and DC).
 type Address struct {
 	LID      uint32 // 0 on RoCE (printed "0000")
-	QPN      uint32
-	PSN      uint32
-	OutReads uint32 // OUT, outstanding reads
-	RKey     uint32
-	VAddr    uint64
-	SRQN     uint32
+	QPN      uint32 // queue pair number
+	PSN      uint32 // initial packet sequence number
+	OutReads uint32 // OUT, outstanding reads (read tests)
+	RKey     uint32 // remote key of the buffer (write and read tests)
+	VAddr    uint64 // virtual address of the buffer (write and read tests)
+	SRQN     uint32 // SRQ number (XRC, DC)
 	// GID is the 16 bytes perftest prints in decimal, as an IPv6
 	// address; GID.Unmap() gives the IPv4 address of a RoCE v2 IPv4 GID
 	// (::ffff:198.18.0.1 → 198.18.0.1). Invalid when no GID line follows

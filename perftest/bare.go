@@ -21,10 +21,11 @@ import (
 // Similar to: ib_send_bw --output=bandwidth ... | tail -1
 func ParseBare(r io.Reader) (*Result, error) {
 	p := newBareParser()
-	err := readLines(r, p.feed)
+	data, err := readAll(r)
 	if err != nil {
 		return p.res, err
 	}
+	p.readBytes(data)
 	return p.res, p.finish()
 }
 
@@ -78,7 +79,7 @@ func (p *bareParser) feed(raw []byte) {
 		p.noted = true
 		return
 	}
-	p.res.warn(WarnUnknownLine, p.line, s)
+	p.res.warn(WarnUnknownLine, p.line, clip(s))
 }
 
 func allNumbers(f [][]byte) bool {

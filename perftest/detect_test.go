@@ -1,6 +1,10 @@
 package perftest
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 func TestDetect(t *testing.T) {
 	tests := []struct {
@@ -35,5 +39,28 @@ func TestDetect(t *testing.T) {
 	}
 	if FormTextLatDuration.String() != "text_lat_duration" || Form(42).String() != "unknown" {
 		t.Error("Form.String")
+	}
+}
+
+// No other tool's captured output (netperf, rdma, ethtool, ...) is taken
+// for perftest's, so examples/parse can ask perftest first.
+func TestDetectOtherTools(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/*/*/*/*.std*")
+	n := 0
+	for _, f := range files {
+		if filepath.Base(filepath.Dir(filepath.Dir(f))) == "perftest" {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if d := Detect(b); d != FormUnknown {
+			t.Errorf("%s: Detect = %v", f, d)
+		}
+	}
+	if n == 0 {
+		t.Skip("no other captures under ../testdata")
 	}
 }

@@ -39,6 +39,7 @@ type ParseError struct {
 	Err  error  // ErrParse or ErrTruncated
 }
 
+// Error returns "perftest: cannot parse: line N: what: text".
 func (e *ParseError) Error() string {
 	return fmt.Sprintf("%v: line %d: %s: %q", e.Err, e.Line, e.Msg, e.Text)
 }
@@ -155,6 +156,7 @@ func (k ErrorKind) MarshalText() ([]byte, error) { return []byte(k.String()), ni
 // ErrToolFailed; errors.Is(err, &perftest.Error{Kind: k}) matches any Error
 // of kind k.
 type Error struct {
+	// Kind says what failed.
 	Kind ErrorKind
 	// Message holds the lines that decided Kind, trimmed and joined by
 	// "; ": "Completion with error at client; Failed status 10: wr_id 0
@@ -165,6 +167,7 @@ type Error struct {
 	Raw string
 }
 
+// Error returns "perftest: " and what failed, then Message.
 func (e *Error) Error() string {
 	text := "failure"
 	if e.Kind >= 0 && int(e.Kind) < len(errorKindText) {

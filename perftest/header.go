@@ -70,9 +70,10 @@ type Header struct {
 	NUMANode         int    // 26.04+; -1 when absent
 	Events           string // " Test with events. Using mlx5_0_comp0" (-e), after "Using "
 
-	// BWUnit is the unit of the BW table; BWUnitLabel the label as printed
-	// ("MB/sec" before 24.07, "MiB/sec", "Gb/sec").
-	BWUnit      BWUnit
+	// BWUnit is the unit of the BW table (UnitUnknown for latency).
+	BWUnit BWUnit
+	// BWUnitLabel is the unit as printed: "MB/sec" before 24.07,
+	// "MiB/sec", "Gb/sec".
 	BWUnitLabel string
 
 	// Local and Remote are the address lines, one per QP.
@@ -86,72 +87,13 @@ type Header struct {
 
 // Field is a "key : value" pair of the header, trimmed.
 type Field struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
+	Key   string `json:"key"`   // "DCS num streams"
+	Value string `json:"value"` // "4"
 }
 
 // newHeader returns a Header with the "absent" markers set.
 func newHeader() Header {
 	return Header{GIDIndex: -1, GIDIndex2: -1, MaxInlineBytes: -1, OutstandingReads: -1, TOS: -1, NUMANode: -1}
-}
-
-// Get returns the value of a header key as printed, for keys the parser
-// knows and for unknown ones. Keys match regardless of case, spaces and
-// punctuation: "Number of qps", "number_of_qps" and "NumberOfQPs" are one
-// key. Get does not know title fields and address lines.
-func (h *Header) Get(key string) (string, bool) {
-	c := canonKey(key)
-	for _, f := range h.Unknown {
-		if canonKey(f.Key) == c {
-			return f.Value, true
-		}
-	}
-	itoa := func(v int, absent int) (string, bool) {
-		if v == absent {
-			return "", false
-		}
-		return strconv.Itoa(v), true
-	}
-	onoff := func(b bool) (string, bool) {
-		if b {
-			return "ON", true
-		}
-		return "OFF", true
-	}
-	str := func(s string) (string, bool) { return s, s != "" }
-	switch c {
-	case "device":
-		return str(h.Device)
-	case "numberofqps":
-		return itoa(h.QPs, 0)
-	case "transporttype":
-		return str(h.Transport)
-	case "connectiontype":
-		return str(h.Connection)
-	case "mtu":
-		return itoa(h.MTU, 0)
-	case "linktype":
-		return str(h.LinkType)
-	case "gidindex":
-		return itoa(h.GIDIndex, -1)
-	case "txdepth":
-		return itoa(h.TXDepth, 0)
-	case "rxdepth":
-		return itoa(h.RXDepth, 0)
-	case "cqmoderation":
-		return itoa(h.CQModeration, 0)
-	case "maxinlinedata":
-		return itoa(h.MaxInlineBytes, -1)
-	case "outstandreads":
-		return itoa(h.OutstandingReads, -1)
-	case "dataexmethod":
-		return str(h.DataExchange)
-	case "rdmacmqps":
-		return onoff(h.RDMACM)
-	case "usingsrq":
-		return onoff(h.SRQ)
-	}
-	return "", false
 }
 
 // canonKey folds a header key to lower-case letters and digits, so that
@@ -338,7 +280,7 @@ func (h *Header) setTitle(title string) (ResultKind, bool) {
 			return ResultUnknown, false
 		}
 	}
-	if kind == ResultUnknown || strings.ContainsAny(verb, ":=") {
+	if kind == ResultUnknown || strings.ContainsAny(verb, ":=") || verb[0] < 'A' || verb[0] > 'z' {
 		return ResultUnknown, false
 	}
 	h.Verb, h.AtomicOp = verb, op

@@ -18,7 +18,6 @@ type jsonPair struct {
 	section string // "test_info", "results", or "" at the top
 	key     string
 	value   string
-	quoted  bool // the value was a JSON string
 	keyQ    bool // the key was quoted
 	line    int
 }
@@ -65,7 +64,13 @@ type jsonParser struct {
 func (p *jsonParser) standard(data []byte) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	lineAt := func() int { return 1 + bytes.Count(data[:dec.InputOffset()], []byte("\n")) }
+	atLine, counted := 1, 0
+	lineAt := func() int { // the line of the decoder's offset, counted incrementally
+		off := int(dec.InputOffset())
+		atLine += bytes.Count(data[counted:off], []byte("\n"))
+		counted = off
+		return atLine
+	}
 	var walk func(section string, depth int) error
 	walk = func(section string, depth int) error {
 		for dec.More() {
@@ -97,7 +102,7 @@ func (p *jsonParser) standard(data []byte) {
 				}
 				continue
 			case string:
-				pair.value, pair.quoted = v, true
+				pair.value = v
 			case json.Number:
 				pair.value = string(v)
 			case bool:
@@ -176,8 +181,8 @@ func (p *jsonParser) lenient(data []byte) {
 			depth++
 			continue
 		}
-		value, quoted := unquote(value)
-		p.pairs = append(p.pairs, jsonPair{section: section, key: key, value: value, quoted: quoted, keyQ: keyQ, line: n})
+		value, _ = unquote(value)
+		p.pairs = append(p.pairs, jsonPair{section: section, key: key, value: value, keyQ: keyQ, line: n})
 	}
 }
 
@@ -217,7 +222,7 @@ func (p *jsonParser) finish() error {
 			}
 			fallthrough
 		default:
-			res.warn(WarnUnknownLine, kv.line, fmt.Sprintf("unknown JSON key %s: %s", kv.key, kv.value))
+			res.warn(WarnUnknownLine, kv.line, clip(fmt.Sprintf("unknown JSON key %s: %s", kv.key, kv.value)))
 		}
 	}
 	res.LegacyJSON = legacy
@@ -246,7 +251,7 @@ func (p *jsonParser) testInfo(kv jsonPair) {
 	case "multicastruns":
 		res.Header.Multicast = true
 	case "warning1", "warning2":
-		res.warn(WarnToolMessage, kv.line, kv.value)
+		res.warn(WarnToolMessage, kv.line, clip(kv.value))
 	default:
 		if !res.Header.set(kv.key, kv.value) {
 			res.Header.Unknown = append(res.Header.Unknown, Field{Key: kv.key, Value: kv.value})

@@ -179,11 +179,19 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 	return json.Marshal(out)
 }
 
-// MarshalJSON encodes the error as {"kind", "message", "raw"}.
+// MarshalJSON encodes the error as {"kind", "message", "raw"}, with the
+// kind as the JSON contract of examples/parse names it: a GID index
+// failure is "invalid_option" there, and "detail_kind": "gid_index" says
+// which.
 func (e *Error) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		Kind    ErrorKind `json:"kind"`
-		Message string    `json:"message"`
-		Raw     string    `json:"raw"`
-	}{e.Kind, e.Message, e.Raw})
+	out := struct {
+		Kind       string `json:"kind"`
+		DetailKind string `json:"detail_kind,omitempty"`
+		Message    string `json:"message"`
+		Raw        string `json:"raw"`
+	}{Kind: e.Kind.String(), Message: e.Message, Raw: e.Raw}
+	if e.Kind == KindGIDIndex {
+		out.Kind, out.DetailKind = KindInvalidOption.String(), e.Kind.String()
+	}
+	return json.Marshal(out)
 }

@@ -85,7 +85,12 @@ func TestMarshalContract(t *testing.T) {
 	}
 	m = marshalMap(t, res)
 	e := m["error"].(map[string]any)
-	if e["kind"] != "connect" || e["message"] != "Couldn't connect to 198.18.0.1:18547" || m["kind"] != nil || m["header"] != nil {
+	if e["kind"] != "connect" || e["message"] != "Couldn't connect to 198.18.0.1:18547" || e["detail_kind"] != nil || m["kind"] != nil || m["header"] != nil {
 		t.Errorf("error result = %v", m)
+	}
+	res, _ = ParseOutput(nil, []byte(" Gid index should be between 0 and 64\n Parser function exited with Error\n"))
+	e = marshalMap(t, res)["error"].(map[string]any)
+	if e["kind"] != "invalid_option" || e["detail_kind"] != "gid_index" {
+		t.Errorf("GID index error = %v", e)
 	}
 }

@@ -1,6 +1,7 @@
 package perftest
 
 import (
+	"encoding/binary"
 	"math"
 	"strconv"
 )
@@ -160,5 +161,114 @@ func equalFold(b []byte, s string) bool {
 	return true
 }
 
-// finite reports whether v is neither NaN nor infinite.
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+// finite reports whether v is neither NaN nor infinite (x-x is NaN for
+// both).
+func finite(v float64) bool { return v-v == 0 }
+
+// scanRow parses a result row: blank-separated numbers, the first two
+// unsigned integers (size and iterations), the rest floats. It fills u and
+// v (v[i] for field i >= 2), returns the number of fields (more than
+// maxFields means too many) and whether every field parsed. Each byte is
+// looked at once on the fast path (short decimals), which is what makes
+// Parse fast on long -a and --run_infinitely tables.
+func scanRow(line []byte, u *[2]uint64, v *[maxFields]float64) (n int, ok bool) {
+	ok = true
+	i := 0
+	for {
+		i = skipBlanks(line, i)
+		if i == len(line) {
+			return n, ok
+		}
+		start := i
+		if n >= maxFields {
+			for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+				i++
+			}
+			n++
+			continue
+		}
+		if n < 2 {
+			var x uint64
+			digits := 0
+			for i < len(line) {
+				c := line[i] - '0'
+				if c > 9 {
+					break
+				}
+				x = x*10 + uint64(c)
+				digits++
+				i++
+			}
+			if digits == 0 || digits > 19 || i < len(line) && line[i] != ' ' && line[i] != '\t' {
+				for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+					i++
+				}
+				var good bool
+				x, good = parseUint(line[start:i])
+				ok = ok && good
+			}
+			u[n] = x
+			n++
+			continue
+		}
+		// Fast path: [-]digits[.digits] with at most 15 digits.
+		neg := false
+		if line[i] == '-' {
+			neg = true
+			i++
+		}
+		var mant uint64
+		digits, frac := 0, 0
+		for i < len(line) {
+			c := line[i] - '0'
+			if c > 9 {
+				break
+			}
+			mant = mant*10 + uint64(c)
+			digits++
+			i++
+		}
+		if i < len(line) && line[i] == '.' {
+			i++
+			for i < len(line) {
+				c := line[i] - '0'
+				if c > 9 {
+					break
+				}
+				mant = mant*10 + uint64(c)
+				frac++
+				i++
+			}
+		}
+		if digits+frac == 0 || digits+frac > 15 || i < len(line) && line[i] != ' ' && line[i] != '\t' {
+			for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+				i++
+			}
+			x, good := parseFloat(line[start:i])
+			ok = ok && good
+			v[n] = x
+			n++
+			continue
+		}
+		x := float64(mant) / pow10[frac]
+		if neg {
+			x = -x
+		}
+		v[n] = x
+		n++
+	}
+}
+
+// skipBlanks returns the index of the first byte at or after i that is
+// neither a space nor a TAB. perftest pads its columns with runs of
+// spaces, which it skips eight at a time.
+func skipBlanks(line []byte, i int) int {
+	const spaces = 0x2020202020202020
+	for i+8 <= len(line) && binary.LittleEndian.Uint64(line[i:]) == spaces {
+		i += 8
+	}
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	return i
+}

@@ -1,16 +1,18 @@
 package perftest
 
 import (
-	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 )
 
-// maxLine is the longest line the parsers accept.
+// maxLine is the longest line Stream accepts.
 const maxLine = 1 << 20
+
+// maxWarningText is the longest text of a warning about an unknown line.
+const maxWarningText = 200
 
 // ResultKind says which table a result has. The String form is the "kind"
 // of the JSON contract of examples/parse.
@@ -55,11 +57,13 @@ func (k ResultKind) MarshalText() ([]byte, error) { return []byte(k.String()), n
 
 // Result is one side's parsed perftest output.
 type Result struct {
+	// Kind says which table the output has.
 	Kind ResultKind
 	// Test is the title as printed, trimmed: "Send BW Test",
 	// "RDMA_Write Bidirectional BW Test", "Atomic FETCH_AND_ADD Latency
 	// Test". From JSON, the underscores become spaces the same way.
-	Test   string
+	Test string
+	// Header holds the header block and the address lines.
 	Header Header
 	// BW holds the rows of a BW table in order: one per size with -a, one
 	// per interval with --run_infinitely.
@@ -70,7 +74,8 @@ type Result struct {
 	// size with -a, so take the last); Values holds all of them. The unit
 	// depends on the option: bandwidth in MiB/s (Gb/s with
 	// --report_gbits), message_rate in Mpps, latency in usec.
-	Value  float64
+	Value float64
+	// Values holds every number of --output mode, in order.
 	Values []float64
 	// ReportBoth holds the local and remote rows of -b --report-both,
 	// which are not in BW.
@@ -96,7 +101,8 @@ type Result struct {
 
 // ReportBoth holds the extra sections of -b --report-both.
 type ReportBoth struct {
-	Local, Remote []BWRow
+	Local  []BWRow // this side's own numbers
+	Remote []BWRow // the other side's numbers
 }
 
 func (r *Result) warn(kind WarningKind, line int, text string) {
@@ -127,9 +133,11 @@ func (r *Result) HasWarning(k WarningKind) bool {
 // Similar to: ib_send_bw -d rxe0 -x 1 -F server | tail -2 | awk '{print $4}'
 func Parse(r io.Reader) (*Result, error) {
 	p := newTextParser(true)
-	if err := p.read(r); err != nil {
+	data, err := readAll(r)
+	if err != nil {
 		return p.res, err
 	}
+	p.feedAll(data)
 	return p.res, p.finish()
 }
 
@@ -147,9 +155,7 @@ func ParseOutput(stdout, stderr []byte) (*Result, error) {
 		c, finish = &p.collector, p.finish
 	} else {
 		p := newTextParser(true)
-		if err := p.read(bytes.NewReader(stdout)); err != nil {
-			return p.res, err
-		}
+		p.feedAll(stdout)
 		c, finish = &p.collector, p.finish
 	}
 	for n := 1; len(stderr) > 0; n++ {
@@ -187,11 +193,11 @@ func (c *collector) noise(line int, raw []byte, s string) (lineClass, bool) {
 	}
 	switch cl := classifyNoise(s); cl {
 	case classWarning:
-		c.res.warn(WarnToolMessage, line, s)
+		c.res.warn(WarnToolMessage, line, clip(s))
 	case classPeakWarning:
-		c.res.warn(WarnPeakNotMeasured, line, s)
+		c.res.warn(WarnPeakNotMeasured, line, clip(s))
 	case classClock:
-		c.res.warn(WarnClock, line, s)
+		c.res.warn(WarnClock, line, clip(s))
 	case classOther:
 		return cl, false
 	default:
@@ -209,7 +215,7 @@ func (c *collector) stderrLine(n int, raw []byte) {
 	before := len(c.res.Warnings)
 	s := string(t)
 	if _, ok := c.noise(n, raw, s); !ok {
-		c.res.warn(WarnUnknownLine, n, s)
+		c.res.warn(WarnUnknownLine, n, clip(s))
 	}
 	for i := before; i < len(c.res.Warnings); i++ {
 		c.res.Warnings[i].Stderr = true
@@ -226,18 +232,22 @@ func (c *collector) result(err error) error {
 	return err
 }
 
-// read feeds the lines of r to feed.
-func readLines(r io.Reader, feed func([]byte)) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
-	for sc.Scan() {
-		feed(sc.Bytes())
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return fmt.Errorf("%w: a line is longer than %d bytes", ErrParse, maxLine)
+// readAll reads r to the end, in one allocation when r knows its length
+// (bytes.Reader, strings.Reader, bytes.Buffer, a regular file).
+func readAll(r io.Reader) ([]byte, error) {
+	size := 0
+	switch v := r.(type) {
+	case interface{ Len() int }:
+		size = v.Len()
+	case *os.File:
+		if fi, err := v.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = int(fi.Size())
 		}
-		return fmt.Errorf("perftest: read: %w", err)
 	}
-	return nil
+	var b bytes.Buffer
+	b.Grow(size + bytes.MinRead)
+	if _, err := b.ReadFrom(r); err != nil {
+		return b.Bytes(), fmt.Errorf("perftest: read: %w", err)
+	}
+	return b.Bytes(), nil
 }

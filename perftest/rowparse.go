@@ -2,13 +2,13 @@ package perftest
 
 import (
 	"fmt"
-	"strings"
+	"strconv"
 )
 
 // Column names, for messages.
 var (
 	bwColumns     = []string{"BW peak", "BW average", "MsgRate"}
-	portColumns   = []string{"BW Port1", "MsgRate Port1", "BW Port2", "MsgRate Port2"}
+	bwPortColumns = []string{"BW peak", "BW average", "MsgRate", "BW Port1", "MsgRate Port1", "BW Port2", "MsgRate Port2"}
 	latColumns    = []string{"t_min", "t_max", "t_typical", "t_avg", "t_stdev", "99% percentile", "99.9% percentile"}
 	latDurColumns = []string{"t_avg", "tps average"}
 )
@@ -19,11 +19,12 @@ func (p *textParser) row(t []byte) {
 		p.setErr(newParseError(ErrParse, p.line, t, "a result row before any table header"))
 		return
 	}
-	var f [maxFields][]byte
-	n := splitFields(t, &f)
+	var u [2]uint64
+	var v [maxFields]float64
+	n, good := scanRow(t, &u, &v)
 	switch p.table {
 	case tableBW:
-		r, ok := p.bwRow(t, &f, n)
+		r, ok := p.bwRow(t, n, good, &u, &v)
 		if !ok {
 			return
 		}
@@ -33,13 +34,13 @@ func (p *textParser) row(t []byte) {
 			p.onRow(r)
 		}
 	default:
-		r, ok := p.latRow(t, &f, n)
+		r, ok := p.latRow(t, n, good, &u, &v)
 		if !ok {
 			return
 		}
 		p.tableRows++
 		if p.keepRows && p.section == sectionMain {
-			p.res.Lat = appendRow(p.res.Lat, r)
+			p.res.Lat = appendRow(p.res.Lat, r, p.rowHint)
 		}
 		if p.onRow != nil && p.section == sectionMain {
 			p.onRow(r)
@@ -47,12 +48,17 @@ func (p *textParser) row(t []byte) {
 	}
 }
 
-// appendRow appends r, doubling the capacity when it is full: append
-// grows large slices by a quarter, which copies a long -a or
-// --run_infinitely table several times over.
-func appendRow[T any](s []T, r T) []T {
+// appendRow appends r. The first row allocates room for hint rows (the
+// most the input can hold); after that the capacity doubles when full,
+// where append would grow a large slice by a quarter and copy a long -a
+// or --run_infinitely table several times over.
+func appendRow[T any](s []T, r T, hint int) []T {
 	if len(s) == cap(s) {
-		grown := make([]T, len(s), 2*cap(s)+8)
+		n := 2*cap(s) + 8
+		if len(s) == 0 && hint > n {
+			n = hint
+		}
+		grown := make([]T, len(s), n)
 		copy(grown, s)
 		s = grown
 	}
@@ -61,7 +67,7 @@ func appendRow[T any](s []T, r T) []T {
 
 // bwRow parses a BW row: size, iterations, peak, average, message rate,
 // then the per-port columns and the CPU column when the table has them.
-func (p *textParser) bwRow(t []byte, f *[maxFields][]byte, n int) (BWRow, bool) {
+func (p *textParser) bwRow(t []byte, n int, good bool, u *[2]uint64, v *[maxFields]float64) (BWRow, bool) {
 	base := 5
 	if p.tablePorts {
 		base = 9
@@ -70,15 +76,11 @@ func (p *textParser) bwRow(t []byte, f *[maxFields][]byte, n int) (BWRow, bool) 
 		p.setErr(newParseError(ErrParse, p.line, t, fmt.Sprintf("BW row has %d fields, want %d", n, base)))
 		return BWRow{}, false
 	}
-	var v [maxFields]float64
-	r := BWRow{Line: p.line}
-	var okB, okI bool
-	r.Bytes, okB = parseUint(f[0])
-	r.Iterations, okI = parseUint(f[1])
-	if !okB || !okI || !parseFloats(f[2:n], v[2:n]) {
+	if !good {
 		p.setErr(newParseError(ErrParse, p.line, t, "bad number in a BW row"))
 		return BWRow{}, false
 	}
+	r := BWRow{Bytes: u[0], Iterations: u[1], Line: p.line}
 	unit := p.res.Header.BWUnit
 	r.Printed = PrintedBW{Peak: v[2], Avg: v[3], Unit: unit}
 	r.PeakMeasured = v[2] != 0
@@ -97,9 +99,11 @@ func (p *textParser) bwRow(t []byte, f *[maxFields][]byte, n int) (BWRow, bool) 
 		r.CPUUtilPercent, r.HasCPUUtil = v[base], true
 	}
 	if !allFinite(v[2:n]) {
-		names := append(append([]string{}, bwColumns...), portColumns[:base-5]...)
-		names = append(names, "CPU_Util")
-		p.warnNonFinite(r.Bytes, names, f[2:n])
+		names := bwColumns
+		if p.tablePorts {
+			names = bwPortColumns
+		}
+		p.warnNonFinite(r.Bytes, names, t)
 	}
 	return r, true
 }
@@ -122,12 +126,12 @@ func (p *textParser) addBW(r BWRow) {
 		}
 	}
 	if p.keepRows {
-		p.res.BW = appendRow(p.res.BW, r)
+		p.res.BW = appendRow(p.res.BW, r, p.rowHint)
 	}
 }
 
 // latRow parses a latency row, or a -D latency row.
-func (p *textParser) latRow(t []byte, f *[maxFields][]byte, n int) (LatRow, bool) {
+func (p *textParser) latRow(t []byte, n int, good bool, u *[2]uint64, v *[maxFields]float64) (LatRow, bool) {
 	base, names := 9, latColumns
 	if p.table == tableLatDur {
 		base, names = 4, latDurColumns
@@ -136,15 +140,11 @@ func (p *textParser) latRow(t []byte, f *[maxFields][]byte, n int) (LatRow, bool
 		p.setErr(newParseError(ErrParse, p.line, t, fmt.Sprintf("latency row has %d fields, want %d", n, base)))
 		return LatRow{}, false
 	}
-	var v [maxFields]float64
-	r := LatRow{Line: p.line}
-	var okB, okI bool
-	r.Bytes, okB = parseUint(f[0])
-	r.Iterations, okI = parseUint(f[1])
-	if !okB || !okI || !parseFloats(f[2:n], v[2:n]) {
+	if !good {
 		p.setErr(newParseError(ErrParse, p.line, t, "bad number in a latency row"))
 		return LatRow{}, false
 	}
+	r := LatRow{Bytes: u[0], Iterations: u[1], Line: p.line}
 	if p.table == tableLatDur {
 		r.Duration, r.TAvgMicros, r.TPS = true, v[2], v[3]
 	} else {
@@ -155,7 +155,7 @@ func (p *textParser) latRow(t []byte, f *[maxFields][]byte, n int) (LatRow, bool
 		r.CPUUtilPercent, r.HasCPUUtil = v[base], true
 	}
 	if !allFinite(v[2:n]) {
-		p.warnNonFinite(r.Bytes, append(append([]string{}, names...), "CPU_Util"), f[2:n])
+		p.warnNonFinite(r.Bytes, names, t)
 	} else if !r.Duration && !p.percentileWarned && r.P999Micros == r.TMaxMicros {
 		p.percentileWarned = true
 		which := "the 99.9% percentile equals"
@@ -168,18 +168,6 @@ func (p *textParser) latRow(t []byte, f *[maxFields][]byte, n int) (LatRow, bool
 	return r, true
 }
 
-// parseFloats parses every field into dst.
-func parseFloats(fields [][]byte, dst []float64) bool {
-	for i, b := range fields {
-		v, ok := parseFloat(b)
-		if !ok {
-			return false
-		}
-		dst[i] = v
-	}
-	return true
-}
-
 func allFinite(v []float64) bool {
 	for _, x := range v {
 		if !finite(x) {
@@ -190,13 +178,28 @@ func allFinite(v []float64) bool {
 }
 
 // warnNonFinite warns about the inf and nan fields of a row; names[i]
-// names fields[i].
-func (p *textParser) warnNonFinite(size uint64, names []string, fields [][]byte) {
-	var bad []string
-	for i, b := range fields {
-		if v, _ := parseFloat(b); !finite(v) && i < len(names) {
-			bad = append(bad, names[i]+" "+string(b))
+// names field i+2, and a field past them is the CPU column.
+func (p *textParser) warnNonFinite(size uint64, names []string, row []byte) {
+	var f [maxFields][]byte
+	n := min(splitFields(row, &f), maxFields)
+	b := strconv.AppendUint(p.scratch[:0], size, 10)
+	b = append(b, " bytes: "...)
+	first := true
+	for i, field := range f[2:n] {
+		if v, _ := parseFloat(field); finite(v) {
+			continue
 		}
+		if !first {
+			b = append(b, ", "...)
+		}
+		first = false
+		name := "CPU_Util"
+		if i < len(names) {
+			name = names[i]
+		}
+		b = append(append(append(b, name...), ' '), field...)
 	}
-	p.res.warn(WarnNonFinite, p.line, fmt.Sprintf("%d bytes: %s (kept as printed)", size, strings.Join(bad, ", ")))
+	b = append(b, " (kept as printed)"...)
+	p.scratch = b
+	p.res.warn(WarnNonFinite, p.line, string(b))
 }

@@ -70,21 +70,21 @@ type BWRow struct {
 	Bytes      uint64 // #bytes: message size
 	Iterations uint64 // #iterations: iterations x QPs, or completions in the window
 	// BWPeakGbps is the best cq_mod window in 10^9 bit/s; 0 when
-	// PeakMeasured is false.
+	// PeakMeasured is false, NaN when the unit is unknown (JSON).
 	BWPeakGbps float64
 	// BWAvgGbps is the average bandwidth in 10^9 bit/s; NaN when the unit
 	// is unknown (JSON).
 	BWAvgGbps float64
 	// MsgRateMpps is the message rate in 10^6 messages/s.
 	MsgRateMpps float64
+	// CPUUtilPercent is the CPU_Util[%] column (--cpu_util with -D).
+	CPUUtilPercent float64
 	// PeakMeasured is false when BW peak was printed as 0: perftest does
 	// not measure it with -D, --run_infinitely, -N, -n > 20000 and on the
 	// server of a send test, so 0.00 means "not measured", not zero.
 	PeakMeasured bool
-	// CPUUtilPercent is the CPU_Util[%] column (--cpu_util with -D) when
-	// HasCPUUtil is set.
-	CPUUtilPercent float64
-	HasCPUUtil     bool
+	// HasCPUUtil is set when the row has the CPU column.
+	HasCPUUtil bool
 	// Ports holds the per-port columns of --report-per-port (dual port).
 	Ports []PortBW
 	// Printed holds the BW values as printed, in the unit of the table.
@@ -95,14 +95,15 @@ type BWRow struct {
 
 // PrintedBW holds BW values as perftest printed them.
 type PrintedBW struct {
-	Peak, Avg float64
-	Unit      BWUnit
+	Peak float64 // BW peak as printed (0.00 when not measured)
+	Avg  float64 // BW average as printed
+	Unit BWUnit  // the unit of the table header
 }
 
 // PortBW holds the columns of one port in a --report-per-port row.
 type PortBW struct {
 	BWGbps      float64 // 10^9 bit/s
-	MsgRateMpps float64
+	MsgRateMpps float64 // 10^6 messages/s
 	BWPrinted   float64 // as printed, in the unit of the table
 }
 
@@ -125,22 +126,23 @@ func (BWRow) isRow() {}
 //	#bytes        #iterations       t_avg[usec]    tps average
 //	2             11901            84.73          5900.98
 type LatRow struct {
-	Bytes          uint64 // #bytes: message size
-	Iterations     uint64 // #iterations
-	TMinMicros     float64
+	Bytes          uint64  // #bytes: message size
+	Iterations     uint64  // #iterations
+	TMinMicros     float64 // the smallest sample
 	TMaxMicros     float64 // the 3rd-largest sample
 	TTypicalMicros float64 // the median
-	TAvgMicros     float64
+	TAvgMicros     float64 // the mean (-D: of the sampling window)
 	TStdevMicros   float64 // coarse: perftest truncates each sample to an int
 	P99Micros      float64 // 99% percentile
 	P999Micros     float64 // 99.9% percentile
-	// Duration marks a -D row: only TAvgMicros and TPS are set.
-	Duration bool
 	// TPS is the "tps average" of a -D row: transactions per second.
 	TPS float64
-	// CPUUtilPercent is the CPU_Util[%] column when HasCPUUtil is set.
+	// CPUUtilPercent is the CPU_Util[%] column (--cpu_util with -D).
 	CPUUtilPercent float64
-	HasCPUUtil     bool
+	// Duration marks a -D row: only TAvgMicros and TPS are set.
+	Duration bool
+	// HasCPUUtil is set when the row has the CPU column.
+	HasCPUUtil bool
 	// Line is the 1-based input line of the row (0 for JSON).
 	Line int
 }

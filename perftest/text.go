@@ -2,9 +2,7 @@ package perftest
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 )
 
@@ -25,10 +23,15 @@ const (
 	sectionRemote
 )
 
+// minRowLen bounds the length of a result row from below: the shortest
+// row format, REPORT_FMT_LAT_DUR, prints at least 40 characters.
+const minRowLen = 40
+
 // textParser is the line machine behind Parse and Stream.
 type textParser struct {
 	collector
 	keepRows bool      // append rows to the Result (Parse) or not (Stream)
+	rowHint  int       // how many rows the input can hold at most, or 0
 	onRow    func(Row) // called for every row of the main section, if set
 
 	line       int
@@ -49,6 +52,8 @@ type textParser struct {
 	dumpCount int
 
 	peakWarned, percentileWarned bool
+
+	scratch []byte // reused to build warning texts
 }
 
 func newTextParser(keepRows bool) *textParser {
@@ -58,14 +63,16 @@ func newTextParser(keepRows bool) *textParser {
 	}
 }
 
-// read feeds every line of r.
-func (p *textParser) read(r io.Reader) error {
-	err := readLines(r, p.feed)
-	if errors.Is(err, ErrParse) {
-		p.setErr(newParseError(ErrParse, p.line+1, nil, err.Error()))
-		return nil
+// feedAll feeds every line of data. It first bounds the number of rows,
+// so that the row slices are allocated once: there are no more rows than
+// lines, and no row is shorter than minRowLen.
+func (p *textParser) feedAll(data []byte) {
+	p.rowHint = min(bytes.Count(data, []byte{'\n'})+1, len(data)/minRowLen+1)
+	for len(data) > 0 {
+		var line []byte
+		line, data = nextLine(data)
+		p.feed(line)
 	}
-	return err
 }
 
 // feed handles one line.
@@ -75,15 +82,15 @@ func (p *textParser) feed(raw []byte) {
 	if len(t) == 0 {
 		return
 	}
-	if c := t[0]; c >= '0' && c <= '9' {
-		if p.inDump || isDumpSample(t) {
-			p.sample()
-			return
-		}
-		p.row(t)
+	if isDumpSample(t) {
+		p.sample()
 		return
 	}
 	p.endDump()
+	if c := t[0]; c >= '0' && c <= '9' {
+		p.row(t)
+		return
+	}
 	switch t[0] {
 	case '-':
 		if isDashes(t) {
@@ -124,7 +131,15 @@ func (p *textParser) feed(raw []byte) {
 		p.sawHeader = true
 		return
 	}
-	p.res.warn(WarnUnknownLine, p.line, s)
+	p.res.warn(WarnUnknownLine, p.line, clip(s))
+}
+
+// clip cuts the text of an unknown line for its warning.
+func clip(s string) string {
+	if len(s) > maxWarningText {
+		return s[:maxWarningText] + "..."
+	}
+	return s
 }
 
 // marker handles the lines that change the parser's state.
@@ -144,8 +159,8 @@ func (p *textParser) marker(cl lineClass, s string) {
 			p.section = sectionRemote
 		}
 	case classEvents:
-		p.res.Header.Events = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(s, "Test with events."), " Using"))
-		p.res.Header.Events = strings.TrimPrefix(p.res.Header.Events, "Using ")
+		ev := strings.TrimSpace(strings.TrimPrefix(s, "Test with events."))
+		p.res.Header.Events = strings.TrimSpace(strings.TrimPrefix(ev, "Using"))
 		p.sawHeader = true
 	case classMulticast:
 		p.res.Header.Multicast = true
@@ -189,7 +204,7 @@ func (p *textParser) tableHeader(t []byte) {
 	case strings.Contains(s, "BW peak[") || strings.Contains(s, "BW average["):
 		k = tableBW
 	default:
-		p.res.warn(WarnUnknownLine, p.line, s)
+		p.res.warn(WarnUnknownLine, p.line, clip(s))
 		return
 	}
 	p.table, p.tableLine, p.tableText, p.tableRows = k, p.line, s, 0

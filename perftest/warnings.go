@@ -72,6 +72,7 @@ func (k WarningKind) String() string {
 // Warning is a caveat about a parsed result: a line that is not a result,
 // a value to be careful with. Results carry them instead of printing them.
 type Warning struct {
+	// Kind says what the warning is about.
 	Kind WarningKind
 	// Line is the 1-based line of the input the warning is about, or 0.
 	Line int
