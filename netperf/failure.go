@@ -32,6 +32,9 @@ var failurePatterns = []struct {
 	{"recv_data failed", KindDataRecv},
 	{"partial response received", KindControlLost},
 	{"no response received", KindTimeout},
+	// perror("recv_response") when netserver's end of the control
+	// connection was reset: "recv_response: Connection reset by peer".
+	{"recv_response: ", KindControlLost},
 	{"netperf: remote error", KindRemote},
 }
 
