@@ -11,6 +11,9 @@ import (
 	"strings"
 )
 
+// ErrFileParse is wrapped by every parse error of this package.
+var ErrFileParse = errors.New("capture: cannot parse file")
+
 // ErrNoGID means the GID table holds no RoCE v2 entry for the address (yet).
 var ErrNoGID = errors.New("capture: no RoCE v2 GID for the address")
 

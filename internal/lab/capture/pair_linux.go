@@ -8,6 +8,8 @@ import (
 	"os"
 	"strconv"
 	"time"
+
+	"github.com/rocekit/rocekit/host"
 )
 
 // readyTimeout bounds the wait for a server to listen (before TimeoutScale).
@@ -111,12 +113,12 @@ func tcpListening(pid int, port uint16) (bool, error) {
 			errs = append(errs, err)
 			continue
 		}
-		socks, err := ParseTCPTable(f)
+		socks, err := host.ParseTCPTable(f)
 		f.Close()
 		if err != nil {
 			errs = append(errs, err)
 		}
-		if ListeningOn(socks, port) {
+		if host.ListeningOn(socks, port) {
 			return true, nil
 		}
 	}
