@@ -1,0 +1,32 @@
+package perftest_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rocekit/rocekit/perftest"
+)
+
+// One Options value gives both command lines of the soft-RoCE runbook.
+func ExampleOptions() {
+	o := perftest.Options{
+		Test:        perftest.SendBW,
+		Device:      "rxe0",
+		GID:         perftest.GIDIndex(3),
+		Iterations:  10000,
+		NoFreqCheck: true,
+		ReportGbits: true,
+		ClientCPUs:  []int{2},
+	}
+	srv, _ := o.ServerArgv()
+	cli, _ := o.ClientArgv("198.18.80.1")
+	fmt.Println(strings.Join(srv, " "))
+	fmt.Println(strings.Join(cli, " "))
+
+	o.Test, o.QPs = perftest.SendLat, 4
+	fmt.Println(o.Validate())
+	// Output:
+	// ib_send_bw -d rxe0 -x 3 -F -n 10000 --report_gbits -p 18515
+	// taskset -c 2 ib_send_bw -d rxe0 -x 3 -F -n 10000 --report_gbits -p 18515 198.18.80.1
+	// perftest: invalid options: QPs: -q is for BW tests only (ib_send_lat)
+}

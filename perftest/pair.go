@@ -1,0 +1,480 @@
+package perftest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rocekit/rocekit/host"
+)
+
+// Errors of RunPair, besides *OptionsError, *Error (what perftest printed)
+// and the host package's errors (exec.ErrNotFound for a missing program).
+var (
+	// ErrPortBusy: something already listens on the pair's TCP port on the
+	// server's host, so the server could not bind it (and the readiness
+	// check would take the other listener for it).
+	ErrPortBusy = errors.New("perftest: port already in use")
+
+	// ErrPairTimeout: the pair did not finish within Options.Deadline
+	// (or Options.Timeout); both sides were killed. perftest itself
+	// never times out its out-of-band connection.
+	ErrPairTimeout = errors.New("perftest: pair did not finish before its deadline")
+
+	// ErrHeaderMismatch: the two sides printed different headers (QPs,
+	// MTU, link type, connection, GID family), so they did not run the
+	// same test; PairResult.Mismatches says how.
+	ErrHeaderMismatch = errors.New("perftest: server and client ran different tests")
+
+	// ErrServerExited: the server ended before its port was listening,
+	// without a perftest message that says why.
+	ErrServerExited = errors.New("perftest: server exited before listening")
+)
+
+// PairError is the failure of a pair: which side and stage failed and why.
+// errors.As finds the *Error perftest printed (Failure) and errors.Is the
+// sentinels (ErrPortBusy, ErrPairTimeout, ErrHeaderMismatch,
+// exec.ErrNotFound, context.Canceled).
+type PairError struct {
+	// Side is "server", "client", or "" when the pair as a whole failed.
+	Side Role
+	// Stage is where it failed: "gid", "port", "start", "listen", "run",
+	// "headers".
+	Stage string
+	// Failure is the root cause perftest printed on either side (Classify
+	// over both sides' outputs), or nil.
+	Failure *Error
+	// Err is the runner's or RunPair's error: *host.StartError,
+	// *host.ExitError, ErrPortBusy, ErrPairTimeout, ErrHeaderMismatch, a
+	// context's cause.
+	Err error
+}
+
+// Error says which side failed where, and why.
+func (e *PairError) Error() string {
+	var b strings.Builder
+	b.WriteString("perftest: pair failed")
+	if e.Side != "" {
+		b.WriteString(" on the " + string(e.Side))
+	}
+	if e.Stage != "" {
+		b.WriteString(" (" + e.Stage + ")")
+	}
+	if e.Failure != nil {
+		b.WriteString(": " + e.Failure.Error())
+	}
+	if e.Err != nil && (e.Failure == nil || !isExitError(e.Err)) {
+		b.WriteString(": " + e.Err.Error())
+	}
+	return b.String()
+}
+
+func isExitError(err error) bool {
+	var ee *host.ExitError
+	return errors.As(err, &ee) && ee.Killed == nil
+}
+
+// Unwrap returns Failure and Err, those that are set.
+func (e *PairError) Unwrap() []error {
+	var errs []error
+	if e.Failure != nil {
+		errs = append(errs, e.Failure)
+	}
+	if e.Err != nil {
+		errs = append(errs, e.Err)
+	}
+	return errs
+}
+
+// Side is what one side of a pair ran and printed.
+type Side struct {
+	Role   Role     // Server or Client
+	Runner string   // where it ran (host.Runner's String)
+	Argv   []string // the command, taskset prefix included
+	// GIDIndex is the -x given, or -1.
+	GIDIndex int
+	// Started is false when the side was never started. PID is its
+	// process (and process group) ID on its host.
+	Started bool
+	PID     int
+	// Stdout and Stderr are the side's raw outputs.
+	Stdout, Stderr []byte
+	// Status is how it ended; Err is its start or exit error.
+	Status host.ExitStatus
+	Err    error
+	// Result is the parsed output (never nil once started); ParseErr is
+	// ParseOutput's error (an *Error when the side printed a failure).
+	Result   *Result
+	ParseErr error
+	// JSON is the --out_json file, read back and parsed, when
+	// Options.JSON was set and the side wrote it.
+	JSON *Result
+	// Elapsed is from start to exit. Listen (server only) is from start to
+	// the port in LISTEN state.
+	Elapsed, Listen time.Duration
+}
+
+// Mismatch is a header line the two sides printed differently.
+type Mismatch struct {
+	Field          string // "test", "qps", "mtu", "link_type", "connection", "gid_family", "size"
+	Server, Client string
+}
+
+// String returns "connection: server RC, client UC".
+func (m Mismatch) String() string {
+	return fmt.Sprintf("%s: server %s, client %s", m.Field, m.Server, m.Client)
+}
+
+// PairResult is a pair run by RunPair: both sides, the header comparison
+// and the timings. Read the client for the numbers (the server of write,
+// read and atomic BW tests echoes them; read and atomic latency servers
+// print none).
+type PairResult struct {
+	// Options and ServerAddr are what RunPair was given.
+	Options    Options
+	ServerAddr string
+	// Server and Client are the two sides.
+	Server, Client Side
+	// Mismatches lists header differences; see ErrHeaderMismatch.
+	Mismatches []Mismatch
+	// Deadline is the bound the pair ran under; Elapsed its wall time.
+	Deadline, Elapsed time.Duration
+}
+
+// sideGrace is how long the other side may take to finish once one side
+// failed: long enough for it to print its own error, short enough that a
+// server left in accept() does not hold the caller up.
+var sideGrace = 5 * time.Second
+
+// RunPair runs one perftest pair: the server on serverRunner, then, once
+// the server's port is in LISTEN state (read from /proc, never probed),
+// the client on clientRunner against serverAddr. Both run line-buffered,
+// under a deadline from Options.Deadline (or ctx, if sooner); on failure,
+// timeout or cancel both process groups are killed. Both outputs are
+// parsed, failures from either side are classified (Classify) into the
+// returned *PairError's Failure, and the headers of the two sides are
+// compared (PairResult.Mismatches, ErrHeaderMismatch).
+//
+// It fails fast: invalid options with *OptionsError before anything
+// starts, a busy port with ErrPortBusy before the server starts, a missing
+// program with exec.ErrNotFound, a missing device with an *Error of
+// KindDeviceNotFound as soon as the server exits. The PairResult is
+// returned whenever something was started, with or without an error.
+//
+// Similar to: ib_send_bw -d rxe0 -x 1 -F & sleep 1; ib_send_bw -d rxe0 -x 1 -F 198.18.80.1
+func RunPair(ctx context.Context, serverRunner, clientRunner host.Runner, serverAddr string, opts Options) (*PairResult, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	if serverAddr == "" || strings.HasPrefix(serverAddr, "-") || strings.ContainsAny(serverAddr, " \t\n\x00") {
+		return nil, optionsErr("serverAddr", "%q is not a host name or address", serverAddr)
+	}
+	if serverRunner == nil || clientRunner == nil {
+		return nil, optionsErr("Runner", "nil runner")
+	}
+	start := time.Now()
+	pr := &PairResult{Options: opts, ServerAddr: serverAddr, Deadline: opts.Deadline()}
+	pr.Server = Side{Role: Server, Runner: serverRunner.String(), GIDIndex: -1}
+	pr.Client = Side{Role: Client, Runner: clientRunner.String(), GIDIndex: -1}
+	defer func() { pr.Elapsed = time.Since(start) }()
+
+	runCtx, cancel := context.WithTimeoutCause(ctx, pr.Deadline, ErrPairTimeout)
+	defer cancel()
+
+	// GID indices, one per side.
+	if opts.GID != nil {
+		for _, s := range []struct {
+			side *Side
+			r    host.Runner
+		}{{&pr.Server, serverRunner}, {&pr.Client, clientRunner}} {
+			idx, err := opts.GID.ChooseGID(runCtx, s.r, opts.device(s.side.Role), max(opts.IBPort, 1))
+			if err == nil && idx < 0 {
+				err = fmt.Errorf("negative GID index %d", idx)
+			}
+			if err != nil {
+				return pr, &PairError{Side: s.side.Role, Stage: "gid", Err: err}
+			}
+			s.side.GIDIndex = idx
+		}
+	}
+	pr.Server.Argv = opts.argv(Server, "", pr.Server.GIDIndex)
+	pr.Client.Argv = opts.argv(Client, serverAddr, pr.Client.GIDIndex)
+	port := uint16(opts.port())
+
+	// A port in LISTEN state already would make the readiness check pass
+	// for the wrong process: refuse it now.
+	socks, err := serverRunner.TCPSockets(runCtx)
+	if err != nil {
+		return pr, &PairError{Side: Server, Stage: "port", Err: err}
+	}
+	if host.ListeningOn(socks, port) {
+		return pr, &PairError{Side: Server, Stage: "port", Err: fmt.Errorf("%w: %d on %s", ErrPortBusy, port, serverRunner)}
+	}
+
+	srvStart := time.Now()
+	srv, err := serverRunner.Start(runCtx, host.Cmd{Argv: pr.Server.Argv, LineBuffered: true})
+	if err != nil {
+		return pr, &PairError{Side: Server, Stage: "start", Err: err}
+	}
+	pr.Server.Started, pr.Server.PID = true, srv.PID()
+	defer srv.Kill()
+
+	if err := host.WaitProcessListening(runCtx, srv, port); err != nil {
+		srv.Kill()
+		<-srv.Done()
+		pr.finish(&pr.Server, srv, srvStart, srv.Wait(context.Background()))
+		pe := &PairError{Side: Server, Stage: "listen", Failure: pr.classify(), Err: pr.Server.Err}
+		switch {
+		case runCtx.Err() != nil:
+			pe.Err = context.Cause(runCtx)
+		case pe.Failure != nil && pe.Failure.Kind == KindConnectFailed && strings.Contains(pe.Failure.Raw, "listen"):
+			pe.Err = fmt.Errorf("%w: %d on %s", ErrPortBusy, port, serverRunner)
+		case pe.Failure == nil:
+			pe.Err = errors.Join(ErrServerExited, notFound(pr.Server), pr.Server.Err)
+		}
+		return pr, pe
+	}
+	pr.Server.Listen = time.Since(srvStart)
+
+	cliStart := time.Now()
+	cli, err := clientRunner.Start(runCtx, host.Cmd{Argv: pr.Client.Argv, LineBuffered: true})
+	if err != nil {
+		srv.Kill()
+		<-srv.Done()
+		pr.finish(&pr.Server, srv, srvStart, srv.Wait(context.Background()))
+		return pr, &PairError{Side: Client, Stage: "start", Err: err}
+	}
+	pr.Client.Started, pr.Client.PID = true, cli.PID()
+	defer cli.Kill()
+	srvEnd, cliEnd := endTime(srv), endTime(cli)
+
+	// Wait for the first side to end; if it failed, give the other a
+	// moment to print its own error, then kill it.
+	var first, second *host.Process
+	select {
+	case <-cli.Done():
+		first, second = cli, srv
+	case <-srv.Done():
+		first, second = srv, cli
+	case <-runCtx.Done():
+	}
+	if first != nil {
+		if !first.Status().Success() {
+			t := time.NewTimer(sideGrace)
+			select {
+			case <-second.Done():
+			case <-t.C:
+			case <-runCtx.Done():
+			}
+			t.Stop()
+		} else {
+			select {
+			case <-second.Done():
+			case <-runCtx.Done():
+			}
+		}
+	}
+	srv.Kill()
+	cli.Kill()
+	<-srv.Done()
+	<-cli.Done()
+	pr.finish(&pr.Server, srv, srvStart, srv.Wait(context.Background()))
+	pr.finish(&pr.Client, cli, cliStart, cli.Wait(context.Background()))
+	pr.Server.Elapsed, pr.Client.Elapsed = (<-srvEnd).Sub(srvStart), (<-cliEnd).Sub(cliStart)
+	pr.readJSON(ctx, serverRunner, clientRunner)
+	pr.Mismatches = CompareHeaders(pr.Server.Result, pr.Client.Result)
+
+	failure := pr.classify()
+	var mismatch error
+	if len(pr.Mismatches) > 0 {
+		mismatch = fmt.Errorf("%w: %s", ErrHeaderMismatch, joinMismatches(pr.Mismatches))
+	}
+	switch {
+	case ctx.Err() != nil:
+		return pr, &PairError{Stage: "run", Failure: failure, Err: errors.Join(context.Cause(ctx), mismatch)}
+	case runCtx.Err() != nil && (pr.Client.Err != nil || pr.Server.Err != nil) && killedByUs(pr):
+		return pr, &PairError{Stage: "run", Failure: failure, Err: errors.Join(fmt.Errorf("%w (%v)", ErrPairTimeout, pr.Deadline), mismatch)}
+	}
+	if pr.Client.Err != nil || failure != nil {
+		side := Client
+		err := pr.Client.Err
+		if err == nil || (pr.Server.Err != nil && pr.Client.Status.Code == 0) {
+			side, err = Server, pr.Server.Err
+		}
+		if nf := notFound(pr.Client); nf != nil && failure == nil {
+			err = errors.Join(nf, err)
+		}
+		return pr, &PairError{Side: side, Stage: "run", Failure: failure, Err: errors.Join(err, mismatch)}
+	}
+	if pr.Server.Err != nil {
+		return pr, &PairError{Side: Server, Stage: "run", Failure: failure, Err: errors.Join(notFound(pr.Server), pr.Server.Err, mismatch)}
+	}
+	if mismatch != nil {
+		return pr, &PairError{Stage: "headers", Err: mismatch}
+	}
+	return pr, nil
+}
+
+// endTime delivers the time p ended, once it has.
+func endTime(p *host.Process) <-chan time.Time {
+	c := make(chan time.Time, 1)
+	go func() {
+		<-p.Done()
+		c <- time.Now()
+	}()
+	return c
+}
+
+// killedByUs reports whether a side still running at the deadline was
+// killed by it.
+func killedByUs(pr *PairResult) bool {
+	for _, s := range []Side{pr.Server, pr.Client} {
+		var ee *host.ExitError
+		if errors.As(s.Err, &ee) && ee.Killed != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func joinMismatches(ms []Mismatch) string {
+	s := make([]string, len(ms))
+	for i, m := range ms {
+		s[i] = m.String()
+	}
+	return strings.Join(s, "; ")
+}
+
+// notFound returns exec.ErrNotFound when a side exited 127 without any
+// perftest output: the shell's or taskset's "command not found".
+func notFound(s Side) error {
+	if s.Status.Code == 127 && (s.Result == nil || s.Result.Kind == ResultUnknown) {
+		return fmt.Errorf("%s: %w", s.Argv[0], exec.ErrNotFound)
+	}
+	return nil
+}
+
+// finish records a side's end and parses its output.
+func (pr *PairResult) finish(s *Side, p *host.Process, started time.Time, waitErr error) {
+	s.Elapsed = time.Since(started)
+	s.Stdout = bytes.Clone(p.Stdout().Bytes())
+	s.Stderr = bytes.Clone(p.Stderr().Bytes())
+	s.Status = p.Status()
+	s.Err = waitErr
+	s.Result, s.ParseErr = ParseOutput(s.Stdout, s.Stderr)
+}
+
+// classify returns the root-cause failure printed by either side, or nil.
+func (pr *PairResult) classify() *Error {
+	err := Classify(pr.Client.Stdout, pr.Client.Stderr, pr.Server.Stdout, pr.Server.Stderr)
+	var pe *Error
+	if errors.As(err, &pe) {
+		return pe
+	}
+	return nil
+}
+
+// readJSON reads back the --out_json files of the sides that succeeded.
+func (pr *PairResult) readJSON(ctx context.Context, srv, cli host.Runner) {
+	if !pr.Options.JSON {
+		return
+	}
+	unit := UnitMiBps
+	if pr.Options.ReportGbits {
+		unit = UnitGbps
+	}
+	for _, s := range []struct {
+		side *Side
+		r    host.Runner
+	}{{&pr.Server, srv}, {&pr.Client, cli}} {
+		if !s.side.Started || s.side.Err != nil {
+			continue
+		}
+		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		p, err := host.Run(rctx, s.r, host.Cmd{Argv: []string{"cat", pr.Options.JSONFile(s.side.Role)}})
+		cancel()
+		if err != nil {
+			continue
+		}
+		res, err := ParseJSON(bytes.NewReader(p.Stdout().Bytes()))
+		if err != nil && res == nil {
+			continue
+		}
+		if !pr.Options.Test.Latency() {
+			res.AssumeBWUnit(unit)
+		}
+		s.side.JSON = res
+	}
+}
+
+// CompareHeaders compares the headers the two sides of a pair printed:
+// test title, number of QPs, MTU, link type, connection type and the
+// family of the local GIDs (IPv4-mapped or IPv6, which must match for
+// RoCE v2), and the message size of their last rows. A field counts only when both sides printed it. nil results
+// compare equal.
+//
+// Similar to: diff <(grep -E 'qps|Mtu|Link|Connection' server.out) <(grep ... client.out)
+func CompareHeaders(server, client *Result) []Mismatch {
+	if server == nil || client == nil {
+		return nil
+	}
+	s, c := server.Header, client.Header
+	var ms []Mismatch
+	add := func(field, a, b string) {
+		if a != "" && b != "" && a != b {
+			ms = append(ms, Mismatch{Field: field, Server: a, Client: b})
+		}
+	}
+	num := func(v int) string {
+		if v <= 0 {
+			return ""
+		}
+		return strconv.Itoa(v)
+	}
+	add("test", server.Test, client.Test)
+	add("qps", num(s.QPs), num(c.QPs))
+	add("mtu", num(s.MTU), num(c.MTU))
+	add("link_type", s.LinkType, c.LinkType)
+	add("connection", s.Connection, c.Connection)
+	add("gid_family", gidFamily(s.Local), gidFamily(c.Local))
+	// The message size is not in the header, but both sides print it in
+	// their last row (the server of write/read/atomic BW echoes the
+	// client's; read and atomic latency servers print no row).
+	add("size", lastSize(server), lastSize(client))
+	return ms
+}
+
+// lastSize returns the #bytes of the last row, or "".
+func lastSize(r *Result) string {
+	switch {
+	case len(r.BW) > 0:
+		return strconv.FormatUint(r.BW[len(r.BW)-1].Bytes, 10)
+	case len(r.Lat) > 0:
+		return strconv.FormatUint(r.Lat[len(r.Lat)-1].Bytes, 10)
+	}
+	return ""
+}
+
+// gidFamily returns "ipv4" for IPv4-mapped GIDs (RoCE v2 over IPv4),
+// "ipv6" for others, "" when no GID was printed.
+func gidFamily(addrs []Address) string {
+	for _, a := range addrs {
+		if !a.GID.IsValid() {
+			continue
+		}
+		if a.GID.Is4In6() || a.GID.Is4() {
+			return "ipv4"
+		}
+		if a.GID == netip.IPv6Unspecified() {
+			continue
+		}
+		return "ipv6"
+	}
+	return ""
+}
