@@ -33,12 +33,7 @@ test:
 ## fuzz: run every fuzz target for FUZZTIME (seeds always run in make test)
 FUZZTIME ?= 5s
 fuzz:
-	@for pkg in $$($(GO) list ./...); do \
-		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
-			echo "fuzz $$pkg $$f"; \
-			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
-		done; \
-	done
+	FUZZTIME=$(FUZZTIME) .ci/fuzz
 
 ## lab-image: build (or reuse) the bookworm and trixie guest images
 lab-image:

@@ -1,0 +1,86 @@
+//go:build lab
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rocekit/rocekit/internal/labtest"
+	"github.com/rocekit/rocekit/report"
+)
+
+// TestLabBaselineTwice runs the baseline twice on a veth in a real guest:
+// the first run is the baseline, the second is compared against it; both
+// leave the rxe link and the MTU as they found them.
+func TestLabBaselineTwice(t *testing.T) {
+	labtest.Guest(t)
+	for _, args := range [][]string{
+		{"link", "add", "sbveth0", "type", "veth", "peer", "name", "sbveth1"},
+		{"addr", "add", "198.18.90.1/24", "dev", "sbveth0"},
+		{"link", "set", "sbveth0", "up"},
+		{"link", "set", "sbveth1", "up"},
+	} {
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			t.Fatalf("ip %v: %v: %s", args, err, out)
+		}
+	}
+	defer exec.Command("ip", "link", "del", "sbveth0").Run()
+
+	dir := t.TempDir()
+	c := config{Netdev: "sbveth0", RXE: "sbrxe0", MTU: 4200, Count: 2, Iterations: 200,
+		Store: filepath.Join(dir, "rounds.jsonl"), Journal: filepath.Join(dir, "journal.jsonl")}
+	var outs []string
+	for i := 0; i < 2; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		var buf bytes.Buffer
+		err := run(ctx, c, &buf)
+		cancel()
+		t.Logf("run %d:\n%s", i+1, buf.String())
+		if err != nil {
+			t.Fatalf("run %d: %v", i+1, err)
+		}
+		outs = append(outs, buf.String())
+		// Everything it changed is back.
+		if out, _ := exec.Command("rdma", "link", "show").CombinedOutput(); strings.Contains(string(out), "sbrxe0") {
+			t.Errorf("run %d left the rxe link: %s", i+1, out)
+		}
+		if mtu, _ := os.ReadFile("/sys/class/net/sbveth0/mtu"); strings.TrimSpace(string(mtu)) != "1500" {
+			t.Errorf("run %d left MTU %s, want 1500", i+1, mtu)
+		}
+	}
+	if !strings.Contains(outs[0], "first round: the baseline") || !strings.Contains(outs[1], "against the previous round") {
+		t.Errorf("the second run is not compared against the first")
+	}
+	rounds, _, err := report.OpenStore(c.Store).Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rounds) != 4 {
+		t.Fatalf("store holds %d rounds, want 4 (2 tests x 2 runs)", len(rounds))
+	}
+	for _, r := range rounds {
+		if mtu, _ := r.Param("netdev_mtu"); mtu != "4200" {
+			t.Errorf("%s: netdev_mtu %q, want 4200 (set for the run)", r.Name, mtu)
+		}
+		if pmtu, _ := r.Param("mtu"); pmtu != "4096" {
+			t.Errorf("%s: RoCE path MTU %q, want 4096 at netdev MTU 4200", r.Name, pmtu)
+		}
+		for _, m := range r.Metrics {
+			// A run whose value was inf or nan (bookworm's emulated clock
+			// does that) is left out of the metric, with a warning.
+			switch n := len(m.Values); {
+			case n == 0 || n > c.Count:
+				t.Errorf("%s %s: %d values, want 1 to %d", r.Name, m.Key(), n, c.Count)
+			case n < c.Count && len(r.Warnings) == 0:
+				t.Errorf("%s %s: %d of %d values and no warning saying why", r.Name, m.Key(), n, c.Count)
+			}
+		}
+	}
+}
