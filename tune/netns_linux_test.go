@@ -3,7 +3,6 @@ package tune
 import (
 	"fmt"
 	"os"
-	"runtime"
 	"testing"
 	"time"
 
@@ -23,50 +22,8 @@ type testNetns struct {
 // netdevs) when the test ends. The calling thread stays where it was.
 func newNetns(t *testing.T, suffix string) *testNetns {
 	t.Helper()
-	labtest.Root(t)
 	tn := &testNetns{name: fmt.Sprintf("tunetest-%s-%d", suffix, os.Getpid())}
-	done := make(chan error, 1)
-	go func() {
-		// NewNamed moves the thread into the new namespace: move it back,
-		// or leave it locked so Go discards it.
-		runtime.LockOSThread()
-		orig, err := netns.Get()
-		if err != nil {
-			done <- err
-			return
-		}
-		defer orig.Close()
-		tn.ns, err = netns.NewNamed(tn.name)
-		if err == nil {
-			if err = netns.Set(orig); err == nil {
-				runtime.UnlockOSThread()
-			}
-		}
-		done <- err
-	}()
-	if err := <-done; err != nil {
-		t.Fatalf("create netns %s: %v", tn.name, err)
-	}
-	t.Cleanup(func() {
-		if tn.nl != nil {
-			tn.nl.Close()
-		}
-		tn.ns.Close()
-		if err := netns.DeleteNamed(tn.name); err != nil {
-			t.Errorf("delete netns %s: %v", tn.name, err)
-		}
-	})
-	var err error
-	if tn.nl, err = netlink.NewHandleAt(tn.ns); err != nil {
-		t.Fatal(err)
-	}
-	lo, err := tn.nl.LinkByName("lo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tn.nl.LinkSetUp(lo); err != nil {
-		t.Fatal(err)
-	}
+	tn.ns, tn.nl = labtest.Netns(t, tn.name)
 	return tn
 }
 

@@ -1,0 +1,65 @@
+package labtest
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/vishvananda/netlink"
+	"github.com/vishvananda/netns"
+)
+
+// Netns creates the named network namespace with lo up, for a root test,
+// and deletes it (with the netdevs in it) when the test ends. It skips
+// without root. The calling thread stays in its own namespace; the netlink
+// handle acts in the new one.
+//
+// Similar to: ip netns add NAME; ip -n NAME link set lo up
+func Netns(t testing.TB, name string) (netns.NsHandle, *netlink.Handle) {
+	t.Helper()
+	Root(t)
+	var ns netns.NsHandle
+	done := make(chan error, 1)
+	go func() {
+		// NewNamed moves the thread into the new namespace: move it back,
+		// or leave it locked so that Go discards it.
+		runtime.LockOSThread()
+		orig, err := netns.Get()
+		if err != nil {
+			done <- err
+			return
+		}
+		defer orig.Close()
+		ns, err = netns.NewNamed(name)
+		if err == nil {
+			if err = netns.Set(orig); err == nil {
+				runtime.UnlockOSThread()
+			}
+		}
+		done <- err
+	}()
+	if err := <-done; err != nil {
+		t.Fatalf("create netns %s: %v", name, err)
+	}
+	var nl *netlink.Handle
+	t.Cleanup(func() {
+		if nl != nil {
+			nl.Close()
+		}
+		ns.Close()
+		if err := netns.DeleteNamed(name); err != nil {
+			t.Errorf("delete netns %s: %v", name, err)
+		}
+	})
+	var err error
+	if nl, err = netlink.NewHandleAt(ns); err != nil {
+		t.Fatal(err)
+	}
+	lo, err := nl.LinkByName("lo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nl.LinkSetUp(lo); err != nil {
+		t.Fatal(err)
+	}
+	return ns, nl
+}
