@@ -3,47 +3,19 @@ package rxe
 import (
 	"fmt"
 	"os"
-	"runtime"
 	"testing"
 
+	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/vishvananda/netlink"
 	"github.com/vishvananda/netns"
 )
 
-// newNetns creates a fresh named network namespace (nictest-...) and
+// newNetns creates a fresh named network namespace (rxetest-...) and
 // deletes it when the test ends. The calling thread stays where it was.
 func newNetns(t *testing.T, suffix string) (string, netns.NsHandle) {
 	t.Helper()
-	name := fmt.Sprintf("nictest-%s-%d", suffix, os.Getpid())
-	done := make(chan error, 1)
-	var ns netns.NsHandle
-	go func() {
-		// NewNamed switches the thread into the new namespace. Switch it
-		// back; if that fails, leave it locked so Go discards it.
-		runtime.LockOSThread()
-		orig, err := netns.Get()
-		if err != nil {
-			done <- err
-			return
-		}
-		defer orig.Close()
-		ns, err = netns.NewNamed(name)
-		if err == nil {
-			if err = netns.Set(orig); err == nil {
-				runtime.UnlockOSThread()
-			}
-		}
-		done <- err
-	}()
-	if err := <-done; err != nil {
-		t.Fatalf("create netns %s: %v", name, err)
-	}
-	t.Cleanup(func() {
-		ns.Close()
-		if err := netns.DeleteNamed(name); err != nil {
-			t.Errorf("delete netns %s: %v", name, err)
-		}
-	})
+	name := fmt.Sprintf("rxetest-%s-%d", suffix, os.Getpid())
+	ns, _ := labtest.Netns(t, name)
 	return name, ns
 }
 
