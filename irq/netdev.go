@@ -97,6 +97,31 @@ func (fs FS) Netdev(name string) (Netdev, error) {
 		}
 		return d, fmt.Errorf("irq: netdev %s: %w", name, err)
 	}
+	return fs.netdevAt(name, real)
+}
+
+// NetdevOnBus is Netdev for an interface this FS's /sys cannot see (one in
+// another network namespace), found by its PCI function instead ("ethtool
+// -i" bus-info, "0000:00:04.0"). A virtio function's virtioN child is the
+// device.
+func (fs FS) NetdevOnBus(name, pci string) (Netdev, error) {
+	if !pciAddr.MatchString(pci) {
+		return Netdev{Name: name, NUMANode: -1}, fmt.Errorf("irq: %s: bus %q is not a PCI address", name, pci)
+	}
+	real, err := filepath.EvalSymlinks(fs.sysPath("bus", "pci", "devices", pci))
+	if err != nil {
+		return Netdev{Name: name, NUMANode: -1}, fmt.Errorf("irq: netdev %s: %w", name, err)
+	}
+	if kids, _ := filepath.Glob(filepath.Join(real, "virtio[0-9]*")); len(kids) == 1 {
+		real = kids[0]
+	}
+	return fs.netdevAt(name, real)
+}
+
+// netdevAt finds the IRQs of the netdev whose device is the sysfs
+// directory real.
+func (fs FS) netdevAt(name, real string) (Netdev, error) {
+	d := Netdev{Name: name, NUMANode: -1}
 	d.Device = fs.kernelSysPath(real)
 	if drv, err := os.Readlink(filepath.Join(real, "driver")); err == nil {
 		d.Driver = filepath.Base(drv)

@@ -189,3 +189,26 @@ func FuzzClassifyAction(f *testing.F) {
 		}
 	})
 }
+
+// TestNetdevOnBus finds eth1 by its PCI function, as for a netdev moved to
+// another namespace, and gets the same answer as by name.
+func TestNetdevOnBus(t *testing.T) {
+	fs := fixtureFS(t, "trixie")
+	byName, err := fs.Netdev("eth1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byBus, err := fs.NetdevOnBus("eth1", "0000:00:04.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(byName, byBus); diff != "" {
+		t.Errorf("(-by name +by bus):\n%s", diff)
+	}
+	if _, err := fs.NetdevOnBus("eth1", "virtio2"); err == nil {
+		t.Error("a bus that is not PCI was accepted")
+	}
+	if _, err := fs.NetdevOnBus("eth1", "0000:00:09.0"); err == nil {
+		t.Error("a missing PCI function was accepted")
+	}
+}

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/runbook"
 )
 
 // TestLabBaselineTwice runs the baseline twice on a veth in a real guest:
@@ -34,13 +36,14 @@ func TestLabBaselineTwice(t *testing.T) {
 	defer exec.Command("ip", "link", "del", "sbveth0").Run()
 
 	dir := t.TempDir()
-	c := config{Netdev: "sbveth0", RXE: "sbrxe0", MTU: 4200, Count: 2, Iterations: 200,
-		Store: filepath.Join(dir, "rounds.jsonl"), Journal: filepath.Join(dir, "journal.jsonl")}
+	c := config{Flags: runbook.Flags{Netdev: "sbveth0", Journal: filepath.Join(dir, "journal.jsonl")},
+		RXE: "sbrxe0", MTU: 4200, Count: 2, Iterations: 200,
+		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out")}
 	var outs []string
 	for i := 0; i < 2; i++ {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		var buf bytes.Buffer
-		err := run(ctx, c, &buf)
+		err := run(ctx, c, &buf, io.Discard)
 		cancel()
 		t.Logf("run %d:\n%s", i+1, buf.String())
 		if err != nil {
@@ -57,6 +60,12 @@ func TestLabBaselineTwice(t *testing.T) {
 	}
 	if !strings.Contains(outs[0], "first round: the baseline") || !strings.Contains(outs[1], "against the previous round") {
 		t.Errorf("the second run is not compared against the first")
+	}
+	// The report and one archive per round (the last run's) are in -out.
+	for _, name := range []string{"report.md", "ib_send_bw.tar.gz", "ib_send_lat.tar.gz"} {
+		if _, err := os.Stat(filepath.Join(c.Out, name)); err != nil {
+			t.Errorf("-out: %v", err)
+		}
 	}
 	rounds, _, err := report.OpenStore(c.Store).Load()
 	if err != nil {

@@ -1,0 +1,51 @@
+// Command rocekit-peer is the agent the examples' two-host mode (-peer
+// user@host) runs on the far host over SSH. Each call does one operation
+// of runbook.Local there and prints its JSON result; every change is
+// journaled in a file of -journal-dir, and "restore" undoes them all,
+// newest first (also after a crash of either host's run).
+//
+// Install it on the peer, as root:
+//
+//	go build -o /usr/local/bin/rocekit-peer ./cmd/rocekit-peer   # then copy it to the peer
+//
+// Operations (the argument is JSON):
+//
+//	rocekit-peer prepare-rxe '{"netdev":"eth0","name":"rxe0","mtu":9000}'
+//	rocekit-peer set-mtu '{"netdev":"eth0","mtu":1500}'
+//	rocekit-peer netdev '"eth0"'
+//	rocekit-peer counters '"eth0"'
+//	rocekit-peer spread-irqs '"eth0"'
+//	rocekit-peer set-governor '"performance"'
+//	rocekit-peer restore
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/rocekit/rocekit/runbook"
+)
+
+func main() {
+	dir := flag.String("journal-dir", runbook.DefaultPeerJournalDir, "where journals of the changes are kept")
+	netns := flag.String("netns", "", "network namespace to work in")
+	timeout := flag.Duration("timeout", 5*time.Minute, "deadline of the operation")
+	flag.Parse()
+	if flag.NArg() < 1 || flag.NArg() > 2 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	if err := runbook.ServePeer(ctx, *dir, *netns, flag.Arg(0), flag.Arg(1), os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "rocekit-peer:", err)
+		os.Exit(1)
+	}
+}

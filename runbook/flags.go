@@ -1,0 +1,154 @@
+package runbook
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rocekit/rocekit/host"
+)
+
+// Flags are the flags every example shares: where the far side is and
+// where the journals go.
+type Flags struct {
+	// Netdev is this host's netdev.
+	Netdev string
+	// Peer is "user@host[:port]" for two-host mode over SSH.
+	Peer string
+	// PeerNetns runs the far side in a network namespace of this host
+	// (two NICs, or a veth pair, in one machine).
+	PeerNetns string
+	// PeerNetdev is the far side's netdev ("" = Netdev).
+	PeerNetdev string
+	// PeerAgent is the rocekit-peer program on the peer.
+	PeerAgent string
+	// Identity and KnownHosts configure SSH (defaults: agent and
+	// ~/.ssh keys, ~/.ssh/known_hosts).
+	Identity, KnownHosts string
+	// Journal is the local tune journal.
+	Journal string
+	// Timeout bounds the whole run.
+	Timeout time.Duration
+}
+
+// Register adds the flags to fs.
+func (f *Flags) Register(fs *flag.FlagSet) {
+	fs.StringVar(&f.Netdev, "netdev", "", "netdev to use on this host (required)")
+	fs.StringVar(&f.Peer, "peer", "", "two-host mode: user@host[:port] of the far side, reached over SSH (needs rocekit-peer there)")
+	fs.StringVar(&f.PeerNetns, "peer-netns", "", "run the far side in this network namespace of this host")
+	fs.StringVar(&f.PeerNetdev, "peer-netdev", "", "the far side's netdev (default: -netdev)")
+	fs.StringVar(&f.PeerAgent, "peer-agent", "rocekit-peer", "path of rocekit-peer on the peer")
+	fs.StringVar(&f.Identity, "identity", "", "SSH private key file (default: agent and ~/.ssh/id_*)")
+	fs.StringVar(&f.KnownHosts, "known-hosts", "", "known_hosts file (default ~/.ssh/known_hosts)")
+	fs.StringVar(&f.Journal, "journal", "rocekit-journal.jsonl", "journal of the changes made here (tune.Recover restores it after a crash)")
+	fs.DurationVar(&f.Timeout, "timeout", 30*time.Minute, "deadline of the whole run")
+}
+
+// Mode says how the two ends of a run are placed.
+type Mode string
+
+// The modes of a run.
+const (
+	Loopback Mode = "loopback" // both ends on this host, same netdev
+	TwoNetns Mode = "netns"    // far end in a namespace of this host
+	TwoHosts Mode = "two-host" // far end over SSH
+)
+
+// Sides are the two ends of a run. In Loopback, Far is Near.
+type Sides struct {
+	Mode       Mode
+	Near, Far  Side
+	NearNetdev string
+	FarNetdev  string
+}
+
+// Open connects the far side as the flags say. An earlier run's journal
+// with changes left over (a crash) is restored first.
+func (f *Flags) Open(ctx context.Context) (*Sides, error) {
+	if f.Netdev == "" {
+		return nil, errors.New("-netdev is required")
+	}
+	if f.Peer != "" && f.PeerNetns != "" {
+		return nil, errors.New("-peer and -peer-netns exclude each other")
+	}
+	if err := recoverStale(ctx, f.Journal); err != nil {
+		return nil, err
+	}
+	s := &Sides{Mode: Loopback, Near: &Local{Journal: f.Journal}, NearNetdev: f.Netdev, FarNetdev: f.PeerNetdev}
+	if s.FarNetdev == "" {
+		s.FarNetdev = f.Netdev
+	}
+	switch {
+	case f.PeerNetns != "":
+		j := f.Journal + ".netns-" + f.PeerNetns
+		if err := recoverStale(ctx, j); err != nil {
+			return nil, err
+		}
+		s.Mode, s.Far = TwoNetns, &Local{Netns: f.PeerNetns, Journal: j}
+	case f.Peer != "":
+		cfg := host.SSHConfig{Agent: os.Getenv("SSH_AUTH_SOCK") != ""}
+		addr := f.Peer
+		if u, h, ok := strings.Cut(addr, "@"); ok {
+			cfg.User, addr = u, h
+		}
+		if f.Identity != "" {
+			cfg.KeyFiles = []string{f.Identity}
+		}
+		if f.KnownHosts != "" {
+			cfg.KnownHostsFiles = []string{f.KnownHosts}
+		}
+		c, err := host.DialSSH(ctx, addr, cfg)
+		if err != nil {
+			return nil, err
+		}
+		p := &Peer{SSH: c, Agent: f.PeerAgent}
+		// A run that crashed left the peer's journals: undo them first.
+		if err := p.Restore(ctx); err != nil {
+			c.Close()
+			return nil, err
+		}
+		s.Mode, s.Far = TwoHosts, p
+	default:
+		s.Far = s.Near
+		s.FarNetdev = f.Netdev
+	}
+	return s, nil
+}
+
+// recoverStale restores a journal an earlier run left with pending changes.
+func recoverStale(ctx context.Context, path string) error {
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	if _, err := tuneRecover(ctx, path); err != nil {
+		return fmt.Errorf("journal %s from an earlier run: %w", path, err)
+	}
+	return nil
+}
+
+// Restore undoes both sides' changes with a fresh one-minute context (the
+// run's may be cancelled already: Ctrl-C) and closes them.
+func (s *Sides) Restore() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var errs []error
+	if s.Far != s.Near {
+		errs = append(errs, s.Far.Restore(ctx), s.Far.Close())
+	}
+	errs = append(errs, s.Near.Restore(ctx), s.Near.Close())
+	return errors.Join(errs...)
+}
+
+// Context returns the run's context: cancelled by SIGINT or SIGTERM, or
+// when timeout passes, so that deferred restores run.
+func Context(timeout time.Duration) (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	return ctx, func() { cancel(); stop() }
+}

@@ -1,0 +1,322 @@
+package runbook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/nic"
+	"github.com/rocekit/rocekit/rxe"
+	"github.com/rocekit/rocekit/tune"
+)
+
+// Local is a side on this host: the caller's network namespace, or the
+// named one. Its changes go through a tune session journaled in Journal,
+// begun at the first change; after a crash, tune.Recover(Journal) undoes
+// them.
+type Local struct {
+	// Netns is a named network namespace (ip netns add); "" is the
+	// caller's. IRQs and CPUs are the host's either way.
+	Netns string
+	// Journal is the tune journal's path.
+	Journal string
+
+	mu   sync.Mutex
+	sess *tune.Session
+}
+
+// Name returns "local" or "netns NAME".
+func (l *Local) Name() string {
+	if l.Netns != "" {
+		return "netns " + l.Netns
+	}
+	return "local"
+}
+
+// Runner returns host.Local or host.Netns.
+func (l *Local) Runner() host.Runner {
+	if l.Netns != "" {
+		return host.Netns{Name: l.Netns}
+	}
+	return host.Local{}
+}
+
+// apply makes changes through the side's session, beginning it if needed.
+func (l *Local) apply(ctx context.Context, changes ...tune.Change) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.sess == nil {
+		if l.Journal == "" {
+			return fmt.Errorf("runbook: %s: no journal path for changes", l.Name())
+		}
+		s, err := tune.Begin(l.Journal, tune.Options{})
+		if err != nil {
+			return err
+		}
+		l.sess = s
+	}
+	_, err := l.sess.Apply(ctx, changes...)
+	return err
+}
+
+// Restore undoes the session's changes, newest first.
+func (l *Local) Restore(ctx context.Context) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.sess == nil {
+		return nil
+	}
+	_, err := l.sess.Restore(ctx)
+	if err != nil {
+		return fmt.Errorf("restore (journal %s): %w", l.Journal, err)
+	}
+	l.sess.Close()
+	l.sess = nil
+	return nil
+}
+
+// Close leaves the journal as it is (Restore first to undo).
+func (l *Local) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.sess != nil {
+		err := l.sess.Close()
+		l.sess = nil
+		return err
+	}
+	return nil
+}
+
+// PrepareRXE loads rdma_rxe if needed, reuses the netdev's rxe link (or one
+// named c.Name) or creates it, sets the MTU, waits for the port and the
+// RoCE v2 IPv4 GID of the netdev's address and selects it.
+func (l *Local) PrepareRXE(ctx context.Context, c RXEConfig) (RXEInfo, error) {
+	info := RXEInfo{Netdev: c.Netdev}
+	root := rxe.Root{}
+	mod, err := root.RXEModule()
+	if err != nil {
+		return info, err
+	}
+	if !mod.Loaded && !mod.BuiltIn {
+		if !mod.Usable() {
+			return info, fmt.Errorf("rdma_rxe is not usable here: %s: %w", mod.Diagnosis(), rxe.ErrModuleMissing)
+		}
+		if _, err := rxe.LoadModule(ctx, root, nil); err != nil {
+			return info, err
+		}
+	}
+	h, err := rxe.Open(rxe.Options{Netns: l.Netns})
+	if err != nil {
+		return info, err
+	}
+	defer h.Close()
+	links, err := h.Links(ctx)
+	if err != nil {
+		return info, err
+	}
+	for _, k := range links {
+		// The netdev of a link in another namespace reads "" (the kernel
+		// names it only in its own), so a link is also known by its name.
+		if k.Netdev() == c.Netdev || (k.Name == c.Name && k.Netdev() == "") {
+			info.Device = k.Name
+		}
+	}
+	if info.Device == "" {
+		if c.Name == "" {
+			c.Name = "rxe0"
+		}
+		if err := l.apply(ctx, tune.AddRXE(l.Netns, c.Name, c.Netdev)); err != nil {
+			return info, err
+		}
+		info.Device, info.Created = c.Name, true
+	}
+	if c.MTU > 0 {
+		if err := l.SetMTU(ctx, c.Netdev, c.MTU); err != nil {
+			return info, err
+		}
+	}
+	if _, err := h.WaitActive(ctx, info.Device); err != nil {
+		return info, err
+	}
+	if info.Addr, err = IPv4(ctx, l.Runner(), c.Netdev); err != nil {
+		return info, err
+	}
+	if info.NetdevMTU, err = l.mtu(ctx, c.Netdev); err != nil {
+		return info, err
+	}
+	// The RoCE v2 GID of the address appears a moment after the link.
+	if _, err := root.WaitGID(ctx, info.Device, 1, func(e rxe.GIDEntry) bool {
+		ip, ok := e.IPv4()
+		return ok && ip.String() == info.Addr
+	}); err != nil {
+		return info, err
+	}
+	table, err := root.GIDTable(info.Device, 1)
+	if err != nil {
+		return info, err
+	}
+	info.GID, err = rxe.SelectGID(table, rxe.SelectOptions{})
+	return info, err
+}
+
+func (l *Local) mtu(ctx context.Context, netdev string) (int, error) {
+	h, err := nic.Open(nic.Options{Netns: l.Netns})
+	if err != nil {
+		return 0, err
+	}
+	defer h.Close()
+	return h.MTU(ctx, netdev)
+}
+
+// SetMTU sets the netdev's MTU through the journal.
+func (l *Local) SetMTU(ctx context.Context, netdev string, mtu int) error {
+	return l.apply(ctx, tune.MTU(l.Netns, netdev, mtu))
+}
+
+// Netdev snapshots the netdev and finds its IRQs.
+func (l *Local) Netdev(ctx context.Context, netdev string) (NetdevInfo, error) {
+	info := NetdevInfo{NUMANode: -1}
+	h, err := nic.Open(nic.Options{Netns: l.Netns})
+	if err != nil {
+		return info, err
+	}
+	defer h.Close()
+	if info.Snapshot, err = h.Snapshot(ctx, netdev); err != nil {
+		return info, err
+	}
+	if a, err := IPv4(ctx, l.Runner(), netdev); err == nil {
+		info.Addr = a
+	} else {
+		info.Warnings = append(info.Warnings, err.Error())
+	}
+	dev, err := l.irqNetdev(ctx, h, netdev)
+	if err != nil {
+		info.Warnings = append(info.Warnings, err.Error())
+		return info, nil
+	}
+	info.NUMANode, info.LocalCPUs, info.IRQs = dev.NUMANode, dev.LocalCPUs, dev.IRQs
+	info.Warnings = append(info.Warnings, errorStrings(dev.Warnings)...)
+	return info, nil
+}
+
+// irqNetdev finds the netdev's IRQs: by name in this namespace; in
+// another, /sys here does not show it, so by its PCI function.
+func (l *Local) irqNetdev(ctx context.Context, h *nic.Handle, netdev string) (irq.Netdev, error) {
+	fs := irq.NewFS("", "")
+	if l.Netns == "" {
+		return fs.Netdev(netdev)
+	}
+	d, err := h.DriverInfo(ctx, netdev)
+	if err != nil {
+		return irq.Netdev{}, err
+	}
+	return fs.NetdevOnBus(netdev, d.BusInfo)
+}
+
+// Counters reads the netdev's counters, the namespace's UDP counters, and
+// the host's interrupts and CPU load.
+func (l *Local) Counters(ctx context.Context, netdev string) (Counters, error) {
+	var c Counters
+	h, err := nic.Open(nic.Options{Netns: l.Netns})
+	if err != nil {
+		return c, err
+	}
+	defer h.Close()
+	fs := irq.NewFS("", "")
+	var errs [4]error
+	c.Stats, errs[0] = h.Stats(ctx, netdev)
+	c.UDP, errs[1] = h.UDP(ctx)
+	c.Interrupts, errs[2] = fs.Interrupts()
+	c.Load, errs[3] = fs.LoadSnapshot()
+	c.Time = c.Stats.Time
+	return c, errors.Join(errs[:]...)
+}
+
+// SpreadIRQs applies irq.FS.ByNode through the journal.
+func (l *Local) SpreadIRQs(ctx context.Context, netdev string) (Spread, error) {
+	h, err := nic.Open(nic.Options{Netns: l.Netns})
+	if err != nil {
+		return Spread{}, err
+	}
+	defer h.Close()
+	dev, err := l.irqNetdev(ctx, h, netdev)
+	if err != nil {
+		return Spread{}, err
+	}
+	fs := irq.NewFS("", "")
+	plan, err := fs.ByNode(dev, -1)
+	if err != nil {
+		return Spread{}, err
+	}
+	s := Spread{Policy: plan.Policy, Assign: plan.Assign, Skipped: plan.Skipped,
+		Warnings: errorStrings(append(dev.Warnings, plan.Warnings...))}
+	if len(plan.Assign) == 0 {
+		return s, nil
+	}
+	return s, l.apply(ctx, tune.Spread(plan)...)
+}
+
+// SetGovernor sets every CPU's governor through the journal; without
+// cpufreq it changes nothing and says so.
+func (l *Local) SetGovernor(ctx context.Context, governor string) (GovernorResult, error) {
+	gs, err := irq.NewFS("", "").Governors()
+	if errors.Is(err, irq.ErrNoCpufreq) || (err == nil && len(gs) == 0) {
+		return GovernorResult{Reason: "no cpufreq on this host (usual in VMs): governor left alone"}, nil
+	}
+	if err != nil {
+		return GovernorResult{}, err
+	}
+	var changes []tune.Change
+	for _, g := range gs {
+		if g.Governor != governor {
+			changes = append(changes, tune.Governor(g.CPU, governor))
+		}
+	}
+	r := GovernorResult{Set: true, Replaced: gs}
+	if len(changes) == 0 {
+		r.Reason = "every CPU already runs " + governor
+		return r, nil
+	}
+	return r, l.apply(ctx, changes...)
+}
+
+// IPv4 returns the first IPv4 address of a netdev, read with "ip -j -4
+// addr" through the runner, so it works in a namespace and over SSH.
+func IPv4(ctx context.Context, r host.Runner, netdev string) (string, error) {
+	out, err := output(ctx, r, "ip", "-j", "-4", "addr", "show", "dev", netdev)
+	if err != nil {
+		return "", fmt.Errorf("runbook: address of %s on %s: %w", netdev, r, err)
+	}
+	var ifs []struct {
+		AddrInfo []struct {
+			Local string `json:"local"`
+		} `json:"addr_info"`
+	}
+	if err := json.Unmarshal(out, &ifs); err != nil {
+		return "", fmt.Errorf("runbook: ip -j addr of %s: %w", netdev, err)
+	}
+	for _, i := range ifs {
+		for _, a := range i.AddrInfo {
+			if a.Local != "" {
+				return a.Local, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("%w: %s on %s", ErrNoIPv4, netdev, r)
+}
+
+// output runs a command that ends by itself and returns its stdout.
+func output(ctx context.Context, r host.Runner, argv ...string) ([]byte, error) {
+	p, err := host.Run(ctx, r, host.Cmd{Argv: argv})
+	if err != nil {
+		return nil, err
+	}
+	return p.Stdout().Bytes(), nil
+}
+
+// tuneRecover is tune.Recover; a variable for tests.
+var tuneRecover = tune.Recover

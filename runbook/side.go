@@ -1,0 +1,144 @@
+package runbook
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/nic"
+	"github.com/rocekit/rocekit/rxe"
+)
+
+// Side is one end of a run: where its programs run and how its system is
+// read and changed. Every change is journaled where it is made and undone
+// by Restore. Local is this host (or a network namespace on it); Peer is
+// another host reached over SSH.
+type Side interface {
+	// Name says where the side is ("local", "netns peer", "ssh root@h:22").
+	Name() string
+	// Runner runs the side's programs (ib_send_bw, netserver).
+	Runner() host.Runner
+	// PrepareRXE makes the side ready for perftest: rdma_rxe loaded, an rxe
+	// link on the netdev (reused when there is one), the MTU set when
+	// asked, the port ACTIVE and the RoCE v2 IPv4 GID picked.
+	PrepareRXE(ctx context.Context, c RXEConfig) (RXEInfo, error)
+	// SetMTU sets a netdev's MTU (journaled).
+	SetMTU(ctx context.Context, netdev string, mtu int) error
+	// Netdev describes a netdev for the report: driver, NUMA node, MTU,
+	// IPv4 address and its IRQs.
+	Netdev(ctx context.Context, netdev string) (NetdevInfo, error)
+	// Counters reads what a round compares before and after: the
+	// netdev's counters, UDP counters, /proc/interrupts and CPU load.
+	Counters(ctx context.Context, netdev string) (Counters, error)
+	// SpreadIRQs spreads the netdev's queue IRQs round-robin over the CPUs
+	// of its NUMA node (all CPUs when the node is unknown), journaled.
+	SpreadIRQs(ctx context.Context, netdev string) (Spread, error)
+	// SetGovernor sets every CPU's cpufreq governor (journaled). Set is
+	// false, with the reason, where there is no cpufreq (VMs).
+	SetGovernor(ctx context.Context, governor string) (GovernorResult, error)
+	// Restore undoes every change the side made, newest first.
+	Restore(ctx context.Context) error
+	// Close releases connections; it does not restore.
+	Close() error
+}
+
+// RXEConfig is what PrepareRXE sets up.
+type RXEConfig struct {
+	Netdev string `json:"netdev"`
+	// Name of the rxe link to create when the netdev has none ("rxe0").
+	Name string `json:"name"`
+	// MTU for the netdev; 0 leaves it.
+	MTU int `json:"mtu,omitempty"`
+}
+
+// RXEInfo is a prepared rxe side: what perftest needs on it.
+type RXEInfo struct {
+	Device    string        `json:"device"`
+	Netdev    string        `json:"netdev"`
+	Addr      string        `json:"addr"` // the netdev's IPv4 address
+	NetdevMTU int           `json:"netdev_mtu"`
+	Created   bool          `json:"created"` // the link was made (not reused)
+	GID       rxe.Selection `json:"gid"`
+}
+
+// NetdevInfo describes a netdev for a report.
+type NetdevInfo struct {
+	Snapshot nic.Snapshot `json:"snapshot"`
+	Addr     string       `json:"addr,omitempty"`
+	// NUMANode is -1 when the kernel does not know (most VMs).
+	NUMANode  int            `json:"numa_node"`
+	LocalCPUs irq.CPUList    `json:"local_cpus,omitempty"`
+	IRQs      []irq.QueueIRQ `json:"irqs,omitempty"`
+	// Warnings say what could not be read (IRQs of a netdev in another
+	// namespace, a driver without ethtool ring support).
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// IRQNetdev rebuilds the irq view of the netdev, for irq.Distribute.
+func (n NetdevInfo) IRQNetdev() irq.Netdev {
+	return irq.Netdev{Name: n.Snapshot.Netdev, NUMANode: n.NUMANode, LocalCPUs: n.LocalCPUs,
+		IRQs: n.IRQs, Driver: n.Snapshot.Driver.Driver}
+}
+
+// Counters is a side's state at one moment, compared before and after a
+// run.
+type Counters struct {
+	Time       time.Time         `json:"time"`
+	Stats      nic.Stats         `json:"stats"`
+	UDP        nic.UDPCounters   `json:"udp"`
+	Interrupts irq.Interrupts    `json:"interrupts"`
+	Load       irq.LoadSnapshot  `json:"load"`
+}
+
+// Growth is what happened on a side between two Counters.
+type Growth struct {
+	Stats nic.StatsDelta
+	UDP   nic.UDPCounters
+	Load  irq.Load
+	// Distribution judges where the netdev's queue interrupts landed.
+	Distribution irq.Distribution
+}
+
+// Between compares two Counters of the same netdev.
+func Between(dev NetdevInfo, before, after Counters) (Growth, error) {
+	d, err := nic.Delta(before.Stats, after.Stats)
+	if err != nil {
+		return Growth{}, err
+	}
+	node := dev.LocalCPUs
+	return Growth{
+		Stats:        d,
+		UDP:          after.UDP.Sub(before.UDP),
+		Load:         irq.LoadBetween(before.Load, after.Load),
+		Distribution: irq.Distribute(dev.IRQNetdev(), before.Interrupts, after.Interrupts, node, nil),
+	}, nil
+}
+
+// Spread is what SpreadIRQs did.
+type Spread struct {
+	Policy   string           `json:"policy"`
+	Assign   []irq.Assignment `json:"assign"`
+	Skipped  []irq.Skip       `json:"skipped,omitempty"`
+	Warnings []string         `json:"warnings,omitempty"`
+}
+
+// GovernorResult is what SetGovernor did.
+type GovernorResult struct {
+	Set      bool                 `json:"set"`
+	Replaced []irq.CPUGovernor    `json:"replaced,omitempty"`
+	Reason   string               `json:"reason,omitempty"`
+}
+
+// ErrNoIPv4 means a netdev has no IPv4 address: perftest and netperf
+// clients need one to connect to.
+var ErrNoIPv4 = errors.New("runbook: netdev has no IPv4 address")
+
+func errorStrings(errs []error) []string {
+	var out []string
+	for _, e := range errs {
+		out = append(out, e.Error())
+	}
+	return out
+}
