@@ -85,11 +85,11 @@ func (n NetdevInfo) IRQNetdev() irq.Netdev {
 // Counters is a side's state at one moment, compared before and after a
 // run.
 type Counters struct {
-	Time       time.Time         `json:"time"`
-	Stats      nic.Stats         `json:"stats"`
-	UDP        nic.UDPCounters   `json:"udp"`
-	Interrupts irq.Interrupts    `json:"interrupts"`
-	Load       irq.LoadSnapshot  `json:"load"`
+	Time       time.Time        `json:"time"`
+	Stats      nic.Stats        `json:"stats"`
+	UDP        nic.UDPCounters  `json:"udp"`
+	Interrupts irq.Interrupts   `json:"interrupts"`
+	Load       irq.LoadSnapshot `json:"load"`
 }
 
 // Growth is what happened on a side between two Counters.
@@ -126,9 +126,9 @@ type Spread struct {
 
 // GovernorResult is what SetGovernor did.
 type GovernorResult struct {
-	Set      bool                 `json:"set"`
-	Replaced []irq.CPUGovernor    `json:"replaced,omitempty"`
-	Reason   string               `json:"reason,omitempty"`
+	Set      bool              `json:"set"`
+	Replaced []irq.CPUGovernor `json:"replaced,omitempty"`
+	Reason   string            `json:"reason,omitempty"`
 }
 
 // ErrNoIPv4 means a netdev has no IPv4 address: perftest and netperf
