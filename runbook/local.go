@@ -206,7 +206,7 @@ func (l *Local) Netdev(ctx context.Context, netdev string) (NetdevInfo, error) {
 // irqNetdev finds the netdev's IRQs: by name in this namespace; in
 // another, /sys here does not show it, so by its PCI function.
 func (l *Local) irqNetdev(ctx context.Context, h *nic.Handle, netdev string) (irq.Netdev, error) {
-	fs := irq.NewFS("", "")
+	fs := irq.NewFS("/proc", "/sys")
 	if l.Netns == "" {
 		return fs.Netdev(netdev)
 	}
@@ -226,7 +226,7 @@ func (l *Local) Counters(ctx context.Context, netdev string) (Counters, error) {
 		return c, err
 	}
 	defer h.Close()
-	fs := irq.NewFS("", "")
+	fs := irq.NewFS("/proc", "/sys")
 	var errs [4]error
 	c.Stats, errs[0] = h.Stats(ctx, netdev)
 	c.UDP, errs[1] = h.UDP(ctx)
@@ -247,7 +247,7 @@ func (l *Local) SpreadIRQs(ctx context.Context, netdev string) (Spread, error) {
 	if err != nil {
 		return Spread{}, err
 	}
-	fs := irq.NewFS("", "")
+	fs := irq.NewFS("/proc", "/sys")
 	plan, err := fs.ByNode(dev, -1)
 	if err != nil {
 		return Spread{}, err
@@ -263,7 +263,7 @@ func (l *Local) SpreadIRQs(ctx context.Context, netdev string) (Spread, error) {
 // SetGovernor sets every CPU's governor through the journal; without
 // cpufreq it changes nothing and says so.
 func (l *Local) SetGovernor(ctx context.Context, governor string) (GovernorResult, error) {
-	gs, err := irq.NewFS("", "").Governors()
+	gs, err := irq.NewFS("/proc", "/sys").Governors()
 	if errors.Is(err, irq.ErrNoCpufreq) || (err == nil && len(gs) == 0) {
 		return GovernorResult{Reason: "no cpufreq on this host (usual in VMs): governor left alone"}, nil
 	}

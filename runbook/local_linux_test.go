@@ -1,0 +1,93 @@
+package runbook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rocekit/rocekit/internal/labtest"
+	"github.com/vishvananda/netlink"
+)
+
+// TestPeerAgentInNetns drives the agent's operations on a veth pair in a
+// fresh namespace of this host's kernel: an MTU change journaled in a
+// file of its own, the netdev and counters read, and restore undoing the
+// change from the journals alone (as after a crash of the caller).
+func TestPeerAgentInNetns(t *testing.T) {
+	name := fmt.Sprintf("rbtest-%d", os.Getpid())
+	_, nl := labtest.Netns(t, name)
+	if err := nl.LinkAdd(&netlink.Veth{LinkAttrs: netlink.LinkAttrs{Name: "rbv0"}, PeerName: "rbv1"}); err != nil {
+		t.Fatal(err)
+	}
+	l, err := nl.LinkByName("rbv0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, _ := netlink.ParseAddr("198.18.95.1/24")
+	if err := nl.AddrAdd(l, addr); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"rbv0", "rbv1"} {
+		k, _ := nl.LinkByName(n)
+		if err := nl.LinkSetUp(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	call := func(op, arg string) []byte {
+		t.Helper()
+		var b bytes.Buffer
+		if err := ServePeer(ctx, dir, name, op, arg, &b); err != nil {
+			t.Fatalf("%s %s: %v", op, arg, err)
+		}
+		return b.Bytes()
+	}
+	mtu := func() int {
+		k, err := nl.LinkByName("rbv0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k.Attrs().MTU
+	}
+
+	call("set-mtu", `{"netdev":"rbv0","mtu":4200}`)
+	if got := mtu(); got != 4200 {
+		t.Fatalf("MTU %d after set-mtu, want 4200", got)
+	}
+	if js, _ := filepath.Glob(filepath.Join(dir, "*-set-mtu.jsonl")); len(js) != 1 {
+		t.Errorf("journals %v, want one for set-mtu", js)
+	}
+	var info NetdevInfo
+	if err := json.Unmarshal(call("netdev", `"rbv0"`), &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Addr != "198.18.95.1" || info.Snapshot.MTU != 4200 || info.Snapshot.Driver.Driver != "veth" {
+		t.Errorf("netdev: addr %q MTU %d driver %q", info.Addr, info.Snapshot.MTU, info.Snapshot.Driver.Driver)
+	}
+	if len(info.Warnings) == 0 {
+		t.Error("a veth has no IRQs, and no warning said so")
+	}
+	var c Counters
+	if err := json.Unmarshal(call("counters", `"rbv0"`), &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Stats.Netdev != "rbv0" || len(c.Stats.Link) == 0 || len(c.Interrupts.Lines) == 0 || len(c.Load.Stat.CPUs) == 0 {
+		t.Errorf("counters incomplete: %+v", c.Stats)
+	}
+	if _, err := Between(info, c, c); err != nil {
+		t.Errorf("Between: %v", err)
+	}
+
+	call("restore", "")
+	if got := mtu(); got != 1500 {
+		t.Errorf("MTU %d after restore, want 1500", got)
+	}
+	if js, _ := filepath.Glob(filepath.Join(dir, "*.jsonl")); len(js) != 0 {
+		t.Errorf("journals left after restore: %v", js)
+	}
+}

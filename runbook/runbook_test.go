@@ -1,0 +1,145 @@
+package runbook
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/perftest"
+	"github.com/rocekit/rocekit/rxe"
+)
+
+func TestIPv4(t *testing.T) {
+	lo, err := os.ReadFile("testdata/ip-j-4-addr-lo.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	none, err := os.ReadFile("testdata/ip-j-4-addr-noaddr.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	f := &host.Fake{Scripts: map[string]host.FakeScript{"ip": {Stdout: string(lo)}}}
+	if a, err := IPv4(ctx, f, "lo"); err != nil || a != "127.0.0.1" {
+		t.Errorf("lo: %q, %v", a, err)
+	}
+	if got := f.Argvs()[0]; strings.Join(got, " ") != "ip -j -4 addr show dev lo" {
+		t.Errorf("argv %q", got)
+	}
+	f = &host.Fake{Scripts: map[string]host.FakeScript{"ip": {Stdout: string(none)}}}
+	if _, err := IPv4(ctx, f, "lo"); !errors.Is(err, ErrNoIPv4) {
+		t.Errorf("no address: %v, want ErrNoIPv4", err)
+	}
+	f = &host.Fake{Scripts: map[string]host.FakeScript{"ip": {Stderr: `Device "nosuch" does not exist.`, ExitCode: 1}}}
+	if _, err := IPv4(ctx, f, "nosuch"); err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("missing device: %v", err)
+	}
+	f = &host.Fake{Scripts: map[string]host.FakeScript{"ip": {Stdout: "Usage: ip address"}}}
+	if _, err := IPv4(ctx, f, "lo"); err == nil {
+		t.Error("non-JSON output accepted")
+	}
+}
+
+func TestProgressPlain(t *testing.T) {
+	var b bytes.Buffer
+	p := NewProgress(&b, 3)
+	now := p.start
+	p.now = func() time.Time { return now }
+	p.Step("prepare %s", "rxe0")
+	now = now.Add(10 * time.Second)
+	p.Step("run 1")
+	now = now.Add(10 * time.Second)
+	p.Step("run 2")
+	p.Done()
+	want := []string{
+		"[1/3] prepare rxe0 (0s elapsed, ETA unknown)",
+		"[2/3] run 1 (10s elapsed, ETA 20s)",
+		"[3/3] run 2 (20s elapsed, ETA 10s)",
+		"done: 3 steps in 20s",
+	}
+	if got := strings.Split(strings.TrimSpace(b.String()), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), strings.Join(want, "\n"))
+	}
+}
+
+func TestPerftestOptionsGIDs(t *testing.T) {
+	ctx := context.Background()
+	near, far := &Local{}, &Local{Netns: "peer"}
+	s := &Sides{Mode: TwoNetns, Near: near, Far: far}
+	fi := RXEInfo{Device: "rxe0p", GID: rxe.Selection{Entry: rxe.GIDEntry{Index: 3}}}
+	ni := RXEInfo{Device: "rxe0", GID: rxe.Selection{Entry: rxe.GIDEntry{Index: 1}}}
+	o := PerftestOptions(perftest.Options{Test: perftest.SendBW}, s, fi, ni)
+	if o.Device != "rxe0p" || o.ClientDevice != "rxe0" {
+		t.Errorf("devices %q %q", o.Device, o.ClientDevice)
+	}
+	if i, err := o.GID.ChooseGID(ctx, far.Runner(), "rxe0p", 1); i != 3 || err != nil {
+		t.Errorf("server GID %d %v, want 3", i, err)
+	}
+	if i, err := o.GID.ChooseGID(ctx, near.Runner(), "rxe0", 1); i != 1 || err != nil {
+		t.Errorf("client GID %d %v, want 1", i, err)
+	}
+	if _, err := o.GID.ChooseGID(ctx, near.Runner(), "mlx5_0", 1); err == nil {
+		t.Error("a device nobody prepared got a GID")
+	}
+	// Loopback: one device, one index, and no client device.
+	s = &Sides{Mode: Loopback, Near: near, Far: near}
+	o = PerftestOptions(perftest.Options{Test: perftest.SendBW}, s, ni, ni)
+	if o.ClientDevice != "" {
+		t.Errorf("loopback client device %q", o.ClientDevice)
+	}
+	if i, err := o.GID.ChooseGID(ctx, near.Runner(), "rxe0", 1); i != 1 || err != nil {
+		t.Errorf("loopback GID %d %v", i, err)
+	}
+}
+
+func TestServePeerInput(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	var b bytes.Buffer
+	if err := ServePeer(ctx, dir, "", "format-disk", "", &b); err == nil || !strings.Contains(err.Error(), "unknown operation") {
+		t.Errorf("unknown op: %v", err)
+	}
+	if err := ServePeer(ctx, dir, "", "set-mtu", "{mtu:", &b); err == nil {
+		t.Error("bad JSON accepted")
+	}
+	// Nothing journaled: restore has nothing to do.
+	if err := ServePeer(ctx, dir, "", "restore", "", &b); err != nil {
+		t.Errorf("restore of an empty folder: %v", err)
+	}
+	if b.Len() != 0 {
+		t.Errorf("output %q", b.String())
+	}
+}
+
+func TestFlagsOpen(t *testing.T) {
+	ctx := context.Background()
+	if _, err := (&Flags{}).Open(ctx); err == nil {
+		t.Error("no -netdev accepted")
+	}
+	if _, err := (&Flags{Netdev: "eth0", Peer: "h", PeerNetns: "n"}).Open(ctx); err == nil {
+		t.Error("-peer with -peer-netns accepted")
+	}
+	j := t.TempDir() + "/journal.jsonl"
+	s, err := (&Flags{Netdev: "eth0", Journal: j}).Open(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Mode != Loopback || s.Far != s.Near || s.FarNetdev != "eth0" {
+		t.Errorf("loopback sides %+v", s)
+	}
+	if err := s.Restore(); err != nil {
+		t.Errorf("restore without changes: %v", err)
+	}
+	s, err = (&Flags{Netdev: "eth0", PeerNetns: "peer", PeerNetdev: "eth1", Journal: j}).Open(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Mode != TwoNetns || s.Far.Name() != "netns peer" || s.FarNetdev != "eth1" || s.Far.Runner().String() != "netns peer" {
+		t.Errorf("netns sides: %s %s %s", s.Mode, s.Far.Name(), s.FarNetdev)
+	}
+}
