@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // Store is an append-only file of rounds, one JSON object per line. It is
@@ -30,11 +31,14 @@ func (s *Store) Path() string { return s.path }
 // Append validates r, encodes it as one line and appends it, fsynced. If
 // the file ends in a torn line, a newline is written first so that the new
 // round does not join it. The error wraps ErrInvalidRound for a round that
-// does not Validate.
+// does not Validate. The store's folder is created if missing.
 func (s *Store) Append(r Round) error {
 	line, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("report: append to %s: %w", s.path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
+		return fmt.Errorf("report: append: %w", err)
 	}
 	f, err := os.OpenFile(s.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {

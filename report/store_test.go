@@ -185,3 +185,13 @@ func BenchmarkStoreLoad(b *testing.B) {
 		}
 	}
 }
+
+func TestStoreCreatesFolder(t *testing.T) {
+	s := OpenStore(filepath.Join(t.TempDir(), "run", "1", "rounds.jsonl"))
+	if err := s.Append(testRound("send_bw", "1024", 1, 2)); err != nil {
+		t.Fatal(err)
+	}
+	if rs, _, err := s.Load(); err != nil || len(rs) != 1 {
+		t.Errorf("Load = %d rounds, %v", len(rs), err)
+	}
+}

@@ -25,6 +25,8 @@ var Suites = []string{"bookworm", "trixie"}
 var DefaultPackages = []string{
 	"linux-image-amd64", "kmod", "iproute2", "rdma-core", "ibverbs-providers",
 	"ibverbs-utils", "perftest", "ethtool", "netperf", "procps",
+	// sshd for the two-host runs (the far guest is reached over SSH).
+	"openssh-server",
 }
 
 // DefaultModuleDirs are the kernel module paths (relative to

@@ -1,111 +1,259 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/rocekit/rocekit/internal/lab"
-	"github.com/rocekit/rocekit/internal/lab/capture"
-	"github.com/rocekit/rocekit/perftest"
 )
 
-// demoCase is the capture case the demo runs: an ib_send_bw pair with
-// --report_gbits on rxe0 over a veth, server and client in one guest.
-const demoCase = "perftest/send-bw-gbits"
+// The demo's two guests are joined by one point-to-point link.
+const (
+	demoNearAddr = "198.18.100.1"
+	demoFarAddr  = "198.18.100.2"
+	demoDone     = "/run/rocekit-demo-done" // on the far guest: the near one is finished
+	demoOut      = "/lab/out"
+)
 
-// cmdDemo is the main job until the examples exist: boot each image, load
-// rdma_rxe, create rxe0 on a veth, pick the RoCE v2 GID, run an ib_send_bw
-// pair with identical parameters, and print both sides' parsed results.
+// demoExample is one example run by the demo, in two-host mode.
+type demoExample struct {
+	name string // examples/NAME
+	args []string
+}
+
+// demoExamples are the runs: short, since every number is emulated.
+var demoExamples = []demoExample{
+	{"softroce-baseline", []string{"-mtu", "9000", "-count", "3", "-n", "2000"}},
+	{"mtu-sweep", []string{"-mtus", "1500,4200,9000", "-count", "3", "-n", "2000"}},
+	{"qp-scaling", []string{"-qps", "1,2,4,8", "-count", "2", "-n", "1000"}},
+	{"netperf-udp-tuning", []string{"-l", "5", "-count", "3"}},
+}
+
+// cmdDemo is the README's main job: for each suite, boot two guests joined
+// by a link, and from the near one run the examples against the far one
+// over SSH (two-host mode: the far side configured by rocekit-peer); copy
+// their reports, plots and archives into -out and print the findings.
 func cmdDemo(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ExitOnError)
 	var c commonFlags
 	c.register(fs)
-	asJSON := fs.Bool("json", false, "print the parsed results as JSON")
-	timeout := fs.Duration("timeout", 10*time.Minute, "deadline per suite")
+	fs.Set("suite", "trixie")
+	out := fs.String("out", "demo-out", "folder for the reports, plots and archives")
+	timeout := fs.Duration("timeout", 40*time.Minute, "deadline per suite")
+	only := fs.String("only", "", "run only the examples whose names match these comma-separated names")
 	fs.Parse(args)
 
+	examples := demoExamples
+	if *only != "" {
+		examples = slices.DeleteFunc(slices.Clone(examples), func(e demoExample) bool {
+			return !slices.Contains(strings.Split(*only, ","), e.name)
+		})
+	}
 	s, err := c.start(ctx)
 	if err != nil {
 		return err
 	}
 	defer s.close()
-	capBin, err := s.capture(ctx)
-	if err != nil {
-		return err
-	}
+	var summary bytes.Buffer
+	fmt.Fprintf(&summary, "# rocekit demo\n\nTwo QEMU guests per Debian suite joined by a link; the examples run on the near guest "+
+		"(%s) against the far one (%s) over SSH. Lab numbers are emulated (TCG): only the mechanics are meaningful.\n\n", demoNearAddr, demoFarAddr)
+	failed := 0
 	for _, img := range s.imgs {
 		suite := img.Manifest.Suite
-		g := lab.Guest{Name: suite, Image: img, SMP: 2,
-			Files: []lab.OverlayFile{{Path: lab.BinDir + "/capture", Mode: 0o755, Source: capBin}},
-			Plan: lab.Plan{
-				Steps: []lab.Step{{Name: "ib_send_bw pair", Path: lab.BinDir + "/capture",
-					Args: []string{"-out", "/lab/out", "-suite", suite, "-only", "^" + demoCase + "$"}}},
-				Collect: "/lab/out",
-			}}
+		dir := filepath.Join(*out, suite)
+		fmt.Fprintf(os.Stderr, "== %s: booting %s-near and %s-far\n", suite, suite, suite)
 		runCtx, cancel := context.WithTimeout(ctx, *timeout)
 		began := time.Now()
-		res, err := lab.Run(runCtx, []lab.Guest{g}, lab.RunOptions{Agent: s.agent})
+		res, err := runDemo(runCtx, s, img, examples, dir, os.Stderr)
 		cancel()
-		if res == nil {
-			return err
+		if err != nil {
+			return fmt.Errorf("%s: %w", suite, err)
 		}
-		r := res[0]
-		if err != nil || !r.Steps[0].Exit.OK() {
-			printFailure(r)
-			fmt.Fprintf(os.Stderr, "%s%s", r.Steps[0].Stdout, r.Steps[0].Stderr)
-			return fmt.Errorf("%s: the ib_send_bw pair did not run (%v, %s)", suite, err, r.Steps[0].Exit)
+		fmt.Fprintf(&summary, "## %s (kernel %s, perftest %s, %s in the guests)\n\n", suite, res.kernel,
+			img.Manifest.Packages["perftest"], time.Since(began).Round(time.Second))
+		for _, e := range res.examples {
+			status := "ok"
+			if !e.ok {
+				status, failed = "FAILED: "+e.exit, failed+1
+			}
+			fmt.Fprintf(&summary, "### %s: %s\n\n", e.name, status)
+			if e.report != nil {
+				summary.Write(demoteHeadings(e.report))
+				summary.WriteString("\n")
+			}
 		}
-		if err := printDemo(img, r, time.Since(began), *asJSON); err != nil {
-			return err
-		}
+		fmt.Fprintf(&summary, "Restored afterwards: %s\n\n", res.restored)
+	}
+	if err := os.WriteFile(filepath.Join(*out, "report.md"), summary.Bytes(), 0o644); err != nil {
+		return err
+	}
+	printFindings(os.Stdout, summary.Bytes())
+	fmt.Printf("\nreports, SVG plots and archives: %s/ (summary: %s)\n", *out, filepath.Join(*out, "report.md"))
+	if failed > 0 {
+		return fmt.Errorf("%d example runs failed", failed)
 	}
 	return nil
 }
 
-// printDemo parses both sides of the captured pair and prints them.
-func printDemo(img *lab.Image, r *lab.Result, took time.Duration, asJSON bool) error {
-	var cs capture.Case
-	if err := json.Unmarshal(r.Files[demoCase+"/case.json"], &cs); err != nil {
-		return fmt.Errorf("%s: case record: %w", r.Guest, err)
+// demoResult is what one suite's run gave.
+type demoResult struct {
+	kernel   string
+	examples []exampleResult
+	restored string // the state check after the examples
+}
+
+type exampleResult struct {
+	name   string
+	ok     bool
+	exit   string
+	report []byte
+}
+
+// runDemo boots the two guests of one suite, runs the examples and writes
+// the collected files under dir.
+func runDemo(ctx context.Context, s *session, img *lab.Image, examples []demoExample, dir string, live io.Writer) (*demoResult, error) {
+	keys, err := newDemoKeys(demoFarAddr)
+	if err != nil {
+		return nil, err
 	}
-	fmt.Printf("%s: kernel %s, perftest %s, %.0fs in the guest\n",
-		r.Guest, r.Agent.Kernel, img.Manifest.Packages["perftest"], took.Seconds())
-	for _, side := range cs.Sides {
-		out := r.Files[demoCase+"/"+side.Stdout]
-		errOut := r.Files[demoCase+"/"+side.Stderr]
-		parsed, err := perftest.ParseOutput(out, errOut)
+	peerBin, err := lab.BuildBinary(ctx, lab.Module+"/cmd/rocekit-peer", filepath.Join(s.dir, "rocekit-peer"))
+	if err != nil {
+		return nil, err
+	}
+	suite := img.Manifest.Suite
+	far := lab.Guest{Name: suite + "-far", Image: img, SMP: 2, NICs: []lab.NIC{{Network: "wire"}},
+		Files: []lab.OverlayFile{
+			{Path: "/usr/local/bin/rocekit-peer", Mode: 0o755, Source: peerBin},
+			{Path: "/etc/ssh/ssh_host_ed25519_key", Mode: 0o600, Data: keys.hostKey},
+			{Path: "/etc/ssh/ssh_host_ed25519_key.pub", Mode: 0o644, Data: keys.hostPub},
+			{Path: "/root/.ssh/authorized_keys", Mode: 0o600, Data: keys.authorized},
+		},
+		Plan: lab.Plan{Steps: []lab.Step{
+			shStep("link up", "ip addr add "+demoFarAddr+"/24 dev eth0 && ip link set eth0 up"),
+			// sshd serves the near guest until it says it is done.
+			shStep("sshd", "mkdir -p /run/sshd && /usr/sbin/sshd -e -o ListenAddress="+demoFarAddr+
+				" -o UsePAM=no -o PasswordAuthentication=no -o PermitRootLogin=prohibit-password -o UseDNS=no"+
+				" -o HostKey=/etc/ssh/ssh_host_ed25519_key && until [ -e "+demoDone+" ]; do sleep 0.5; done"),
+		}},
+	}
+	ssh := "ssh -i /lab/ssh/id_ed25519 -o UserKnownHostsFile=/lab/ssh/known_hosts -o BatchMode=yes root@" + demoFarAddr
+	near := lab.Guest{Name: suite + "-near", Image: img, SMP: 2, NICs: []lab.NIC{{Network: "wire"}},
+		Files: []lab.OverlayFile{
+			{Path: "/lab/ssh/id_ed25519", Mode: 0o600, Data: keys.clientKey},
+			{Path: "/lab/ssh/known_hosts", Mode: 0o644, Data: keys.knownHosts},
+		},
+		Plan: lab.Plan{Collect: demoOut, Steps: []lab.Step{
+			shStep("link up", "ip addr add "+demoNearAddr+"/24 dev eth0 && ip link set eth0 up"),
+			// The far guest boots in parallel: wait for its sshd.
+			{Name: "wait for sshd", Path: "/bin/bash", Timeout: 3 * time.Minute,
+				Args: []string{"-c", "until (exec 3<>/dev/tcp/" + demoFarAddr + "/22) 2>/dev/null; do sleep 0.5; done"}},
+		}},
+	}
+	for _, e := range examples {
+		bin, err := lab.BuildBinary(ctx, lab.Module+"/examples/"+e.name, filepath.Join(s.dir, e.name))
 		if err != nil {
-			return fmt.Errorf("%s %s: %w\n%s", r.Guest, side.Role, err, out)
+			return nil, err
 		}
-		fmt.Printf("  %-6s $ %s\n", side.Role, side.Command)
-		if asJSON {
-			b, err := json.MarshalIndent(parsed, "         ", "  ")
-			if err != nil {
-				return err
-			}
-			fmt.Printf("         %s\n", bytes.TrimSpace(b))
-			continue
+		near.Files = append(near.Files, lab.OverlayFile{Path: lab.BinDir + "/" + e.name, Mode: 0o755, Source: bin})
+		args := append([]string{"-netdev", "eth0", "-peer", "root@" + demoFarAddr,
+			"-identity", "/lab/ssh/id_ed25519", "-known-hosts", "/lab/ssh/known_hosts",
+			"-journal", "/lab/journal-" + e.name + ".jsonl",
+			"-store", demoOut + "/" + e.name + "/rounds.jsonl", "-out", demoOut + "/" + e.name}, e.args...)
+		near.Plan.Steps = append(near.Plan.Steps, lab.Step{Name: e.name, Path: lab.BinDir + "/" + e.name, Args: args, Timeout: 15 * time.Minute})
+	}
+	near.Plan.Steps = append(near.Plan.Steps,
+		// What is left on both hosts after the examples restored.
+		shStep("state after", "mkdir -p "+demoOut+" && { echo near: $(cat /sys/class/net/eth0/mtu) $(rdma link show | wc -l); "+
+			ssh+" 'echo far: $(cat /sys/class/net/eth0/mtu) $(rdma link show | wc -l) $(ls /var/tmp/rocekit-peer 2>/dev/null | wc -l)'; } > "+demoOut+"/state-after.txt"),
+		shStep("release the far guest", ssh+" touch "+demoDone),
+	)
+	res, err := lab.Run(ctx, []lab.Guest{far, near}, lab.RunOptions{Agent: s.agent, Live: live})
+	if res == nil {
+		return nil, err
+	}
+	n := res[1]
+	if err != nil || !n.Done {
+		printFailure(res[0])
+		printFailure(n)
+		return nil, fmt.Errorf("the guests did not finish: %v", err)
+	}
+	out := &demoResult{kernel: n.Agent.Kernel}
+	for name, data := range n.Files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
 		}
-		h := parsed.Header
-		fmt.Printf("         %s on %s: %d QP, %s, MTU %d, link %s, GID index %d\n",
-			parsed.Test, h.Device, h.QPs, h.Connection, h.MTU, h.LinkType, h.GIDIndex)
-		for _, row := range parsed.BW {
-			peak := "not measured"
-			if row.PeakMeasured {
-				peak = fmt.Sprintf("%.3f Gb/s", row.BWPeakGbps)
-			}
-			fmt.Printf("         %d B x %d: average %.3f Gb/s, peak %s, %.6f Mpps\n",
-				row.Bytes, row.Iterations, row.BWAvgGbps, peak, row.MsgRateMpps)
-		}
-		for _, w := range parsed.Warnings {
-			fmt.Printf("         warning: %s\n", w)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return nil, err
 		}
 	}
-	fmt.Println("  (lab numbers are emulated under TCG: only the mechanics are meaningful)")
-	return nil
+	for i, e := range examples {
+		st := n.Steps[2+i]
+		r := exampleResult{name: e.name, ok: st.Exit.OK(), exit: st.Exit.String(), report: n.Files[e.name+"/report.md"]}
+		if !r.ok {
+			fmt.Fprintf(os.Stderr, "%s %s: %s\n%s", suite, e.name, st.Exit, st.Stderr)
+		}
+		out.examples = append(out.examples, r)
+	}
+	out.restored = restoredSummary(n.Files["state-after.txt"])
+	return out, nil
+}
+
+// restoredSummary reads "near: MTU LINKS" and "far: MTU LINKS JOURNALS".
+func restoredSummary(b []byte) string {
+	var near, far struct{ mtu, links, journals int }
+	for _, l := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(l, "near:"):
+			fmt.Sscan(l[5:], &near.mtu, &near.links)
+		case strings.HasPrefix(l, "far:"):
+			fmt.Sscan(l[4:], &far.mtu, &far.links, &far.journals)
+		}
+	}
+	return fmt.Sprintf("near eth0 MTU %d, %d rxe links; far eth0 MTU %d, %d rxe links, %d journals left",
+		near.mtu, near.links, far.mtu, far.links, far.journals)
+}
+
+func shStep(name, script string) lab.Step {
+	return lab.Step{Name: name, Path: "/bin/sh", Args: []string{"-c", script}, Timeout: 40 * time.Minute}
+}
+
+// demoteHeadings turns "# x" into "#### x" so that each example's report
+// nests under its section.
+func demoteHeadings(md []byte) []byte {
+	var b bytes.Buffer
+	sc := bufio.NewScanner(bytes.NewReader(md))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		l := sc.Text()
+		if strings.HasPrefix(l, "#") {
+			l = "###" + l
+		}
+		b.WriteString(l + "\n")
+	}
+	return b.Bytes()
+}
+
+// printFindings prints the summary's section titles and findings.
+func printFindings(w io.Writer, md []byte) {
+	sc := bufio.NewScanner(bytes.NewReader(md))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		l := sc.Text()
+		switch {
+		case strings.HasPrefix(l, "## "), strings.HasPrefix(l, "### "):
+			fmt.Fprintln(w, strings.TrimLeft(l, "# "))
+		case strings.HasPrefix(l, "- **"), strings.HasPrefix(l, "Restored afterwards"):
+			fmt.Fprintln(w, "  "+l)
+		}
+	}
 }
