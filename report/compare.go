@@ -251,3 +251,9 @@ func diffParams(b, c []Param) []FieldDiff {
 func (s Summary) PctRange() string {
 	return benchmath.Summary{Center: s.Median, Lo: s.Lo, Hi: s.Hi}.PctRangeString()
 }
+
+// Summarize gives a metric's median and its 95% CI (as Compare does), for
+// summaries that show one round alone. An empty metric has a NaN median.
+func Summarize(m Metric) Summary {
+	return summarize(benchmath.NewSample(slices.Clone(m.Values), &benchmath.DefaultThresholds), 0.95)
+}

@@ -103,3 +103,13 @@ func TestNeedSamples(t *testing.T) {
 		t.Errorf("minP(3,3) = %v", p)
 	}
 }
+
+func TestSummarize(t *testing.T) {
+	s := Summarize(Metric{Name: "bw_avg", Unit: "Gbit/s", Values: []float64{3, 1, 2}})
+	if s.N != 3 || s.Median != 2 || s.HasCI() {
+		t.Errorf("Summarize = %+v, want n=3 median 2 without CI", s)
+	}
+	if s := Summarize(Metric{}); !math.IsNaN(s.Median) {
+		t.Errorf("empty metric median %v, want NaN", s.Median)
+	}
+}

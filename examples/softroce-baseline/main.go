@@ -110,6 +110,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	fmt.Fprintln(w)
 
 	store := report.OpenStore(c.Store)
+	sum := summary{Mode: string(sides.Mode), Server: far, Client: near}
 	for _, test := range tests {
 		opts := runbook.PerftestOptions(perftest.Options{Test: test, Iterations: c.Iterations,
 			ReportGbits: true, NoFreqCheck: true}, sides, far, near)
@@ -135,19 +136,49 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		round.SetParam("mode", string(sides.Mode))
 		round.SetParam("netdev_mtu", fmt.Sprint(near.NetdevMTU))
 		files := runbook.PairFiles(&round, pairs)
-		if err := writeRound(w, store, round, near); err != nil {
+		findings, err := writeRound(w, store, round, near)
+		if err != nil {
 			return err
 		}
+		sum.add(round, findings)
 		if _, err := runbook.WriteArchive(c.Out, round, files); err != nil {
 			return err
 		}
 	}
 	prog.Done()
+	if _, err := runbook.WriteFile(c.Out, "summary.json", func(f io.Writer) error { return report.WriteJSON(f, sum) }); err != nil {
+		return err
+	}
 	_, err = runbook.WriteFile(c.Out, "report.md", func(f io.Writer) error {
 		_, err := io.WriteString(f, md.String())
 		return err
 	})
 	return err
+}
+
+// summary is summary.json: what a script or test reads instead of the
+// Markdown.
+type summary struct {
+	Mode     string           `json:"mode"`
+	Server   runbook.RXEInfo  `json:"server"`
+	Client   runbook.RXEInfo  `json:"client"`
+	Rounds   []roundSummary   `json:"rounds"`
+	Findings []report.Finding `json:"findings"`
+}
+
+type roundSummary struct {
+	Name    string                    `json:"name"`
+	Params  []report.Param            `json:"params"`
+	Medians map[string]report.Summary `json:"medians"` // by metric key
+}
+
+func (s *summary) add(r report.Round, findings []report.Finding) {
+	rs := roundSummary{Name: r.Name, Params: r.Params, Medians: map[string]report.Summary{}}
+	for _, m := range r.Metrics {
+		rs.Medians[m.Key()] = report.Summarize(m)
+	}
+	s.Rounds = append(s.Rounds, rs)
+	s.Findings = append(s.Findings, findings...)
 }
 
 // farRXEName is the far end's rxe link name: rdma device names are global
@@ -162,26 +193,27 @@ func farRXEName(c config, s *runbook.Sides) string {
 // writeRound compares the round with the last one of the same name and
 // parameters in the store (if any), prints it and the findings, then
 // appends it.
-func writeRound(out io.Writer, store *report.Store, round report.Round, near runbook.RXEInfo) error {
+func writeRound(out io.Writer, store *report.Store, round report.Round, near runbook.RXEInfo) ([]report.Finding, error) {
 	prev, _, err := store.Query(round.Name, round.Params...)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
+		return nil, err
 	}
 	if len(prev) > 0 {
 		fmt.Fprintf(out, "## %s against the previous round\n\n", round.Name)
 		if err := report.WriteComparisonMarkdown(out, report.Compare(prev[len(prev)-1], round, report.CompareOptions{})); err != nil {
-			return err
+			return nil, err
 		}
 	} else {
 		fmt.Fprintf(out, "## %s (first round: the baseline)\n\n", round.Name)
 		if err := report.WriteRoundMarkdown(out, round); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	gid := near.GID.Entry
-	for _, f := range report.Diagnose(report.DiagnosisInput{Round: &round, GID: &gid}) {
+	findings := report.Diagnose(report.DiagnosisInput{Round: &round, GID: &gid})
+	for _, f := range findings {
 		fmt.Fprintf(out, "- **%s** %s: %s\n", f.Severity, f.Rule, f.Summary)
 	}
 	fmt.Fprintln(out)
-	return store.Append(round)
+	return findings, store.Append(round)
 }

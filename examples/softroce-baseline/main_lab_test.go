@@ -62,7 +62,7 @@ func TestLabBaselineTwice(t *testing.T) {
 		t.Errorf("the second run is not compared against the first")
 	}
 	// The report and one archive per round (the last run's) are in -out.
-	for _, name := range []string{"report.md", "ib_send_bw.tar.gz", "ib_send_lat.tar.gz"} {
+	for _, name := range []string{"report.md", "summary.json", "ib_send_bw.tar.gz", "ib_send_lat.tar.gz"} {
 		if _, err := os.Stat(filepath.Join(c.Out, name)); err != nil {
 			t.Errorf("-out: %v", err)
 		}

@@ -92,6 +92,9 @@ func cmdDemo(ctx context.Context, args []string) error {
 			}
 		}
 		fmt.Fprintf(&summary, "Restored afterwards: %s\n\n", res.restored)
+		if !res.clean {
+			failed++
+		}
 	}
 	if err := os.WriteFile(filepath.Join(*out, "report.md"), summary.Bytes(), 0o644); err != nil {
 		return err
@@ -99,7 +102,7 @@ func cmdDemo(ctx context.Context, args []string) error {
 	printFindings(os.Stdout, summary.Bytes())
 	fmt.Printf("\nreports, SVG plots and archives: %s/ (summary: %s)\n", *out, filepath.Join(*out, "report.md"))
 	if failed > 0 {
-		return fmt.Errorf("%d example runs failed", failed)
+		return fmt.Errorf("%d example runs failed or did not restore", failed)
 	}
 	return nil
 }
@@ -109,6 +112,7 @@ type demoResult struct {
 	kernel   string
 	examples []exampleResult
 	restored string // the state check after the examples
+	clean    bool   // both guests as they booted
 }
 
 type exampleResult struct {
@@ -199,17 +203,21 @@ func runDemo(ctx context.Context, s *session, img *lab.Image, examples []demoExa
 	for i, e := range examples {
 		st := n.Steps[2+i]
 		r := exampleResult{name: e.name, ok: st.Exit.OK(), exit: st.Exit.String(), report: n.Files[e.name+"/report.md"]}
+		if _, ok := n.Files[e.name+"/summary.json"]; r.ok && !ok {
+			r.ok, r.exit = false, "exit 0 but no summary.json"
+		}
 		if !r.ok {
 			fmt.Fprintf(os.Stderr, "%s %s: %s\n%s", suite, e.name, st.Exit, st.Stderr)
 		}
 		out.examples = append(out.examples, r)
 	}
-	out.restored = restoredSummary(n.Files["state-after.txt"])
+	out.restored, out.clean = restoredSummary(n.Files["state-after.txt"])
 	return out, nil
 }
 
-// restoredSummary reads "near: MTU LINKS" and "far: MTU LINKS JOURNALS".
-func restoredSummary(b []byte) string {
+// restoredSummary reads "near: MTU LINKS" and "far: MTU LINKS JOURNALS"
+// and says whether both guests are as they booted.
+func restoredSummary(b []byte) (string, bool) {
 	var near, far struct{ mtu, links, journals int }
 	for _, l := range strings.Split(string(b), "\n") {
 		switch {
@@ -219,8 +227,9 @@ func restoredSummary(b []byte) string {
 			fmt.Sscan(l[4:], &far.mtu, &far.links, &far.journals)
 		}
 	}
+	clean := near.mtu == 1500 && far.mtu == 1500 && near.links == 0 && far.links == 0 && far.journals == 0
 	return fmt.Sprintf("near eth0 MTU %d, %d rxe links; far eth0 MTU %d, %d rxe links, %d journals left",
-		near.mtu, near.links, far.mtu, far.links, far.journals)
+		near.mtu, near.links, far.mtu, far.links, far.journals), clean
 }
 
 func shStep(name, script string) lab.Step {
