@@ -50,7 +50,7 @@ fixtures:
 ## check: the whole test suite on a fresh machine (what .ci/run runs)
 check: deps lab-image test fuzz lab-test
 
-## demo: the main job: boot the lab, create rxe0, run an ib_send_bw pair, print the parsed result
+## demo: the main job: two lab guests joined by a link, the examples in two-host mode over SSH, results in demo-out/
 demo: deps lab-image
 	$(LAB) demo
 
