@@ -16,6 +16,6 @@
 //	defer sides.Restore()
 //	far, err := sides.Far.PrepareRXE(ctx, runbook.RXEConfig{Netdev: sides.FarNetdev, Name: "rxe0", MTU: 9000})
 //	near, err := sides.Near.PrepareRXE(ctx, runbook.RXEConfig{Netdev: sides.NearNetdev, Name: "rxe0", MTU: 9000})
-//	opts := perftest.Options{Test: perftest.SendBW, Iterations: 10000, ReportGbits: true}
-//	pair, err := runbook.PerftestPair(ctx, sides, far, near, opts)
+//	opts := runbook.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: 10000, ReportGbits: true}, sides, far, near)
+//	pair, err := perftest.RunPair(ctx, sides.Far.Runner(), sides.Near.Runner(), far.Addr, opts)
 package runbook
