@@ -14,6 +14,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -34,13 +35,13 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *ifname, *cpus, *node, *pin, *apply, *keep, *watch); err != nil {
+	if err := run(ctx, os.Stdout, *ifname, *cpus, *node, *pin, *apply, *keep, *watch); err != nil {
 		fmt.Fprintln(os.Stderr, "irq-affinity:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, ifname, cpus string, node, pin int, apply, keep bool, watch time.Duration) error {
+func run(ctx context.Context, out io.Writer, ifname, cpus string, node, pin int, apply, keep bool, watch time.Duration) error {
 	fs, err := irq.DefaultFS()
 	if err != nil {
 		return err
@@ -49,17 +50,17 @@ func run(ctx context.Context, ifname, cpus string, node, pin int, apply, keep bo
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%s: PCI %s, driver %s, NUMA node %d, local CPUs %s\n", dev.Name, dev.PCI, dev.Driver, dev.NUMANode, dev.LocalCPUs)
+	fmt.Fprintf(out, "%s: PCI %s, driver %s, NUMA node %d, local CPUs %s\n", dev.Name, dev.PCI, dev.Driver, dev.NUMANode, dev.LocalCPUs)
 	for _, q := range dev.IRQs {
 		a, err := fs.Affinity(q.IRQ)
 		if err != nil {
 			return err
 		}
-		fmt.Printf("  IRQ %-4d %-32s %-7s queue %2d %-4s affinity %-8s effective %-4s%s\n",
+		fmt.Fprintf(out, "  IRQ %-4d %-32s %-7s queue %2d %-4s affinity %-8s effective %-4s%s\n",
 			q.IRQ, q.Name, q.Role, q.Queue, q.Direction, a.CPUs, a.Effective, map[bool]string{true: " (read-only)"}[a.ReadOnly])
 	}
 	for _, w := range dev.Warnings {
-		fmt.Println("  warning:", w)
+		fmt.Fprintln(out, "  warning:", w)
 	}
 
 	var plan irq.Plan
@@ -77,37 +78,37 @@ func run(ctx context.Context, ifname, cpus string, node, pin int, apply, keep bo
 			return err
 		}
 	}
-	fmt.Print("plan: ", plan)
+	fmt.Fprint(out, "plan: ", plan)
 	for _, w := range plan.Warnings {
-		fmt.Println("  warning:", w)
+		fmt.Fprintln(out, "  warning:", w)
 	}
 	if !apply {
-		return watchOnce(ctx, fs, dev, watch)
+		return watchOnce(ctx, out, fs, dev, watch)
 	}
 
 	done, err := fs.Apply(ctx, plan)
 	for _, c := range done.Changes {
-		fmt.Printf("  IRQ %d: %s -> %s (effective %s, pending %v) %v\n", c.IRQ, c.Replaced, c.Requested, c.Effective, c.Pending, errOrEmpty(c.Err))
+		fmt.Fprintf(out, "  IRQ %d: %s -> %s (effective %s, pending %v) %v\n", c.IRQ, c.Replaced, c.Requested, c.Effective, c.Pending, errOrEmpty(c.Err))
 	}
 	for _, w := range done.Warnings {
-		fmt.Println("  warning:", w)
+		fmt.Fprintln(out, "  warning:", w)
 	}
 	if !keep {
 		defer func() {
 			undo, err := fs.Restore(context.Background(), done)
-			fmt.Printf("restored %d IRQs %v\n", len(undo.Changes), errOrEmpty(err))
+			fmt.Fprintf(out, "restored %d IRQs %v\n", len(undo.Changes), errOrEmpty(err))
 		}()
 	}
 	if err != nil {
 		return err
 	}
-	return watchOnce(ctx, fs, dev, watch)
+	return watchOnce(ctx, out, fs, dev, watch)
 }
 
 // watchOnce samples interrupts and load for d and prints the verdict and
 // the hot core.
-func watchOnce(ctx context.Context, fs irq.FS, dev irq.Netdev, d time.Duration) error {
-	fmt.Printf("watching %s for %s (run traffic now)...\n", dev.Name, d)
+func watchOnce(ctx context.Context, out io.Writer, fs irq.FS, dev irq.Netdev, d time.Duration) error {
+	fmt.Fprintf(out, "watching %s for %s (run traffic now)...\n", dev.Name, d)
 	s, err := fs.StartLoadSampler(ctx, time.Second)
 	if err != nil {
 		return err
@@ -117,12 +118,12 @@ func watchOnce(ctx context.Context, fs irq.FS, dev irq.Netdev, d time.Duration) 
 	if err != nil {
 		return err
 	}
-	fmt.Printf("distribution OK %v: %s\n", dist.OK, strings.Join(dist.Reasons, "; "))
+	fmt.Fprintf(out, "distribution OK %v: %s\n", dist.OK, strings.Join(dist.Reasons, "; "))
 	for _, c := range rep.Overall.CPUs {
-		fmt.Printf("  CPU%-3d usr %5.1f sys %5.1f irq %4.1f soft %5.1f idle %5.1f NET_RX %d drops %d squeeze %d\n",
+		fmt.Fprintf(out, "  CPU%-3d usr %5.1f sys %5.1f irq %4.1f soft %5.1f idle %5.1f NET_RX %d drops %d squeeze %d\n",
 			c.CPU, c.UserPct, c.SysPct, c.IRQPct, c.SoftPct, c.IdlePct, c.NetRX, c.Dropped, c.TimeSqueeze)
 	}
-	fmt.Printf("hot core: %s (peak %s)\n", rep.Hot, rep.Peak)
+	fmt.Fprintf(out, "hot core: %s (peak %s)\n", rep.Hot, rep.Peak)
 	return nil
 }
 
