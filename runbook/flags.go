@@ -152,3 +152,40 @@ func Context(timeout time.Duration) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	return ctx, func() { cancel(); stop() }
 }
+
+// PrepareRXE prepares rxe on both ends (once in loopback) with the same
+// link name and MTU, announcing each on prog (nil: silent). rdma device
+// names are global to a kernel, so a far end in a namespace here gets
+// name+"p".
+func (s *Sides) PrepareRXE(ctx context.Context, name string, mtu int, prog *Progress) (far, near RXEInfo, err error) {
+	farName := name
+	if s.Mode == TwoNetns {
+		farName = name + "p"
+	}
+	prog.step("prepare rxe on %s (%s)", s.Far.Name(), s.FarNetdev)
+	if far, err = s.Far.PrepareRXE(ctx, RXEConfig{Netdev: s.FarNetdev, Name: farName, MTU: mtu}); err != nil {
+		return far, near, fmt.Errorf("%s: %w", s.Far.Name(), err)
+	}
+	if s.Mode == Loopback {
+		return far, far, nil
+	}
+	prog.step("prepare rxe on %s (%s)", s.Near.Name(), s.NearNetdev)
+	if near, err = s.Near.PrepareRXE(ctx, RXEConfig{Netdev: s.NearNetdev, Name: name, MTU: mtu}); err != nil {
+		return far, near, fmt.Errorf("%s: %w", s.Near.Name(), err)
+	}
+	return far, near, nil
+}
+
+// SetMTU sets the MTU on both ends (once in loopback).
+func (s *Sides) SetMTU(ctx context.Context, mtu int) error {
+	if err := s.Far.SetMTU(ctx, s.FarNetdev, mtu); err != nil {
+		return fmt.Errorf("%s: %w", s.Far.Name(), err)
+	}
+	if s.Mode == Loopback {
+		return nil
+	}
+	if err := s.Near.SetMTU(ctx, s.NearNetdev, mtu); err != nil {
+		return fmt.Errorf("%s: %w", s.Near.Name(), err)
+	}
+	return nil
+}

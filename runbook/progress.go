@@ -64,3 +64,10 @@ func (p *Progress) Done() {
 	}
 	fmt.Fprintf(p.w, "done: %d steps in %s\n", p.done, p.now().Sub(p.start).Round(time.Second))
 }
+
+// step is Step on a Progress that may be nil.
+func (p *Progress) step(format string, args ...any) {
+	if p != nil {
+		p.Step(format, args...)
+	}
+}

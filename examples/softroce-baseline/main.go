@@ -82,19 +82,12 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 
 	tests := []perftest.Test{perftest.SendBW, perftest.SendLat}
 	prog := runbook.NewProgress(progress, 2+len(tests)*c.Count)
-	prog.Step("prepare rxe on %s (%s)", sides.Far.Name(), sides.FarNetdev)
-	far, err := sides.Far.PrepareRXE(ctx, runbook.RXEConfig{Netdev: sides.FarNetdev, Name: farRXEName(c, sides), MTU: c.MTU})
-	if err != nil {
-		return fmt.Errorf("%s: %w", sides.Far.Name(), err)
+	if sides.Mode == runbook.Loopback {
+		prog = runbook.NewProgress(progress, 1+len(tests)*c.Count)
 	}
-	near := far
-	if sides.Mode != runbook.Loopback {
-		prog.Step("prepare rxe on %s (%s)", sides.Near.Name(), sides.NearNetdev)
-		if near, err = sides.Near.PrepareRXE(ctx, runbook.RXEConfig{Netdev: sides.NearNetdev, Name: c.RXE, MTU: c.MTU}); err != nil {
-			return err
-		}
-	} else {
-		prog.Step("loopback: the client uses the same link")
+	far, near, err := sides.PrepareRXE(ctx, c.RXE, c.MTU, prog)
+	if err != nil {
+		return err
 	}
 
 	var md strings.Builder
@@ -179,15 +172,6 @@ func (s *summary) add(r report.Round, findings []report.Finding) {
 	}
 	s.Rounds = append(s.Rounds, rs)
 	s.Findings = append(s.Findings, findings...)
-}
-
-// farRXEName is the far end's rxe link name: rdma device names are global
-// to a host, so a far end in a namespace here needs a name of its own.
-func farRXEName(c config, s *runbook.Sides) string {
-	if s.Mode == runbook.TwoNetns {
-		return c.RXE + "p"
-	}
-	return c.RXE
 }
 
 // writeRound compares the round with the last one of the same name and

@@ -23,17 +23,7 @@ import (
 // leave the rxe link and the MTU as they found them.
 func TestLabBaselineTwice(t *testing.T) {
 	labtest.Guest(t)
-	for _, args := range [][]string{
-		{"link", "add", "sbveth0", "type", "veth", "peer", "name", "sbveth1"},
-		{"addr", "add", "198.18.90.1/24", "dev", "sbveth0"},
-		{"link", "set", "sbveth0", "up"},
-		{"link", "set", "sbveth1", "up"},
-	} {
-		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
-			t.Fatalf("ip %v: %v: %s", args, err, out)
-		}
-	}
-	defer exec.Command("ip", "link", "del", "sbveth0").Run()
+	labtest.Veth(t, "sbveth0", "sbveth1", "198.18.90.1/24")
 
 	dir := t.TempDir()
 	c := config{Flags: runbook.Flags{Netdev: "sbveth0", Journal: filepath.Join(dir, "journal.jsonl")},
