@@ -248,3 +248,10 @@ func BenchmarkCPUListString(b *testing.B) {
 		_ = l.String()
 	}
 }
+
+func TestNewFSEmptyIsLive(t *testing.T) {
+	fs := NewFS("", "")
+	if fs.ProcRoot() != "/proc" || fs.SysRoot() != "/sys" {
+		t.Errorf("NewFS(\"\", \"\") = %s, %s; want /proc, /sys", fs.ProcRoot(), fs.SysRoot())
+	}
+}

@@ -20,8 +20,15 @@ type FS struct {
 }
 
 // NewFS returns an FS rooted at procRoot (in place of /proc) and sysRoot
-// (in place of /sys). It does not check that they exist.
+// (in place of /sys); "" is the live /proc or /sys. It does not check that
+// they exist.
 func NewFS(procRoot, sysRoot string) FS {
+	if procRoot == "" {
+		procRoot = "/proc"
+	}
+	if sysRoot == "" {
+		sysRoot = "/sys"
+	}
 	return FS{proc: filepath.Clean(procRoot), sys: filepath.Clean(sysRoot)}
 }
 

@@ -72,6 +72,10 @@ type Result struct {
 	// nan, units that were assumed, confidence not achieved, netperf's
 	// own diagnostics ("enable_enobufs failed: getprotobyname").
 	Warnings []string
+
+	// Stdout and Stderr are netperf's raw output, kept by Run (up to 1 MiB
+	// each) for archives; the parsers leave them nil.
+	Stdout, Stderr []byte `json:"-"`
 }
 
 // UDPStream is the sent versus received view of UDP_STREAM, from the

@@ -62,8 +62,17 @@ func Run(ctx context.Context, r host.Runner, o Options) (*Result, error) {
 	return result(p, err)
 }
 
-// result turns netperf's output and exit into Run's result and error.
+// result turns netperf's output and exit into Run's result and error, and
+// keeps the output in the result.
 func result(p *host.Process, waitErr error) (*Result, error) {
+	res, err := parseRun(p, waitErr)
+	if res != nil {
+		res.Stdout, res.Stderr = p.Stdout().Bytes(), p.Stderr().Bytes()
+	}
+	return res, err
+}
+
+func parseRun(p *host.Process, waitErr error) (*Result, error) {
 	stdout, stderr := p.Stdout().Bytes(), p.Stderr().Bytes()
 	var ee *host.ExitError
 	if errors.As(waitErr, &ee) && ee.Killed != nil {

@@ -226,6 +226,9 @@ func TestRunFailures(t *testing.T) {
 	if err != nil || *res.TransPerSec != 41234.56 || *res.Omni.P99LatencyMicros != 40 {
 		t.Fatalf("rr: %v %+v", err, res)
 	}
+	if string(res.Stdout) != rrKeyVal || len(res.Stderr) != 0 {
+		t.Errorf("raw output not kept: %d bytes of stdout, stderr %q", len(res.Stdout), res.Stderr)
+	}
 	f = &host.Fake{Strict: true}
 	if _, err := Run(context.Background(), f, Options{Test: TestTCPRR}); !errors.Is(err, exec.ErrNotFound) {
 		t.Errorf("missing binary: %v", err)
