@@ -200,13 +200,22 @@ func (l *Local) Netdev(ctx context.Context, netdev string) (NetdevInfo, error) {
 	}
 	info.NUMANode, info.LocalCPUs, info.IRQs = dev.NUMANode, dev.LocalCPUs, dev.IRQs
 	info.Warnings = append(info.Warnings, errorStrings(dev.Warnings)...)
+	fs := irq.NewFS("", "")
+	for _, q := range dev.IRQs {
+		a, err := fs.Affinity(q.IRQ)
+		if err != nil {
+			info.Warnings = append(info.Warnings, err.Error())
+			continue
+		}
+		info.Affinity = append(info.Affinity, a)
+	}
 	return info, nil
 }
 
 // irqNetdev finds the netdev's IRQs: by name in this namespace; in
 // another, /sys here does not show it, so by its PCI function.
 func (l *Local) irqNetdev(ctx context.Context, h *nic.Handle, netdev string) (irq.Netdev, error) {
-	fs := irq.NewFS("/proc", "/sys")
+	fs := irq.NewFS("", "")
 	if l.Netns == "" {
 		return fs.Netdev(netdev)
 	}
@@ -226,7 +235,7 @@ func (l *Local) Counters(ctx context.Context, netdev string) (Counters, error) {
 		return c, err
 	}
 	defer h.Close()
-	fs := irq.NewFS("/proc", "/sys")
+	fs := irq.NewFS("", "")
 	var errs [4]error
 	c.Stats, errs[0] = h.Stats(ctx, netdev)
 	c.UDP, errs[1] = h.UDP(ctx)
@@ -247,7 +256,7 @@ func (l *Local) SpreadIRQs(ctx context.Context, netdev string) (Spread, error) {
 	if err != nil {
 		return Spread{}, err
 	}
-	fs := irq.NewFS("/proc", "/sys")
+	fs := irq.NewFS("", "")
 	plan, err := fs.ByNode(dev, -1)
 	if err != nil {
 		return Spread{}, err
@@ -263,7 +272,7 @@ func (l *Local) SpreadIRQs(ctx context.Context, netdev string) (Spread, error) {
 // SetGovernor sets every CPU's governor through the journal; without
 // cpufreq it changes nothing and says so.
 func (l *Local) SetGovernor(ctx context.Context, governor string) (GovernorResult, error) {
-	gs, err := irq.NewFS("/proc", "/sys").Governors()
+	gs, err := irq.NewFS("", "").Governors()
 	if errors.Is(err, irq.ErrNoCpufreq) || (err == nil && len(gs) == 0) {
 		return GovernorResult{Reason: "no cpufreq on this host (usual in VMs): governor left alone"}, nil
 	}

@@ -71,6 +71,8 @@ type NetdevInfo struct {
 	NUMANode  int            `json:"numa_node"`
 	LocalCPUs irq.CPUList    `json:"local_cpus,omitempty"`
 	IRQs      []irq.QueueIRQ `json:"irqs,omitempty"`
+	// Affinity is where each of IRQs may and does fire now.
+	Affinity []irq.Affinity `json:"affinity,omitempty"`
 	// Warnings say what could not be read (IRQs of a netdev in another
 	// namespace, a driver without ethtool ring support).
 	Warnings []string `json:"warnings,omitempty"`
