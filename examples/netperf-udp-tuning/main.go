@@ -1,0 +1,530 @@
+// Command netperf-udp-tuning runs the NIC UDP tuning runbook: netperf
+// UDP_STREAM from this host (the sender) to netserver on the far end (the
+// receiver), in cumulative rounds that change one thing each and are
+// compared side by side:
+//
+//	A  default: nothing changed
+//	B  MTU -mtu on both ends
+//	C  B + the queue IRQs of each NIC spread round-robin over its
+//	   NUMA-local CPUs + cpufreq governor -governor, on both ends
+//
+// Each round:
+//
+//  1. makes its change on both ends (journaled; it stays for the later
+//     rounds and is undone when the run ends, also on Ctrl-C),
+//  2. records both netdevs: driver, version, firmware, link, NUMA node and
+//     CPUs, MTU, queue IRQs and their affinity,
+//  3. starts netserver on the far end and runs
+//     netperf -t UDP_STREAM -l L -- -m M -s B -S B against the far netdev's
+//     IPv4 address -count times, reading both ends' counters (ethtool -S,
+//     /proc/net/snmp, /proc/interrupts, /proc/stat) before and after each run,
+//  4. turns the runs into a round (send and receive throughput, loss, the
+//     receiver's NIC drop-counter deltas, UDP errors, per-CPU load and queue
+//     interrupts per CPU; the sender's drop counters) with findings (loss and
+//     its cause, concentrated or off-node IRQs, a hot softirq core, the
+//     governor), appends it to -store and writes its archive to -out.
+//
+// In -out: report.md (the environment of both ends, the rounds side by side,
+// throughput, loss, drop counters, IRQ distribution and findings per round),
+// throughput.svg (receive throughput per round), cpu-LETTER.svg (the
+// receiver's per-CPU load and queue interrupts), summary.json, and one
+// NAME.tar.gz per round with netperf's raw output (raw/N/netperf.stdout
+// and .stderr), netserver's output, and JSON snapshots of
+// both ends before and after each run.
+//
+// The far end is, by the flags (loopback is refused: it would measure lo,
+// not a NIC):
+//
+//	-peer-netns NS -peer-netdev DEV   a network namespace here, on its own NIC
+//	-peer root@host [-peer-netdev D]  another host over SSH, with rocekit-peer there
+//
+// Usage, as root:
+//
+//	go run ./examples/netperf-udp-tuning -netdev eth0 -peer root@198.18.0.2 -peer-netdev ens1f0
+//	go run ./examples/netperf-udp-tuning -netdev eth0 -peer-netns udppeer -peer-netdev eth1 -l 10 -count 2
+//
+// Flags besides the shared ones (-netdev, -peer, -peer-netns, -peer-netdev,
+// -journal, -timeout, ...):
+//
+//	-rounds A,B,C       the rounds to run, in order
+//	-mtu 9000           MTU of rounds B and C
+//	-l 30               seconds per netperf run
+//	-m 1400             UDP message size (stay below MTU-28 of round A)
+//	-sockbuf 2M         -s and -S socket buffers (K, M, G: binary; k, m, g: decimal)
+//	-count 3            runs per round
+//	-governor performance
+//	-store rocekit-rounds.jsonl
+//	-out netperf-udp-tuning-out
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/netperf"
+	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/runbook"
+)
+
+// config is what the flags set.
+type config struct {
+	runbook.Flags
+	Rounds   string
+	MTU      int
+	Length   int
+	MsgSize  int
+	SockBuf  string
+	Count    int
+	Store    string
+	Out      string
+	Governor string
+}
+
+func main() {
+	var c config
+	c.Register(flag.CommandLine)
+	flag.StringVar(&c.Rounds, "rounds", "A,B,C", "rounds to run, in order: A default, B MTU -mtu, C B + IRQs spread + -governor")
+	flag.IntVar(&c.MTU, "mtu", 9000, "netdev MTU on both ends in rounds B and C; restored on exit")
+	flag.IntVar(&c.Length, "l", 30, "seconds per netperf run (-l)")
+	flag.IntVar(&c.MsgSize, "m", 1400, "UDP message size in bytes (test-specific -m)")
+	flag.StringVar(&c.SockBuf, "sockbuf", "2M", "socket buffer of both ends (test-specific -s and -S)")
+	flag.IntVar(&c.Count, "count", 3, "netperf runs per round")
+	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
+	flag.StringVar(&c.Out, "out", "netperf-udp-tuning-out", "folder for report.md, the plots, summary.json and the round archives")
+	flag.StringVar(&c.Governor, "governor", "performance", "cpufreq governor of round C on both ends; restored on exit")
+	flag.Parse()
+	ctx, cancel := runbook.Context(c.Timeout)
+	defer cancel()
+	if err := run(ctx, c, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "netperf-udp-tuning:", err)
+		os.Exit(1)
+	}
+}
+
+// errLoopback refuses a run without a far end.
+var errLoopback = errors.New("NIC UDP tuning needs two ends: give -peer-netns NS -peer-netdev DEV or -peer user@host (loopback would measure lo, not the NIC)")
+
+// run does the rounds and restores every change it made before it
+// returns, whatever happened.
+func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
+	specs, err := parseRounds(c.Rounds, c.MTU)
+	if err != nil {
+		return err
+	}
+	opts, err := c.netperfOptions()
+	if err != nil {
+		return err
+	}
+	if c.Peer == "" && c.PeerNetns == "" {
+		return errLoopback
+	}
+	sides, err := c.Open(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, sides.Restore()) }()
+
+	prog := runbook.NewProgress(progress, len(specs)*(2+c.Count))
+	store := report.OpenStore(c.Store)
+	t := &tuner{c: c, sides: sides, opts: opts, prog: prog}
+	var results []roundResult
+	for _, s := range specs {
+		res, err := t.round(ctx, s)
+		if err != nil {
+			return fmt.Errorf("round %s: %w", s.Letter, err)
+		}
+		if err := store.Append(res.Round); err != nil {
+			return err
+		}
+		if _, err := runbook.WriteArchive(c.Out, res.Round, res.Files); err != nil {
+			return err
+		}
+		results = append(results, res)
+	}
+	prog.Done()
+	return writeOutputs(c.Out, out, sides, results)
+}
+
+// netperfOptions are the UDP_STREAM runs of every round, without the host
+// (the far netdev's address, read once the far end is open).
+func (c config) netperfOptions() (netperf.Options, error) {
+	buf, err := parseSize(c.SockBuf)
+	if err != nil {
+		return netperf.Options{}, fmt.Errorf("-sockbuf: %w", err)
+	}
+	if c.Count < 1 {
+		return netperf.Options{}, fmt.Errorf("-count %d: want at least 1", c.Count)
+	}
+	if c.Length < 1 {
+		return netperf.Options{}, fmt.Errorf("-l %d: want at least 1 second", c.Length)
+	}
+	o := netperf.Options{Test: netperf.TestUDPStream, Family: netperf.IPv4, Length: time.Duration(c.Length) * time.Second,
+		MessageSize: c.MsgSize, LocalSocketBuffer: buf, RemoteSocketBuffer: buf}
+	return o, o.Validate()
+}
+
+// tuner runs the rounds on two sides and remembers what is already changed
+// (rounds are cumulative).
+type tuner struct {
+	c     config
+	sides *runbook.Sides
+	opts  netperf.Options
+	prog  *runbook.Progress
+
+	mtu      int                     // MTU set on both ends, 0 if none
+	spread   bool                    // IRQs spread and governor set
+	governor *runbook.GovernorResult // the far end's SetGovernor, once done
+}
+
+// roundResult is one round and what the report says about it.
+type roundResult struct {
+	Spec  roundSpec
+	Round report.Round
+	// Near and Far are both netdevs at the round start (after its change);
+	// NearAffinity and FarAffinity their queue IRQs' affinity, where it
+	// can be read from here.
+	Near, Far                 runbook.NetdevInfo
+	NearAffinity, FarAffinity []irq.Affinity
+	// Changes say what the round changed; Notes what it could not.
+	Changes, Notes []string
+	// Receiver and Sender are the whole round's growth (first run's
+	// counters before to the last run's after).
+	Receiver, Sender runbook.Growth
+	// GovernorSet is true when round C set the governor.
+	GovernorSet bool
+	Findings    []report.Finding
+	// Files are the round's archive files besides the generated ones.
+	Files []report.ArchiveFile
+}
+
+// round applies the round's change, runs netperf -count times and builds
+// the round.
+func (t *tuner) round(ctx context.Context, s roundSpec) (roundResult, error) {
+	res := roundResult{Spec: s}
+	t.prog.Step("round %s: apply changes and record both ends", s.Letter)
+	if err := t.apply(ctx, s, &res); err != nil {
+		return res, err
+	}
+	if err := t.describe(ctx, &res); err != nil {
+		return res, err
+	}
+	if res.Far.Addr == "" {
+		return res, fmt.Errorf("%w: %s on %s (netperf needs it to reach netserver)", runbook.ErrNoIPv4, t.sides.FarNetdev, t.sides.Far.Name())
+	}
+	opts := t.opts
+	opts.Host = res.Far.Addr
+
+	t.prog.Step("round %s: start netserver on %s", s.Letter, t.sides.Far.Name())
+	srv, err := netperf.StartNetserver(ctx, t.sides.Far.Runner(), netperf.ServerOptions{})
+	if err != nil {
+		return res, fmt.Errorf("netserver on %s: %w", t.sides.Far.Name(), err)
+	}
+	runs, err := t.runs(ctx, s, opts, &res)
+	stopErr := srv.Stop(ctx)
+	res.Files = append(res.Files,
+		report.ArchiveFile{Name: "raw/netserver.stdout", Data: srv.Process().Stdout().Bytes()},
+		report.ArchiveFile{Name: "raw/netserver.stderr", Data: srv.Process().Stderr().Bytes()})
+	if err != nil {
+		return res, err
+	}
+	if stopErr != nil {
+		res.Notes = append(res.Notes, "netserver did not stop cleanly: "+stopErr.Error())
+	}
+	return res, t.build(s, opts, srv, runs, &res)
+}
+
+// apply makes the round's changes that earlier rounds have not made.
+func (t *tuner) apply(ctx context.Context, s roundSpec, res *roundResult) error {
+	sides := t.sides
+	both := []struct {
+		side   runbook.Side
+		netdev string
+	}{{sides.Near, sides.NearNetdev}, {sides.Far, sides.FarNetdev}}
+	if s.MTU > 0 && t.mtu != s.MTU {
+		for _, b := range both {
+			if err := b.side.SetMTU(ctx, b.netdev, s.MTU); err != nil {
+				return fmt.Errorf("MTU %d on %s (%s): %w", s.MTU, b.netdev, b.side.Name(), err)
+			}
+		}
+		t.mtu = s.MTU
+		res.Changes = append(res.Changes, fmt.Sprintf("MTU %d on %s (%s) and %s (%s)", s.MTU,
+			sides.NearNetdev, sides.Near.Name(), sides.FarNetdev, sides.Far.Name()))
+	}
+	if !s.Spread || t.spread {
+		return nil
+	}
+	for _, b := range both {
+		sp, err := b.side.SpreadIRQs(ctx, b.netdev)
+		if err != nil {
+			return fmt.Errorf("spread the IRQs of %s (%s): %w", b.netdev, b.side.Name(), err)
+		}
+		res.Changes = append(res.Changes, spreadText(b.netdev, b.side.Name(), sp))
+		res.Notes = append(res.Notes, sp.Warnings...)
+		file, err := report.JSONFile("changes/spread-"+role(sides, b.side)+".json", sp)
+		if err != nil {
+			return err
+		}
+		res.Files = append(res.Files, file)
+		g, err := b.side.SetGovernor(ctx, t.c.Governor)
+		if err != nil {
+			return fmt.Errorf("governor %s on %s: %w", t.c.Governor, b.side.Name(), err)
+		}
+		if g.Set {
+			res.Changes = append(res.Changes, fmt.Sprintf("governor %s on %s (was %s)", t.c.Governor, b.side.Name(), orNone(report.GovernorSummary(g.Replaced))))
+		} else {
+			res.Notes = append(res.Notes, fmt.Sprintf("governor %s not set on %s: %s", t.c.Governor, b.side.Name(), g.Reason))
+		}
+		if b.side == sides.Far {
+			t.governor = &g
+		}
+	}
+	t.spread = true
+	return nil
+}
+
+// describe records both netdevs at the round start.
+func (t *tuner) describe(ctx context.Context, res *roundResult) error {
+	var err error
+	if res.Near, err = t.sides.Near.Netdev(ctx, t.sides.NearNetdev); err != nil {
+		return fmt.Errorf("%s (%s): %w", t.sides.NearNetdev, t.sides.Near.Name(), err)
+	}
+	if res.Far, err = t.sides.Far.Netdev(ctx, t.sides.FarNetdev); err != nil {
+		return fmt.Errorf("%s (%s): %w", t.sides.FarNetdev, t.sides.Far.Name(), err)
+	}
+	res.NearAffinity, res.FarAffinity = res.Near.Affinity, res.Far.Affinity
+	for _, d := range []struct {
+		name string
+		info runbook.NetdevInfo
+	}{{"near", res.Near}, {"far", res.Far}} {
+		f, err := report.JSONFile("snapshots/netdev-"+d.name+".json", d.info)
+		if err != nil {
+			return err
+		}
+		res.Files = append(res.Files, f)
+	}
+	return nil
+}
+
+// netperfRun is one netperf run with both ends' counters around it.
+type netperfRun struct {
+	Result                 *netperf.Result
+	NearBefore, NearAfter  runbook.Counters
+	FarBefore, FarAfter    runbook.Counters
+	Receiver, Sender       runbook.Growth
+	ReceiverErr, SenderErr error
+}
+
+// runs runs netperf -count times, reading both ends' counters around each.
+func (t *tuner) runs(ctx context.Context, s roundSpec, opts netperf.Options, res *roundResult) ([]netperfRun, error) {
+	sides := t.sides
+	var runs []netperfRun
+	for i := range t.c.Count {
+		t.prog.Step("round %s: netperf UDP_STREAM run %d of %d (%ds)", s.Letter, i+1, t.c.Count, t.c.Length)
+		var r netperfRun
+		var err error
+		if r.NearBefore, err = sides.Near.Counters(ctx, sides.NearNetdev); err != nil {
+			return nil, fmt.Errorf("counters of %s: %w", sides.Near.Name(), err)
+		}
+		if r.FarBefore, err = sides.Far.Counters(ctx, sides.FarNetdev); err != nil {
+			return nil, fmt.Errorf("counters of %s: %w", sides.Far.Name(), err)
+		}
+		if r.Result, err = netperf.Run(ctx, sides.Near.Runner(), opts); err != nil {
+			return nil, fmt.Errorf("netperf run %d: %w", i+1, err)
+		}
+		if r.NearAfter, err = sides.Near.Counters(ctx, sides.NearNetdev); err != nil {
+			return nil, fmt.Errorf("counters of %s: %w", sides.Near.Name(), err)
+		}
+		if r.FarAfter, err = sides.Far.Counters(ctx, sides.FarNetdev); err != nil {
+			return nil, fmt.Errorf("counters of %s: %w", sides.Far.Name(), err)
+		}
+		r.Receiver, r.ReceiverErr = runbook.Between(res.Far, r.FarBefore, r.FarAfter)
+		r.Sender, r.SenderErr = runbook.Between(res.Near, r.NearBefore, r.NearAfter)
+		runs = append(runs, r)
+	}
+	return runs, nil
+}
+
+// build makes the round from the runs: netperf's numbers, the receiver's
+// counters (and the sender's drop counters) per run, the parameters, the
+// fingerprint, the findings and the archive files.
+func (t *tuner) build(s roundSpec, opts netperf.Options, srv *netperf.Netserver, runs []netperfRun, res *roundResult) error {
+	results := make([]*netperf.Result, len(runs))
+	for i, r := range runs {
+		results[i] = r.Result
+	}
+	start := runs[0].NearBefore.Time
+	round, err := report.FromNetperf(s.name(), start, results...)
+	if err != nil {
+		return err
+	}
+	round.DurationSec = runs[len(runs)-1].NearAfter.Time.Sub(start).Seconds()
+	round.SetParam("round", s.Letter)
+	round.SetParam("mode", string(t.sides.Mode))
+	round.SetParam("netdev_mtu", fmt.Sprint(res.Far.Snapshot.MTU))
+	round.SetParam("sockbuf", t.c.SockBuf)
+	round.SetParam("msg_size", fmt.Sprint(t.c.MsgSize))
+	round.SetParam("length_sec", fmt.Sprint(t.c.Length))
+	for i, r := range runs {
+		if err := addCounters(&round, r); err != nil {
+			return fmt.Errorf("run %d: %w", i+1, err)
+		}
+		files, err := runFiles(i, r)
+		if err != nil {
+			return err
+		}
+		res.Files = append(res.Files, files...)
+		round.Outputs = append(round.Outputs, report.Output{Repeat: i, Role: "client", Stream: "stdout", Path: files[0].Name})
+	}
+	last := runs[len(runs)-1]
+	if res.Receiver, err = runbook.Between(res.Far, runs[0].FarBefore, last.FarAfter); err != nil {
+		return fmt.Errorf("receiver counters: %w", err)
+	}
+	if res.Sender, err = runbook.Between(res.Near, runs[0].NearBefore, last.NearAfter); err != nil {
+		return fmt.Errorf("sender counters: %w", err)
+	}
+	round.Fingerprint = t.fingerprint(res, opts, srv)
+	res.Round = round
+	res.GovernorSet = s.Spread && t.governor != nil && t.governor.Set
+	res.Findings = t.diagnose(res)
+	growth, err := report.JSONFile("snapshots/growth.json", map[string]runbook.Growth{"receiver": res.Receiver, "sender": res.Sender})
+	if err != nil {
+		return err
+	}
+	res.Files = append(res.Files, growth)
+	return nil
+}
+
+// addCounters adds one run's counters to the round: the receiver's NIC
+// losses, UDP errors, CPU load and queue interrupts per CPU, and the
+// sender's NIC losses and UDP send-buffer errors (near_*).
+func addCounters(round *report.Round, r netperfRun) error {
+	if r.ReceiverErr != nil {
+		return fmt.Errorf("receiver counters: %w", r.ReceiverErr)
+	}
+	g := r.Receiver
+	for _, err := range []error{round.AddNICLosses(g.Stats), round.AddUDPErrors(g.UDP), round.AddCPULoad(g.Load),
+		round.AddIRQDistribution(g.Distribution)} {
+		if err != nil {
+			return err
+		}
+	}
+	if r.SenderErr != nil {
+		round.Warnings = append(round.Warnings, "sender counters: "+r.SenderErr.Error())
+		return nil
+	}
+	for _, c := range r.Sender.Stats.Losses() {
+		labels := []report.Param{{Key: "netdev", Value: r.Sender.Stats.Netdev}, {Key: "counter", Value: c.Source + "." + c.Name}}
+		if err := round.AddValue("near_nic_loss", labels, "count", report.LowerIsBetter, float64(c.Delta)); err != nil {
+			return err
+		}
+	}
+	return round.AddValue("near_udp_sndbuf_errors", nil, "count", report.LowerIsBetter, float64(r.Sender.UDP.SndbufErrors))
+}
+
+// runFiles are one run's archive files: netperf's output and both ends'
+// counters before and after. The first is netperf's output.
+func runFiles(i int, r netperfRun) ([]report.ArchiveFile, error) {
+	files := []report.ArchiveFile{
+		{Name: fmt.Sprintf("raw/%d/netperf.stdout", i), Data: r.Result.Stdout},
+		{Name: fmt.Sprintf("raw/%d/netperf.stderr", i), Data: r.Result.Stderr},
+	}
+	for _, s := range []struct {
+		name string
+		v    runbook.Counters
+	}{{"near-before", r.NearBefore}, {"near-after", r.NearAfter}, {"far-before", r.FarBefore}, {"far-after", r.FarAfter}} {
+		f, err := report.JSONFile(fmt.Sprintf("snapshots/%d/%s.json", i, s.name), s.v)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	return files, nil
+}
+
+// hostState reads the governors and irqbalance of the far end when it is
+// on this host; for a far end over SSH only what SetGovernor reported is
+// known.
+func (t *tuner) hostState() (governors []irq.CPUGovernor, irqbalance []int, known bool) {
+	if _, ok := t.sides.Far.(*runbook.Local); ok {
+		fs := irq.NewFS("/proc", "/sys")
+		governors, _ = fs.Governors() // nil without cpufreq (VMs)
+		irqbalance, _ = fs.IRQBalance()
+		return governors, irqbalance, true
+	}
+	if g := t.governor; g != nil && g.Set {
+		for _, r := range g.Replaced {
+			governors = append(governors, irq.CPUGovernor{CPU: r.CPU, Governor: t.c.Governor})
+		}
+	}
+	return governors, nil, false
+}
+
+// fingerprint records the round's environment: both netdevs, the
+// receiver's IRQ placement, governors, irqbalance, and the exact netserver
+// and netperf command lines.
+func (t *tuner) fingerprint(res *roundResult, opts netperf.Options, srv *netperf.Netserver) *report.Fingerprint {
+	gs, pids, known := t.hostState()
+	fp := &report.Fingerprint{
+		NICs: []report.NICFingerprint{report.NICFromSnapshot(t.sides.Near.Name(), res.Near.Snapshot),
+			report.NICFromSnapshot(t.sides.Far.Name(), res.Far.Snapshot)},
+		Governor:     report.GovernorSummary(gs),
+		IRQPlacement: report.IRQPlacementSummary(res.Receiver.Distribution),
+		Argv:         []report.SideArgv{t.argv("server", t.sides.Far, srv.Process().Argv()), t.argv("client", t.sides.Near, opts.Argv())},
+	}
+	if known {
+		fp.IRQBalance = report.IRQBalanceState(pids)
+	}
+	if k, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		fp.Kernel = strings.TrimSpace(string(k))
+	}
+	return fp
+}
+
+// argv is a side's command line as it can be run again: in the far
+// namespace through ip netns exec, on a peer over SSH.
+func (t *tuner) argv(role string, s runbook.Side, argv []string) report.SideArgv {
+	a := report.SideArgv{Role: role, Argv: argv}
+	if s != t.sides.Far {
+		return a
+	}
+	switch t.sides.Mode {
+	case runbook.TwoNetns:
+		a.Argv = append([]string{"ip", "netns", "exec", t.c.PeerNetns}, argv...)
+	case runbook.TwoHosts:
+		a.Host = t.c.Peer
+	}
+	return a
+}
+
+// ruleGovernorNotSet is this example's finding for a round C whose
+// governor could not be set (no cpufreq): the round differs from B only
+// by the IRQ spread.
+const ruleGovernorNotSet = "governor_not_set"
+
+// diagnose runs the rules on the round and the receiver's counters.
+func (t *tuner) diagnose(res *roundResult) []report.Finding {
+	gs, pids, _ := t.hostState()
+	hot := res.Receiver.Load.Hot()
+	in := report.DiagnosisInput{Round: &res.Round, NICDelta: &res.Receiver.Stats, UDP: &res.Receiver.UDP,
+		Distribution: &res.Receiver.Distribution, Hot: &hot, Governors: gs,
+		IRQBalancePIDs: pids, AffinitySet: t.spread, ThroughputMetric: "recv_throughput",
+		Link: res.Far.Snapshot.Link}
+	fs := report.Diagnose(in)
+	if res.Spec.Spread && !res.GovernorSet {
+		reason := "not reported"
+		if t.governor != nil {
+			reason = t.governor.Reason
+		}
+		fs = append(fs, report.Finding{Rule: ruleGovernorNotSet, Severity: report.SeverityInfo,
+			Summary: fmt.Sprintf("governor %s not set on the receiver: %s", t.c.Governor, reason),
+			Action:  "nothing to do in a VM; on hardware, load the cpufreq driver (intel_pstate, acpi-cpufreq)"})
+	}
+	return fs
+}
