@@ -54,3 +54,26 @@ func PairFiles(r *report.Round, pairs []*perftest.PairResult) []report.ArchiveFi
 func WriteArchive(dir string, r report.Round, files []report.ArchiveFile) (string, error) {
 	return WriteFile(dir, r.Name+".tar.gz", func(w io.Writer) error { return report.WriteArchive(w, r, files) })
 }
+
+// KeepFailedPair writes the outputs of a pair that failed into
+// dir/failed/NAME/ (server.stdout, client.stderr, ...), so that what both
+// sides printed is kept beside the report; p may be nil (nothing started).
+func KeepFailedPair(dir, name string, p *perftest.PairResult) error {
+	if p == nil {
+		return nil
+	}
+	for _, s := range []perftest.Side{p.Server, p.Client} {
+		for _, st := range []struct {
+			ext  string
+			data []byte
+		}{{"stdout", s.Stdout}, {"stderr", s.Stderr}} {
+			if _, err := WriteFile(filepath.Join(dir, "failed", name), string(s.Role)+"."+st.ext, func(w io.Writer) error {
+				_, err := w.Write(st.data)
+				return err
+			}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -113,7 +113,8 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 			prog.Step("%s run %d of %d", test.Program(), i+1, c.Count)
 			p, err := perftest.RunPair(ctx, sides.Far.Runner(), sides.Near.Runner(), far.Addr, opts)
 			if err != nil {
-				return fmt.Errorf("%s run %d: %w", test.Program(), i+1, err)
+				kept := runbook.KeepFailedPair(c.Out, fmt.Sprintf("%s-%d", test.Program(), i+1), p)
+				return errors.Join(fmt.Errorf("%s run %d: %w", test.Program(), i+1, err), kept)
 			}
 			pairs = append(pairs, p)
 		}
