@@ -87,15 +87,24 @@ func detect(s string) Form {
 	return FormUnknown
 }
 
-// looksCSV reports whether a line with commas is -o output: some field
-// is a number or a known -o header.
+// looksCSV reports whether a line with commas is -o output: every field
+// a known -o header (the header line), or some field a number or a header
+// and no other field with a blank in it (values are single tokens; prose
+// with commas, such as "-qps 1,2,4,8" in a sentence, has words).
 func looksCSV(s string) bool {
-	for _, f := range splitCSV(s) {
-		if _, ok := byCSVHeader[f]; ok || isNumber(f) {
-			return true
+	fields := splitCSV(s)
+	known, numeric, worded := 0, 0, 0
+	for _, f := range fields {
+		switch _, ok := byCSVHeader[f]; {
+		case ok:
+			known++
+		case isNumber(f):
+			numeric++
+		case strings.ContainsAny(strings.TrimSpace(f), " \t"):
+			worded++
 		}
 	}
-	return false
+	return known == len(fields) || (known+numeric > 0 && worded == 0)
 }
 
 // Parse detects the form of a netperf output (see Detect) and parses it

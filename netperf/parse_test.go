@@ -304,6 +304,8 @@ func TestDetectRejectsProseStartingWithANumber(t *testing.T) {
 	for _, s := range []string{
 		"150 MB of disk per image. KVM is not used (it does not work here)\n",
 		"3 reasons to tune IRQs\nand more text\n",
+		"go run ./examples/qp-scaling -netdev eth0 -qps 1,2,4,8\n",
+		"MTU 1500 versus 4200, 9000 on both ends\n",
 	} {
 		if f := Detect([]byte(s)); f != "" {
 			t.Errorf("Detect(%q) = %q, want unknown", s, f)

@@ -47,7 +47,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Identity, "identity", "", "SSH private key file (default: agent and ~/.ssh/id_*)")
 	fs.StringVar(&f.KnownHosts, "known-hosts", "", "known_hosts file (default ~/.ssh/known_hosts)")
 	fs.StringVar(&f.Journal, "journal", "rocekit-journal.jsonl", "journal of the changes made here (tune.Recover restores it after a crash)")
-	fs.DurationVar(&f.Timeout, "timeout", 30*time.Minute, "deadline of the whole run")
+	fs.DurationVar(&f.Timeout, "timeout", 30*time.Minute, "deadline of the whole run (0: none)")
 }
 
 // Mode says how the two ends of a run are placed.
@@ -146,9 +146,12 @@ func (s *Sides) Restore() error {
 }
 
 // Context returns the run's context: cancelled by SIGINT or SIGTERM, or
-// when timeout passes, so that deferred restores run.
+// when timeout passes (0: no deadline), so that deferred restores run.
 func Context(timeout time.Duration) (context.Context, context.CancelFunc) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	if timeout <= 0 {
+		return ctx, stop
+	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	return ctx, func() { cancel(); stop() }
 }

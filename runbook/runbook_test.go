@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -141,5 +142,45 @@ func TestFlagsOpen(t *testing.T) {
 	}
 	if s.Mode != TwoNetns || s.Far.Name() != "netns peer" || s.FarNetdev != "eth1" || s.Far.Runner().String() != "netns peer" {
 		t.Errorf("netns sides: %s %s %s", s.Mode, s.Far.Name(), s.FarNetdev)
+	}
+}
+
+func TestContextNoDeadline(t *testing.T) {
+	ctx, cancel := Context(0)
+	defer cancel()
+	if _, ok := ctx.Deadline(); ok || ctx.Err() != nil {
+		t.Errorf("Context(0): deadline set or already done (%v)", ctx.Err())
+	}
+	ctx, cancel = Context(time.Hour)
+	defer cancel()
+	if _, ok := ctx.Deadline(); !ok {
+		t.Error("Context(1h) has no deadline")
+	}
+}
+
+// A completion error is a run to record; anything else stops.
+func TestRunFailed(t *testing.T) {
+	live := context.Background()
+	cancelled, cancel := context.WithCancel(live)
+	cancel()
+	completion := &perftest.PairError{Side: perftest.Client, Stage: "run",
+		Failure: &perftest.Error{Kind: perftest.KindCompletion, Message: "Completion with error at client; Failed status 11"}}
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+		err  error
+		want bool
+	}{
+		{"completion error", live, completion, true},
+		{"wrapped", live, fmt.Errorf("run 1: %w", completion), true},
+		{"cancelled", cancelled, completion, false},
+		{"no such device", live, &perftest.PairError{Side: perftest.Server, Stage: "listen",
+			Failure: &perftest.Error{Kind: perftest.KindDeviceNotFound}}, false},
+		{"could not start", live, &perftest.PairError{Side: perftest.Server, Stage: "start", Err: errors.New("exec: not found")}, false},
+		{"other error", live, errors.New("boom"), false},
+	} {
+		if got := runFailed(tc.ctx, tc.err); got != tc.want {
+			t.Errorf("%s: runFailed = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

@@ -1,0 +1,292 @@
+// Command mtu-sweep measures soft-RoCE bandwidth at several netdev MTUs and
+// checks that each MTU reached the RDMA path:
+//
+//  1. make sure rdma_rxe is usable (load it if needed) on both ends, create
+//     an rxe link on the netdev of each end or reuse the one there, wait for
+//     the ports to be ACTIVE and pick the RoCE v2 GID on each end,
+//  2. for each MTU of -mtus, lowest first: set it on the netdev of both ends
+//     (once in loopback), then run ib_send_bw pairs -count times (server on
+//     the far end, client here) at one message size (-s) or at every size
+//     (-a),
+//  3. make one round per MTU ("ib_send_bw_mtu9000": parameter netdev_mtu is
+//     the netdev's MTU, mtu the RoCE path MTU perftest printed in its
+//     header) and append it to the store (-store),
+//  4. say for each MTU whether it took effect (the path MTU perftest ran at
+//     is the one rdma_rxe derives from the netdev MTUs, nic.RXEPathMTU) and
+//     whether bandwidth followed it from the lowest MTU (report.CheckMTU),
+//  5. write to -out: report.md (also printed), bandwidth.svg, summary.json
+//     and one reproducibility archive per round (ib_send_bw_mtu9000.tar.gz).
+//
+// The far end is, by the flags:
+//
+//	(none)                 loopback: server and client on this host's rxe link
+//	-peer-netns NS         a network namespace here, on -peer-netdev
+//	-peer root@host        another host over SSH, configured by rocekit-peer there
+//
+// Every change (rxe links, MTUs) is journaled and undone on exit, also on
+// Ctrl-C; after a crash, the next run (or tune.Recover on -journal, and
+// "rocekit-peer restore" on the peer) undoes what was left.
+//
+// Flags, besides the shared ones (-netdev, -peer, -peer-netns,
+// -peer-netdev, -journal, -timeout, ...):
+//
+//	-rxe NAME      rxe link to create when the netdev has none (rxe0)
+//	-mtus LIST     netdev MTUs to sweep, comma-separated (1500,4200,9000)
+//	-count N       ib_send_bw runs per MTU, each with a fresh pair (3)
+//	-n N           iterations per run (10000)
+//	-s BYTES       message size (65536); ignored with -a
+//	-a             every message size from 2 B to 8 MiB (ib_send_bw -a)
+//	-store FILE    round store, appended (rocekit-rounds.jsonl)
+//	-out DIR       folder for the report, plot, summary and archives (mtu-sweep-out)
+//
+// Usage, as root:
+//
+//	go run ./examples/mtu-sweep -netdev eth0 [-mtus 1500,4200,9000] [-count 3] [-n 10000]
+//	go run ./examples/mtu-sweep -netdev eth0 -peer root@198.18.0.2 -a
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/rocekit/rocekit/perftest"
+	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/runbook"
+)
+
+// config is what the flags set.
+type config struct {
+	runbook.Flags
+	RXE        string
+	MTUs       string
+	Count      int
+	Iterations int
+	Size       int
+	AllSizes   bool
+	Store      string
+	Out        string
+}
+
+func main() {
+	var c config
+	c.Register(flag.CommandLine)
+	flag.StringVar(&c.RXE, "rxe", "rxe0", "rxe link name to create when the netdev has none")
+	flag.StringVar(&c.MTUs, "mtus", "1500,4200,9000", "netdev MTUs to sweep, comma-separated; run lowest first, restored on exit")
+	flag.IntVar(&c.Count, "count", 3, "ib_send_bw runs per MTU, each with a fresh pair")
+	flag.IntVar(&c.Iterations, "n", 10000, "iterations per run (-n)")
+	flag.IntVar(&c.Size, "s", 65536, "message size in bytes (-s); ignored with -a")
+	flag.BoolVar(&c.AllSizes, "a", false, "every message size from 2 B to 8 MiB (ib_send_bw -a) instead of -s")
+	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
+	flag.StringVar(&c.Out, "out", "mtu-sweep-out", "folder for report.md, bandwidth.svg, summary.json and the round archives")
+	flag.Parse()
+	ctx, cancel := runbook.Context(c.Timeout)
+	defer cancel()
+	if err := run(ctx, c, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "mtu-sweep:", err)
+		os.Exit(1)
+	}
+}
+
+// run does the sweep and restores every change it made before it returns,
+// whatever happened.
+func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
+	mtus, err := parseMTUs(c.MTUs)
+	if err != nil {
+		return err
+	}
+	if c.Count < 1 {
+		return fmt.Errorf("-count %d: need at least one run per MTU", c.Count)
+	}
+	sides, err := c.Open(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, sides.Restore()) }()
+
+	prog := runbook.NewProgress(progress, 1+len(mtus)*(1+c.Count))
+	prog.Step("prepare rxe at MTU %d", mtus[0])
+	far, near, err := sides.PrepareRXE(ctx, c.RXE, mtus[0], nil)
+	if err != nil {
+		return err
+	}
+
+	var md strings.Builder
+	w := io.MultiWriter(out, &md)
+	fmt.Fprintf(w, "# soft-RoCE MTU sweep (%s)\n\n", sides.Mode)
+	fmt.Fprintf(w, "- server %s: %s on %s (%s), GID index %d: %s\n", sides.Far.Name(), far.Device, far.Netdev, far.Addr, far.GID.Entry.Index, far.GID.Reason)
+	fmt.Fprintf(w, "- client %s: %s on %s (%s), GID index %d: %s\n", sides.Near.Name(), near.Device, near.Netdev, near.Addr, near.GID.Entry.Index, near.GID.Reason)
+	fmt.Fprintf(w, "- ib_send_bw, %s, %d runs of %d iterations per MTU\n\n", sizeText(c), c.Count, c.Iterations)
+
+	opts := runbook.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: c.Iterations,
+		ReportGbits: true, NoFreqCheck: true}, sides, far, near)
+	if c.AllSizes {
+		opts.AllSizes = true
+	} else {
+		opts.Size = c.Size
+	}
+	store := report.OpenStore(c.Store)
+	var rounds []report.Round
+	var points []point
+	for i, mtu := range mtus {
+		if i > 0 {
+			prog.Step("set MTU %d", mtu)
+			if err := sides.SetMTU(ctx, mtu); err != nil {
+				return err
+			}
+		} else {
+			prog.Step("MTU %d was set by the preparation", mtu)
+		}
+		p := point{MTU: mtu, Runs: c.Count}
+		if p.NearMTU, p.FarMTU, err = netdevMTUs(ctx, sides); err != nil {
+			return err
+		}
+		start := time.Now()
+		ps, err := runbook.RunPairs(ctx, sides, far, opts, c.Count, prog, fmt.Sprintf("MTU %d", mtu)+": ib_send_bw", c.Out)
+		pairs, results := ps.Pairs, ps.Results
+		p.Failures = ps.Failures
+		if err != nil {
+			return err
+		}
+		round, err := report.FromPerftest(fmt.Sprintf("%s_mtu%d", perftest.SendBW.Program(), mtu), start, results...)
+		if err != nil {
+			return fmt.Errorf("MTU %d: %w (%s)", mtu, err, strings.Join(p.Failures, "; "))
+		}
+		round.DurationSec = time.Since(start).Seconds()
+		round.SetParam("mode", string(sides.Mode))
+		round.SetParam("netdev_mtu", fmt.Sprint(p.NearMTU))
+		if sides.Mode != runbook.Loopback {
+			round.SetParam("peer_netdev_mtu", fmt.Sprint(p.FarMTU))
+		}
+		p.observe(round, metricKey(c))
+		files := runbook.PairFiles(&round, pairs)
+		if err := store.Append(round); err != nil {
+			return err
+		}
+		if _, err := runbook.WriteArchive(c.Out, round, files); err != nil {
+			return err
+		}
+		rounds = append(rounds, round)
+		points = append(points, p)
+	}
+	prog.Done()
+	return writeOutputs(w, &md, c, sides.Mode, rounds, points)
+}
+
+// netdevMTUs reads back the MTU each end's netdev has now.
+func netdevMTUs(ctx context.Context, sides *runbook.Sides) (near, far int, err error) {
+	fi, err := sides.Far.Netdev(ctx, sides.FarNetdev)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: %w", sides.Far.Name(), err)
+	}
+	if sides.Mode == runbook.Loopback {
+		return fi.Snapshot.MTU, fi.Snapshot.MTU, nil
+	}
+	ni, err := sides.Near.Netdev(ctx, sides.NearNetdev)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: %w", sides.Near.Name(), err)
+	}
+	return ni.Snapshot.MTU, fi.Snapshot.MTU, nil
+}
+
+// sizeText says which message sizes ran.
+func sizeText(c config) string {
+	if c.AllSizes {
+		return "every size (-a)"
+	}
+	return fmt.Sprintf("%d B messages", c.Size)
+}
+
+// metricKey is the metric the sweep compares: bw_avg at -s, or at 64 KiB
+// (one of -a's sizes) with -a.
+func metricKey(c config) string {
+	size := c.Size
+	if c.AllSizes {
+		size = 65536
+	}
+	return fmt.Sprintf("bw_avg/size=%d", size)
+}
+
+// writeOutputs prints the table and the findings, then writes report.md,
+// bandwidth.svg and summary.json to -out.
+func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode, rounds []report.Round, points []point) error {
+	metric := metricKey(c)
+	findings := sweepFindings(rounds, points, metric)
+	writeTable(w, points, metric)
+	fmt.Fprintf(w, "## Rounds side by side\n\n")
+	if err := report.WriteSideBySideMarkdown(w, rounds); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n## Findings\n\n")
+	for _, f := range findings {
+		fmt.Fprintf(w, "- **%s** %s: %s\n", f.Severity, f.Rule, f.Summary)
+	}
+	fmt.Fprintln(w)
+	_, err := runbook.WriteFile(c.Out, "bandwidth.svg", func(f io.Writer) error {
+		if c.AllSizes {
+			return report.PlotBandwidth(f, rounds, "bw_avg")
+		}
+		return report.PlotRounds(f, rounds, metric)
+	})
+	if err != nil {
+		// Emulated clocks can leave a metric without any finite value;
+		// the report says so instead of failing the whole sweep.
+		fmt.Fprintf(w, "No plot: %v\n\n", err)
+	}
+	if _, err := runbook.WriteFile(c.Out, "summary.json", func(f io.Writer) error {
+		e := json.NewEncoder(f)
+		e.SetIndent("", "  ")
+		return e.Encode(buildSummary(mode, metric, points, findings))
+	}); err != nil {
+		return err
+	}
+	_, err = runbook.WriteFile(c.Out, "report.md", func(f io.Writer) error {
+		_, err := io.WriteString(f, md.String())
+		return err
+	})
+	return err
+}
+
+// writeTable prints one line per MTU: what the kernel chose and the
+// bandwidth median.
+func writeTable(w io.Writer, points []point, metric string) {
+	fmt.Fprintf(w, "## Bandwidth by MTU (%s)\n\n", metric)
+	fmt.Fprintf(w, "| MTU | netdev MTU | RoCE path MTU expected | RoCE path MTU seen | took effect | failed runs | median | × lowest MTU |\n")
+	fmt.Fprintf(w, "|--:|--:|--:|--:|:-:|--:|--:|--:|\n")
+	for _, p := range points {
+		med, gain := "—", "—"
+		if p.Median != nil {
+			med = fmt.Sprintf("%.4g %s", *p.Median, p.Unit)
+			if low := points[0].Median; low != nil && *low > 0 {
+				gain = fmt.Sprintf("×%.2f", *p.Median / *low)
+			}
+		}
+		netdev := fmt.Sprint(p.NearMTU)
+		if p.FarMTU != p.NearMTU {
+			netdev = fmt.Sprintf("%d (far %d)", p.NearMTU, p.FarMTU)
+		}
+		fmt.Fprintf(w, "| %d | %s | %d | %s | %s | %d of %d | %s | %s |\n", p.MTU, netdev, p.Expected(), seenText(p.Seen), yesNo(p.TookEffect()),
+			len(p.Failures), p.Runs, med, gain)
+	}
+	fmt.Fprintln(w)
+}
+
+func seenText(seen int) string {
+	if seen == 0 {
+		return "—"
+	}
+	return fmt.Sprint(seen)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

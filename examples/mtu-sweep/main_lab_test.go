@@ -1,0 +1,175 @@
+//go:build lab
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rocekit/rocekit/internal/labtest"
+	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/runbook"
+)
+
+// TestLabMTUSweep sweeps 1500, 4200 and 9000 on a veth in a real guest, in
+// loopback: every MTU gives a round, rdma_rxe follows each MTU change, and
+// the rxe link and the MTU are as they were afterwards. Bandwidth numbers
+// are emulated and never checked.
+func TestLabMTUSweep(t *testing.T) {
+	labtest.Guest(t)
+	labtest.Veth(t, "msveth0", "msveth1", "198.18.92.1/24")
+
+	dir := t.TempDir()
+	c := config{Flags: runbook.Flags{Netdev: "msveth0", Journal: filepath.Join(dir, "journal.jsonl")},
+		RXE: "msrxe0", MTUs: "1500,4200,9000", Count: 2, Iterations: 200, Size: 65536,
+		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out")}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	var buf bytes.Buffer
+	if err := run(ctx, c, &buf, io.Discard); err != nil {
+		t.Fatalf("%v; it printed:\n%s", err, buf.String())
+	}
+
+	// Everything it changed is back.
+	if out, _ := exec.Command("rdma", "link", "show").CombinedOutput(); strings.Contains(string(out), "msrxe0") {
+		t.Errorf("left the rxe link: %s", out)
+	}
+	if mtu, _ := os.ReadFile("/sys/class/net/msveth0/mtu"); strings.TrimSpace(string(mtu)) != "1500" {
+		t.Errorf("left MTU %s, want 1500", mtu)
+	}
+
+	md, err := os.ReadFile(filepath.Join(c.Out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("report.md:\n%s", md)
+	if string(md) != buf.String() {
+		t.Errorf("report.md differs from what was printed")
+	}
+	for _, name := range []string{"bandwidth.svg", "ib_send_bw_mtu1500.tar.gz", "ib_send_bw_mtu4200.tar.gz", "ib_send_bw_mtu9000.tar.gz"} {
+		if st, err := os.Stat(filepath.Join(c.Out, name)); err != nil || st.Size() == 0 {
+			t.Errorf("-out: %s: %v", name, err)
+		}
+	}
+
+	var s struct {
+		Mode   string `json:"mode"`
+		Rounds []struct {
+			Name            string `json:"name"`
+			NetdevMTU       int    `json:"netdev_mtu"`
+			PathMTUExpected int    `json:"path_mtu_expected"`
+			PathMTUSeen     int    `json:"path_mtu_seen"`
+			TookEffect      bool   `json:"took_effect"`
+			Metric          string `json:"metric"`
+		} `json:"rounds"`
+		Findings []struct {
+			Severity, Rule, Summary string
+		} `json:"findings"`
+	}
+	b, err := os.ReadFile(filepath.Join(c.Out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatalf("summary.json: %v\n%s", err, b)
+	}
+	if s.Mode != "loopback" {
+		t.Errorf("mode %q, want loopback", s.Mode)
+	}
+	want := []struct {
+		mtu, path int
+	}{{1500, 1024}, {4200, 4096}, {9000, 4096}}
+	if len(s.Rounds) != len(want) {
+		t.Fatalf("summary.json has %d rounds, want %d:\n%s", len(s.Rounds), len(want), b)
+	}
+	for i, w := range want {
+		r := s.Rounds[i]
+		// rdma_rxe follows the netdev MTU (NETDEV_CHANGEMTU): a fact of
+		// the kernel, not a performance level.
+		if r.NetdevMTU != w.mtu || r.PathMTUExpected != w.path || r.PathMTUSeen != w.path || !r.TookEffect {
+			t.Errorf("round %d: %+v, want netdev MTU %d at RoCE path MTU %d, taken", i, r, w.mtu, w.path)
+		}
+		if r.Metric != "bw_avg/size=65536" {
+			t.Errorf("round %d: metric %q", i, r.Metric)
+		}
+	}
+	took := 0
+	for _, f := range s.Findings {
+		if f.Rule == RuleMTUTookEffect {
+			took++
+		}
+		if f.Severity == "" || f.Summary == "" {
+			t.Errorf("finding without severity or summary: %+v", f)
+		}
+	}
+	if took != len(want) {
+		t.Errorf("%d %s findings, want one per MTU (%d):\n%s", took, RuleMTUTookEffect, len(want), b)
+	}
+
+	t.Run("cancelled", func(t *testing.T) {
+		// Ctrl-C in the middle of the 4200 step: the run fails and still
+		// restores the MTU and removes the link.
+		cc := c
+		cc.Out, cc.Store = filepath.Join(dir, "out-cancelled"), filepath.Join(dir, "rounds-cancelled.jsonl")
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		prog := cancelOn{match: "MTU 4200: ib_send_bw run 1", cancel: cancel}
+		var buf bytes.Buffer
+		err := run(ctx, cc, &buf, &prog)
+		if err == nil {
+			t.Fatalf("a cancelled run succeeded:\n%s", buf.String())
+		}
+		if !prog.seen {
+			t.Fatalf("never reached the 4200 step: %v", err)
+		}
+		t.Logf("cancelled run: %v", err)
+		if out, _ := exec.Command("rdma", "link", "show").CombinedOutput(); strings.Contains(string(out), "msrxe0") {
+			t.Errorf("a cancelled run left the rxe link: %s", out)
+		}
+		if mtu, _ := os.ReadFile("/sys/class/net/msveth0/mtu"); strings.TrimSpace(string(mtu)) != "1500" {
+			t.Errorf("a cancelled run left MTU %s, want 1500", mtu)
+		}
+	})
+
+	rounds, _, err := report.OpenStore(c.Store).Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rounds) != len(want) {
+		t.Fatalf("store holds %d rounds, want %d", len(rounds), len(want))
+	}
+	for i, r := range rounds {
+		if mtu, _ := r.Param("netdev_mtu"); mtu != s.Rounds[i].Name[len("ib_send_bw_mtu"):] {
+			t.Errorf("%s: netdev_mtu %q", r.Name, mtu)
+		}
+		for _, m := range r.Metrics {
+			if n := len(m.Values); n == 0 || n > c.Count {
+				t.Errorf("%s %s: %d values, want 1 to %d", r.Name, m.Key(), n, c.Count)
+			}
+		}
+	}
+}
+
+// cancelOn is a progress writer that cancels the run when a line contains
+// match.
+type cancelOn struct {
+	match  string
+	cancel context.CancelFunc
+	seen   bool
+}
+
+func (c *cancelOn) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), c.match) {
+		c.seen = true
+		c.cancel()
+	}
+	return len(p), nil
+}

@@ -1,0 +1,324 @@
+// Command qp-scaling measures how soft-RoCE bandwidth scales with the
+// number of queue pairs, and which core the softirq work lands on:
+//
+//  1. make sure rdma_rxe is usable (load it if needed) on both ends, create
+//     an rxe link on the netdev of each end or reuse the one there, set the
+//     netdev's MTU when asked (-mtu), wait for the ports to be ACTIVE and
+//     pick the RoCE v2 GID on each end,
+//  2. for each QP count of -qps: read both ends' counters (CPU load,
+//     interrupts, NIC and UDP counters), run ib_send_bw -q N pairs -count
+//     times (server on the far end, client here), read the counters again,
+//  3. make one round per QP count ("ib_send_bw_q4", parameter qps), with
+//     this end's per-CPU load over the step (cpu_soft, cpu_irq,
+//     cpu_soft_max), and append it to the store (-store),
+//  4. compute the scaling efficiency of each step, bw(N) / (N × bw(1))
+//     (against the first QP count of -qps when it is not 1), and the knee:
+//     the QP count past which adding QPs gains less than 10 %
+//     (report.CheckQPScaling), and name the hot softirq core of each end,
+//  5. write to -out: report.md (also printed), qps.svg, summary.json and one
+//     reproducibility archive per round (ib_send_bw_q4.tar.gz).
+//
+// The far end is, by the flags:
+//
+//	(none)                 loopback: server and client on this host's rxe link
+//	-peer-netns NS         a network namespace here, on -peer-netdev
+//	-peer root@host        another host over SSH, configured by rocekit-peer there
+//
+// Every change (rxe links, MTUs) is journaled and undone on exit, also on
+// Ctrl-C; after a crash, the next run (or tune.Recover on -journal, and
+// "rocekit-peer restore" on the peer) undoes what was left.
+//
+// Flags, besides the shared ones (-netdev, -peer, -peer-netns,
+// -peer-netdev, -journal, -timeout, ...):
+//
+//	-rxe NAME      rxe link to create when the netdev has none (rxe0)
+//	-mtu N         netdev MTU on both ends for the run (0: leave it)
+//	-qps LIST      QP counts, comma-separated (1,2,4,8)
+//	-count N       ib_send_bw runs per QP count, each with a fresh pair (3)
+//	-n N           iterations per run (10000)
+//	-store FILE    round store, appended (rocekit-rounds.jsonl)
+//	-out DIR       folder for the report, plot, summary and archives (qp-scaling-out)
+//
+// Usage, as root:
+//
+//	go run ./examples/qp-scaling -netdev eth0 [-qps 1,2,4,8] [-mtu 9000] [-count 3]
+//	go run ./examples/qp-scaling -netdev eth0 -peer root@198.18.0.2 -qps 1,2,4,8,16
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/perftest"
+	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/runbook"
+)
+
+// config is what the flags set.
+type config struct {
+	runbook.Flags
+	RXE        string
+	MTU        int
+	QPs        string
+	Count      int
+	Iterations int
+	Store      string
+	Out        string
+}
+
+// metric is the metric the steps compare: ib_send_bw's default size.
+const metric = "bw_avg/size=65536"
+
+func main() {
+	var c config
+	c.Register(flag.CommandLine)
+	flag.StringVar(&c.RXE, "rxe", "rxe0", "rxe link name to create when the netdev has none")
+	flag.IntVar(&c.MTU, "mtu", 0, "netdev MTU on both ends for the run (0: leave it); restored on exit")
+	flag.StringVar(&c.QPs, "qps", "1,2,4,8", "QP counts (ib_send_bw -q), comma-separated; run smallest first")
+	flag.IntVar(&c.Count, "count", 3, "ib_send_bw runs per QP count, each with a fresh pair")
+	flag.IntVar(&c.Iterations, "n", 10000, "iterations per run (-n)")
+	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
+	flag.StringVar(&c.Out, "out", "qp-scaling-out", "folder for report.md, qps.svg, summary.json and the round archives")
+	flag.Parse()
+	ctx, cancel := runbook.Context(c.Timeout)
+	defer cancel()
+	if err := run(ctx, c, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "qp-scaling:", err)
+		os.Exit(1)
+	}
+}
+
+// run does the QP steps and restores every change it made before it
+// returns, whatever happened.
+func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
+	qps, err := parseQPs(c.QPs)
+	if err != nil {
+		return err
+	}
+	if c.Count < 1 {
+		return fmt.Errorf("-count %d: need at least one run per QP count", c.Count)
+	}
+	sides, err := c.Open(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, sides.Restore()) }()
+
+	prog := runbook.NewProgress(progress, 1+len(qps)*c.Count)
+	prog.Step("prepare rxe")
+	far, near, err := sides.PrepareRXE(ctx, c.RXE, c.MTU, nil)
+	if err != nil {
+		return err
+	}
+	ends, err := newEnds(ctx, sides)
+	if err != nil {
+		return err
+	}
+
+	var md strings.Builder
+	w := io.MultiWriter(out, &md)
+	fmt.Fprintf(w, "# soft-RoCE QP scaling (%s)\n\n", sides.Mode)
+	fmt.Fprintf(w, "- server %s: %s on %s (%s, MTU %d), GID index %d: %s\n", sides.Far.Name(), far.Device, far.Netdev, far.Addr, far.NetdevMTU, far.GID.Entry.Index, far.GID.Reason)
+	fmt.Fprintf(w, "- client %s: %s on %s (%s, MTU %d), GID index %d: %s\n", sides.Near.Name(), near.Device, near.Netdev, near.Addr, near.NetdevMTU, near.GID.Entry.Index, near.GID.Reason)
+	fmt.Fprintf(w, "- ib_send_bw, 65536 B messages, %d runs of %d iterations per QP count\n\n", c.Count, c.Iterations)
+
+	store := report.OpenStore(c.Store)
+	var rounds []report.Round
+	var steps []step
+	for _, q := range qps {
+		opts := runbook.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: c.Iterations, QPs: q,
+			ReportGbits: true, NoFreqCheck: true}, sides, far, near)
+		start := time.Now()
+		before := ends.read(ctx)
+		s := step{QPs: q, Runs: c.Count}
+		ps, err := runbook.RunPairs(ctx, sides, far, opts, c.Count, prog, fmt.Sprintf("%d QPs", q)+": ib_send_bw", c.Out)
+		pairs, results := ps.Pairs, ps.Results
+		s.Failures = ps.Failures
+		if err != nil {
+			return err
+		}
+		after := ends.read(ctx)
+		round, err := report.FromPerftest(fmt.Sprintf("%s_q%d", perftest.SendBW.Program(), q), start, results...)
+		if err != nil {
+			return fmt.Errorf("%d QPs: %w (%s)", q, err, strings.Join(s.Failures, "; "))
+		}
+		round.DurationSec = time.Since(start).Seconds()
+		if _, ok := round.Param("qps"); !ok {
+			round.SetParam("qps", fmt.Sprint(q))
+		}
+		round.SetParam("mode", string(sides.Mode))
+		round.SetParam("netdev_mtu", fmt.Sprint(near.NetdevMTU))
+		s.NearHot, s.FarHot = ends.hot(&round, before, after)
+		s.observe(round)
+		files := runbook.PairFiles(&round, pairs)
+		if err := store.Append(round); err != nil {
+			return err
+		}
+		if _, err := runbook.WriteArchive(c.Out, round, files); err != nil {
+			return err
+		}
+		rounds = append(rounds, round)
+		steps = append(steps, s)
+	}
+	prog.Done()
+	return writeOutputs(w, &md, c, sides.Mode, rounds, steps)
+}
+
+// ends are the two ends' netdevs, whose counters each step compares. In
+// loopback there is one end, read once.
+type ends struct {
+	sides     *runbook.Sides
+	near, far runbook.NetdevInfo
+}
+
+// endCounters are the counters of both ends at one moment, with the error
+// of each read (a step goes on without them).
+type endCounters struct {
+	near, far       runbook.Counters
+	nearErr, farErr error
+}
+
+// newEnds describes both ends' netdevs once, for runbook.Between.
+func newEnds(ctx context.Context, sides *runbook.Sides) (*ends, error) {
+	e := &ends{sides: sides}
+	var err error
+	if e.far, err = sides.Far.Netdev(ctx, sides.FarNetdev); err != nil {
+		return nil, fmt.Errorf("%s: %w", sides.Far.Name(), err)
+	}
+	e.near = e.far
+	if sides.Mode != runbook.Loopback {
+		if e.near, err = sides.Near.Netdev(ctx, sides.NearNetdev); err != nil {
+			return nil, fmt.Errorf("%s: %w", sides.Near.Name(), err)
+		}
+	}
+	return e, nil
+}
+
+// read takes both ends' counters.
+func (e *ends) read(ctx context.Context) endCounters {
+	var c endCounters
+	c.far, c.farErr = e.sides.Far.Counters(ctx, e.sides.FarNetdev)
+	if e.sides.Mode == runbook.Loopback {
+		c.near, c.nearErr = c.far, c.farErr
+		return c
+	}
+	c.near, c.nearErr = e.sides.Near.Counters(ctx, e.sides.NearNetdev)
+	return c
+}
+
+// hot finds each end's hot softirq core between two reads and adds this
+// end's per-CPU load to the round. What could not be read becomes a round
+// warning and a nil core.
+func (e *ends) hot(r *report.Round, before, after endCounters) (near, far *irq.HotCore) {
+	load := func(end string, dev runbook.NetdevInfo, b, a runbook.Counters, errs ...error) (*irq.Load, bool) {
+		if err := errors.Join(errs...); err != nil {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s counters: %v", end, err))
+		}
+		if b.Load.Time.IsZero() || a.Load.Time.IsZero() {
+			return nil, false
+		}
+		g, err := runbook.Between(dev, b, a)
+		if err != nil {
+			// The NIC counters did not compare; the CPU load still does.
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s counters: %v", end, err))
+			l := irq.LoadBetween(b.Load, a.Load)
+			return &l, true
+		}
+		return &g.Load, true
+	}
+	nl, ok := load("near", e.near, before.near, after.near, before.nearErr, after.nearErr)
+	if ok {
+		h := nl.Hot()
+		near = &h
+		if err := r.AddCPULoad(*nl); err != nil {
+			r.Warnings = append(r.Warnings, "cpu load: "+err.Error())
+		}
+	}
+	if e.sides.Mode == runbook.Loopback {
+		return near, near
+	}
+	if fl, ok := load("far", e.far, before.far, after.far, before.farErr, after.farErr); ok {
+		h := fl.Hot()
+		far = &h
+	}
+	return near, far
+}
+
+// writeOutputs prints the table and the findings, then writes report.md,
+// qps.svg and summary.json to -out.
+func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode, rounds []report.Round, steps []step) error {
+	sc := analyse(steps, report.DefaultThresholds.MinQPGain)
+	findings := qpFindings(rounds, steps, sc, mode)
+	writeTable(w, steps, sc, mode)
+	fmt.Fprintf(w, "%s\n\n", kneeText(steps, sc))
+	fmt.Fprintf(w, "## Rounds side by side\n\n")
+	if err := report.WriteSideBySideMarkdown(w, rounds); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n## Findings\n\n")
+	for _, f := range findings {
+		fmt.Fprintf(w, "- **%s** %s: %s\n", f.Severity, f.Rule, f.Summary)
+	}
+	fmt.Fprintln(w)
+	if _, err := runbook.WriteFile(c.Out, "qps.svg", func(f io.Writer) error {
+		return report.PlotRounds(f, rounds, metric)
+	}); err != nil {
+		// Emulated clocks can leave a metric without any finite value;
+		// the report says so instead of failing the whole run.
+		fmt.Fprintf(w, "No plot: %v\n\n", err)
+	}
+	if _, err := runbook.WriteFile(c.Out, "summary.json", func(f io.Writer) error {
+		e := json.NewEncoder(f)
+		e.SetIndent("", "  ")
+		return e.Encode(buildSummary(mode, steps, sc, findings))
+	}); err != nil {
+		return err
+	}
+	_, err := runbook.WriteFile(c.Out, "report.md", func(f io.Writer) error {
+		_, err := io.WriteString(f, md.String())
+		return err
+	})
+	return err
+}
+
+// writeTable prints one line per QP count.
+func writeTable(w io.Writer, steps []step, sc scaling, mode runbook.Mode) {
+	fmt.Fprintf(w, "## Bandwidth by QP count (%s)\n\n", metric)
+	fmt.Fprintf(w, "| QPs | failed runs | median | efficiency | gain over previous | hot softirq core (client) | hot softirq core (server) |\n")
+	fmt.Fprintf(w, "|--:|--:|--:|--:|--:|---|---|\n")
+	for i, s := range steps {
+		med := "—"
+		if s.Median != nil {
+			med = fmt.Sprintf("%.4g %s", *s.Median, s.Unit)
+		}
+		far := hotText(s.FarHot)
+		if mode == runbook.Loopback {
+			far = "(same host)"
+		}
+		fmt.Fprintf(w, "| %d | %d of %d | %s | %s | %s | %s | %s |\n", s.QPs, len(s.Failures), s.Runs, med, ratioText(sc.Efficiency[i], "%.0f%%", 100),
+			ratioText(sc.Gain[i], "×%.2f", 1), hotText(s.NearHot), far)
+	}
+	fmt.Fprintln(w)
+}
+
+func ratioText(v *float64, format string, scale float64) string {
+	if v == nil {
+		return "—"
+	}
+	return fmt.Sprintf(format, *v*scale)
+}
+
+func hotText(h *irq.HotCore) string {
+	if h == nil {
+		return "not measured"
+	}
+	return h.String()
+}

@@ -1,0 +1,161 @@
+//go:build lab
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rocekit/rocekit/internal/labtest"
+	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/runbook"
+)
+
+// TestLabQPScaling runs 1, 2, 4 and 8 QPs on a veth in a real guest, in
+// loopback at MTU 4200: every QP count gives a round with its hot core,
+// there are findings, and the rxe link and the MTU are as they were
+// afterwards. Bandwidth numbers are emulated and never checked.
+func TestLabQPScaling(t *testing.T) {
+	labtest.Guest(t)
+	labtest.Veth(t, "qsveth0", "qsveth1", "198.18.93.1/24")
+
+	dir := t.TempDir()
+	c := config{Flags: runbook.Flags{Netdev: "qsveth0", Journal: filepath.Join(dir, "journal.jsonl")},
+		RXE: "qsrxe0", MTU: 4200, QPs: "1,2,4,8", Count: 2, Iterations: 200,
+		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out")}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	var buf bytes.Buffer
+	if err := run(ctx, c, &buf, io.Discard); err != nil {
+		t.Fatalf("%v; it printed:\n%s", err, buf.String())
+	}
+
+	// Everything it changed is back.
+	if out, _ := exec.Command("rdma", "link", "show").CombinedOutput(); strings.Contains(string(out), "qsrxe0") {
+		t.Errorf("left the rxe link: %s", out)
+	}
+	if mtu, _ := os.ReadFile("/sys/class/net/qsveth0/mtu"); strings.TrimSpace(string(mtu)) != "1500" {
+		t.Errorf("left MTU %s, want 1500", mtu)
+	}
+
+	md, err := os.ReadFile(filepath.Join(c.Out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("report.md:\n%s", md)
+	if string(md) != buf.String() {
+		t.Errorf("report.md differs from what was printed")
+	}
+	qps := []int{1, 2, 4, 8}
+	names := []string{"qps.svg"}
+	for _, q := range qps {
+		names = append(names, fmt.Sprintf("ib_send_bw_q%d.tar.gz", q))
+	}
+	for _, name := range names {
+		if st, err := os.Stat(filepath.Join(c.Out, name)); err != nil || st.Size() == 0 {
+			t.Errorf("-out: %s: %v", name, err)
+		}
+	}
+
+	b, err := os.ReadFile(filepath.Join(c.Out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Decoded into maps so that a missing key shows (knee may be null).
+	var s map[string]json.RawMessage
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatalf("summary.json: %v\n%s", err, b)
+	}
+	for _, k := range []string{"mode", "rounds", "knee", "findings"} {
+		if _, ok := s[k]; !ok {
+			t.Errorf("summary.json has no %q:\n%s", k, b)
+		}
+	}
+	if string(s["mode"]) != `"loopback"` {
+		t.Errorf("mode %s, want loopback", s["mode"])
+	}
+	var rounds []struct {
+		QPs         int      `json:"qps"`
+		Median      *float64 `json:"median"`
+		Efficiency  *float64 `json:"efficiency"`
+		HotCoreNear *int     `json:"hot_core_near"`
+		HotCoreFar  *int     `json:"hot_core_far"`
+	}
+	if err := json.Unmarshal(s["rounds"], &rounds); err != nil || len(rounds) != len(qps) {
+		t.Fatalf("rounds: %v, %d of them, want %d:\n%s", err, len(rounds), len(qps), b)
+	}
+	for i, r := range rounds {
+		if r.QPs != qps[i] {
+			t.Errorf("round %d: qps %d, want %d", i, r.QPs, qps[i])
+		}
+		// The counters are readable in the guest: each step has a hot
+		// core (a CPU id, or -1 for no softirq work), the same on both
+		// ends in loopback.
+		if r.HotCoreNear == nil || r.HotCoreFar == nil || *r.HotCoreNear != *r.HotCoreFar || *r.HotCoreNear < -1 || *r.HotCoreNear > 3 {
+			t.Errorf("round %d: hot cores %v %v, want one CPU of 4 (or -1) for both ends", i, r.HotCoreNear, r.HotCoreFar)
+		}
+		// Efficiency is relative to the first step with a bandwidth.
+		if first := rounds[0].Median; first != nil && *first > 0 && r.Median != nil && r.Efficiency == nil {
+			t.Errorf("round %d: median %v but no efficiency", i, *r.Median)
+		}
+	}
+	var knee *int
+	if err := json.Unmarshal(s["knee"], &knee); err != nil {
+		t.Errorf("knee %s: %v", s["knee"], err)
+	} else if knee != nil && !containsInt(qps, *knee) {
+		t.Errorf("knee %d is not one of %v", *knee, qps)
+	}
+	var findings []struct{ Severity, Rule, Summary string }
+	if err := json.Unmarshal(s["findings"], &findings); err != nil {
+		t.Fatal(err)
+	}
+	own := 0
+	for _, f := range findings {
+		if f.Rule == RuleQPEfficiency {
+			own++
+		}
+		if f.Severity == "" || f.Summary == "" {
+			t.Errorf("finding without severity or summary: %+v", f)
+		}
+	}
+	if own != 1 {
+		t.Errorf("%d %s findings, want 1:\n%s", own, RuleQPEfficiency, b)
+	}
+
+	stored, _, err := report.OpenStore(c.Store).Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stored) != len(qps) {
+		t.Fatalf("store holds %d rounds, want %d", len(stored), len(qps))
+	}
+	for i, r := range stored {
+		if q, _ := r.Param("qps"); q != fmt.Sprint(qps[i]) {
+			t.Errorf("%s: qps %q, want %d (perftest's header)", r.Name, q, qps[i])
+		}
+		if mtu, _ := r.Param("mtu"); mtu != "4096" {
+			t.Errorf("%s: RoCE path MTU %q, want 4096 at netdev MTU 4200", r.Name, mtu)
+		}
+		if _, ok := r.Metric("cpu_soft_max"); !ok {
+			t.Errorf("%s: no cpu_soft_max: the step's CPU load is missing", r.Name)
+		}
+	}
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,288 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/runbook"
+)
+
+func TestParseQPs(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		want    []int
+		wantErr string
+	}{
+		{in: "1,2,4,8", want: []int{1, 2, 4, 8}},
+		{in: "8, 1 ,4", want: []int{1, 4, 8}},
+		{in: "16", want: []int{16}},
+		{in: "", wantErr: "empty entry"},
+		{in: "1,2,", wantErr: "empty entry"},
+		{in: "1,two", wantErr: `"two" is not a number`},
+		{in: "0,1", wantErr: "0 QPs is outside"},
+		{in: "-1", wantErr: "-1 QPs is outside"},
+		{in: "1,4096", wantErr: "4096 QPs is outside"},
+		{in: "1,2,2", wantErr: "2 twice"},
+	} {
+		got, err := parseQPs(tc.in)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("parseQPs(%q) = %v, %v; want error with %q", tc.in, got, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("parseQPs(%q): %v", tc.in, err)
+			continue
+		}
+		if d := cmp.Diff(tc.want, got); d != "" {
+			t.Errorf("parseQPs(%q) (-want +got):\n%s", tc.in, d)
+		}
+	}
+}
+
+// TestRunBadQPs fails before touching the system (no root needed).
+func TestRunBadQPs(t *testing.T) {
+	err := run(context.Background(), config{QPs: "1,0", Count: 1}, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "outside") {
+		t.Fatalf("run with -qps 1,0: %v, want a parse error", err)
+	}
+}
+
+// steps makes steps from QP counts and medians; NaN is "no bandwidth".
+func steps(qpsAndBW ...float64) []step {
+	var ss []step
+	for i := 0; i < len(qpsAndBW); i += 2 {
+		s := step{QPs: int(qpsAndBW[i]), Unit: report.UnitGbps}
+		if bw := qpsAndBW[i+1]; !math.IsNaN(bw) {
+			s.Median = &bw
+		}
+		ss = append(ss, s)
+	}
+	return ss
+}
+
+// vals turns optional ratios into strings, rounded, "-" for nil.
+func vals(vs []*float64) []string {
+	var out []string
+	for _, v := range vs {
+		if v == nil {
+			out = append(out, "-")
+			continue
+		}
+		out = append(out, strconv.FormatFloat(*v, 'f', 3, 64))
+	}
+	return out
+}
+
+func TestAnalyse(t *testing.T) {
+	nan := math.NaN()
+	for _, tc := range []struct {
+		name       string
+		steps      []step
+		efficiency []string
+		gain       []string
+		knee       int // 0: none
+	}{
+		{
+			name:  "linear then flat",
+			steps: steps(1, 1.0, 2, 2.0, 4, 3.0, 8, 3.1),
+			// 3.1/(8×1.0)
+			efficiency: []string{"1.000", "1.000", "0.750", "0.388"},
+			gain:       []string{"-", "2.000", "1.500", "1.033"},
+			knee:       4,
+		},
+		{
+			name:       "scales all the way",
+			steps:      steps(1, 1.0, 2, 1.9, 4, 3.5),
+			efficiency: []string{"1.000", "0.950", "0.875"},
+			gain:       []string{"-", "1.900", "1.842"},
+		},
+		{
+			name:       "no gain from the start",
+			steps:      steps(1, 2.0, 2, 2.1, 4, 4.0),
+			efficiency: []string{"1.000", "0.525", "0.500"},
+			gain:       []string{"-", "1.050", "1.905"},
+			knee:       1,
+		},
+		{
+			// The first count is not 1: per-QP bandwidth of the first.
+			name:       "starts at 2",
+			steps:      steps(2, 2.0, 4, 4.0, 8, 4.0),
+			efficiency: []string{"1.000", "1.000", "0.500"},
+			gain:       []string{"-", "2.000", "1.000"},
+			knee:       4,
+		},
+		{
+			// A step without bandwidth is skipped: 4 compares with 1.
+			name:       "hole",
+			steps:      steps(1, 1.0, 2, nan, 4, 1.05),
+			efficiency: []string{"1.000", "-", "0.263"},
+			gain:       []string{"-", "-", "1.050"},
+			knee:       1,
+		},
+		{
+			name:       "nothing measured",
+			steps:      steps(1, nan, 2, nan),
+			efficiency: []string{"-", "-"},
+			gain:       []string{"-", "-"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := analyse(tc.steps, 1.10)
+			if d := cmp.Diff(tc.efficiency, vals(sc.Efficiency)); d != "" {
+				t.Errorf("efficiency (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tc.gain, vals(sc.Gain)); d != "" {
+				t.Errorf("gain (-want +got):\n%s", d)
+			}
+			switch {
+			case tc.knee == 0 && sc.Knee != nil:
+				t.Errorf("knee %d, want none", *sc.Knee)
+			case tc.knee != 0 && (sc.Knee == nil || *sc.Knee != tc.knee):
+				t.Errorf("knee %v, want %d", sc.Knee, tc.knee)
+			}
+		})
+	}
+}
+
+// qpRound is a round as FromPerftest and run make it.
+func qpRound(qps int, bw ...float64) report.Round {
+	r := report.Round{Name: "ib_send_bw_q" + strconv.Itoa(qps)}
+	r.SetParam("test", "Send BW Test")
+	r.SetParam("qps", strconv.Itoa(qps))
+	r.Metrics = []report.Metric{{Name: "bw_avg", Labels: []report.Param{{Key: "size", Value: "65536"}},
+		Unit: report.UnitGbps, Better: report.HigherIsBetter, Values: bw}}
+	return r
+}
+
+// TestKneeAgreesWithReport checks that the knee in words and summary.json
+// is the one report.CheckQPScaling finds.
+func TestKneeAgreesWithReport(t *testing.T) {
+	rounds := []report.Round{qpRound(1, 1.0, 1.1, 0.9), qpRound(2, 2.0, 2.1), qpRound(4, 2.9, 3.0, 3.1), qpRound(8, 3.0, 3.2)}
+	var ss []step
+	for _, r := range rounds {
+		q, _ := r.Param("qps")
+		n, _ := strconv.Atoi(q)
+		s := step{QPs: n}
+		s.observe(r)
+		ss = append(ss, s)
+	}
+	sc := analyse(ss, report.DefaultThresholds.MinQPGain)
+	fs := report.CheckQPScaling(rounds, metric, report.DefaultThresholds)
+	if len(fs) != 1 || sc.Knee == nil {
+		t.Fatalf("report finds %v, analyse knee %v", fs, sc.Knee)
+	}
+	var want float64
+	for _, e := range fs[0].Evidence {
+		if e.Name == "knee_qps" {
+			want = e.Value
+		}
+	}
+	if float64(*sc.Knee) != want || want != 4 {
+		t.Errorf("knee %d, report.CheckQPScaling says %v, want 4", *sc.Knee, want)
+	}
+	if got := kneeText(ss, sc); !strings.Contains(got, "The knee is at 4 QPs: going on to 8 QPs gives ×1.03 the bandwidth (less than ×1.10)") ||
+		strings.Contains(got, "noisy") {
+		t.Errorf("kneeText = %q", got)
+	}
+}
+
+func TestKneeTextNoisy(t *testing.T) {
+	ss := steps(1, 1.0, 2, 2.0, 4, 1.5, 8, 2.5)
+	got := kneeText(ss, analyse(ss, 1.10))
+	want := "The knee is at 2 QPs: going on to 4 QPs gives ×0.75 the bandwidth (less than ×1.10); more QPs than 2 buy little here." +
+		" But 8 QPs rise again to ×1.25 of the knee's bandwidth: the curve is noisy, rerun with a larger -count before trusting the knee."
+	if got != want {
+		t.Errorf("kneeText =\n%s\nwant\n%s", got, want)
+	}
+	ss = steps(1, 1.0, 2, 2.0, 4, 2.1)
+	if got, want := kneeText(ss, analyse(ss, 1.10)), "The knee is at 2 QPs: going on to 4 QPs gives ×1.05 the bandwidth (less than ×1.10); more QPs than 2 buy little here."; got != want {
+		t.Errorf("kneeText = %q, want %q", got, want)
+	}
+	ss = steps(1, 1.0, 2, 1.9)
+	if got := kneeText(ss, analyse(ss, 1.10)); got != "Bandwidth scales over the whole range (1, 2 QPs): every step gains at least 10%." {
+		t.Errorf("kneeText = %q", got)
+	}
+	ss = steps(1, math.NaN(), 2, 1.9)
+	if got := kneeText(ss, analyse(ss, 1.10)); got != "Too few QP counts with a bandwidth to say how it scales." {
+		t.Errorf("kneeText = %q", got)
+	}
+}
+
+func TestFindingsAndSummary(t *testing.T) {
+	rounds := []report.Round{qpRound(1, 1.0), qpRound(2, 1.02)}
+	hot := &irq.HotCore{CPU: 2, SoftPct: 95, IdlePct: 0}
+	cold := &irq.HotCore{CPU: -1}
+	ss := []step{{QPs: 1, Runs: 1, NearHot: hot, FarHot: cold},
+		{QPs: 2, Runs: 2, NearHot: cold, Failures: []string{"run 2: perftest: completion error"}}}
+	for i := range ss {
+		ss[i].observe(rounds[i])
+	}
+	sc := analyse(ss, report.DefaultThresholds.MinQPGain)
+
+	// Two hosts: the hot core of each end is diagnosed.
+	fs := qpFindings(rounds, ss, sc, runbook.TwoHosts)
+	var got []string
+	for _, f := range fs {
+		got = append(got, string(f.Severity)+" "+f.Rule)
+	}
+	want := []string{"warning " + report.RuleHotSoftirq, "warning " + RuleRunFailed, "info " + report.RuleQPKnee, "info " + RuleQPEfficiency}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("findings (-want +got):\n%s", d)
+	}
+	if !strings.HasPrefix(fs[0].Summary, "1 QPs, client: ") {
+		t.Errorf("hot core finding does not say where: %q", fs[0].Summary)
+	}
+	if s := fs[1].Summary; s != "2 QPs: 1 of 2 runs failed, the median is of the others: run 2: perftest: completion error" {
+		t.Errorf("failed run finding: %q", s)
+	}
+	if s := fs[3].Summary; !strings.Contains(s, "1 QPs 100%, 2 QPs 51%") || !strings.Contains(s, "The knee is at 1 QPs") {
+		t.Errorf("own finding: %q", s)
+	}
+
+	b, err := json.Marshal(buildSummary(runbook.TwoHosts, ss, sc, fs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON := `{"mode":"two-host","rounds":[` +
+		`{"qps":1,"median":1,"efficiency":1,"hot_core_near":2,"hot_core_far":-1,"failed_runs":0},` +
+		`{"qps":2,"median":1.02,"efficiency":0.51,"hot_core_near":-1,"hot_core_far":null,"failed_runs":1}],` +
+		`"knee":1,"findings":[`
+	if !strings.HasPrefix(string(b), wantJSON) {
+		t.Errorf("summary.json:\n got %s\nwant %s...", b, wantJSON)
+	}
+
+	// No knee, nothing measured: null, and empty lists rather than null.
+	b, _ = json.Marshal(buildSummary(runbook.Loopback, nil, analyse(nil, 1.1), nil))
+	if want := `{"mode":"loopback","rounds":[],"knee":null,"findings":[]}`; string(b) != want {
+		t.Errorf("got %s, want %s", b, want)
+	}
+}
+
+// TestLoopbackHotOnce names this host once in loopback, where both ends
+// are the same host.
+func TestLoopbackHotOnce(t *testing.T) {
+	hot := &irq.HotCore{CPU: 1, SoftPct: 99}
+	ss := []step{{QPs: 1, NearHot: hot, FarHot: hot}}
+	n := 0
+	for _, f := range qpFindings(nil, ss, analyse(ss, 1.1), runbook.Loopback) {
+		if f.Rule == report.RuleHotSoftirq {
+			n++
+			if !strings.HasPrefix(f.Summary, "1 QPs, this host: ") {
+				t.Errorf("summary %q", f.Summary)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d hot core findings in loopback, want 1", n)
+	}
+}
