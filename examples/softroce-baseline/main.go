@@ -108,20 +108,11 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		opts := runbook.PerftestOptions(perftest.Options{Test: test, Iterations: c.Iterations,
 			ReportGbits: true, NoFreqCheck: true}, sides, far, near)
 		start := time.Now()
-		var pairs []*perftest.PairResult
-		for i := range c.Count {
-			prog.Step("%s run %d of %d", test.Program(), i+1, c.Count)
-			p, err := perftest.RunPair(ctx, sides.Far.Runner(), sides.Near.Runner(), far.Addr, opts)
-			if err != nil {
-				kept := runbook.KeepFailedPair(c.Out, fmt.Sprintf("%s-%d", test.Program(), i+1), p)
-				return errors.Join(fmt.Errorf("%s run %d: %w", test.Program(), i+1, err), kept)
-			}
-			pairs = append(pairs, p)
+		ps, err := runbook.RunPairs(ctx, sides, far, opts, c.Count, prog, test.Program(), c.Out)
+		if err != nil {
+			return err
 		}
-		var results []*perftest.Result
-		for _, p := range pairs {
-			results = append(results, p.Client.Result)
-		}
+		pairs, results := ps.Pairs, ps.Results
 		round, err := report.FromPerftest(test.Program(), start, results...)
 		if err != nil {
 			return err
@@ -129,6 +120,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		round.DurationSec = time.Since(start).Seconds()
 		round.SetParam("mode", string(sides.Mode))
 		round.SetParam("netdev_mtu", fmt.Sprint(near.NetdevMTU))
+		round.Warnings = append(round.Warnings, ps.Failures...)
 		files := runbook.PairFiles(&round, pairs)
 		findings, err := writeRound(w, store, round, near)
 		if err != nil {
