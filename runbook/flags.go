@@ -192,3 +192,16 @@ func (s *Sides) SetMTU(ctx context.Context, mtu int) error {
 	}
 	return nil
 }
+
+// Main runs an example's run function under Context(timeout) and exits 1
+// with "name: error" on standard error when it fails. run must restore
+// what it changed before it returns (the deferred Sides.Restore).
+func Main(name string, timeout time.Duration, run func(ctx context.Context) error) {
+	ctx, cancel := Context(timeout)
+	err := run(ctx)
+	cancel()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		os.Exit(1)
+	}
+}

@@ -184,3 +184,15 @@ func TestRunFailed(t *testing.T) {
 		}
 	}
 }
+
+func TestParseList(t *testing.T) {
+	got, err := ParseList("mtus", " 9000,1500 ,4200", 68, 65535)
+	if err != nil || fmt.Sprint(got) != "[1500 4200 9000]" {
+		t.Errorf("ParseList = %v, %v", got, err)
+	}
+	for _, bad := range []string{"", "1,,2", "1,x", "0", "70000", "8,8"} {
+		if _, err := ParseList("qps", bad, 1, 65535); err == nil || !strings.HasPrefix(err.Error(), "-qps ") {
+			t.Errorf("ParseList(%q) = %v, want an error naming -qps", bad, err)
+		}
+	}
+}

@@ -86,12 +86,7 @@ func main() {
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
 	flag.StringVar(&c.Out, "out", "mtu-sweep-out", "folder for report.md, bandwidth.svg, summary.json and the round archives")
 	flag.Parse()
-	ctx, cancel := runbook.Context(c.Timeout)
-	defer cancel()
-	if err := run(ctx, c, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "mtu-sweep:", err)
-		os.Exit(1)
-	}
+	runbook.Main("mtu-sweep", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
 // run does the sweep and restores every change it made before it returns,

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,12 +38,7 @@ func TestLabMTUSweep(t *testing.T) {
 	}
 
 	// Everything it changed is back.
-	if out, _ := exec.Command("rdma", "link", "show").CombinedOutput(); strings.Contains(string(out), "msrxe0") {
-		t.Errorf("left the rxe link: %s", out)
-	}
-	if mtu, _ := os.ReadFile("/sys/class/net/msveth0/mtu"); strings.TrimSpace(string(mtu)) != "1500" {
-		t.Errorf("left MTU %s, want 1500", mtu)
-	}
+	labtest.CheckRestored(t, "msrxe0", "msveth0", "1500")
 
 	md, err := os.ReadFile(filepath.Join(c.Out, "report.md"))
 	if err != nil {
@@ -131,12 +125,7 @@ func TestLabMTUSweep(t *testing.T) {
 			t.Fatalf("never reached the 4200 step: %v", err)
 		}
 		t.Logf("cancelled run: %v", err)
-		if out, _ := exec.Command("rdma", "link", "show").CombinedOutput(); strings.Contains(string(out), "msrxe0") {
-			t.Errorf("a cancelled run left the rxe link: %s", out)
-		}
-		if mtu, _ := os.ReadFile("/sys/class/net/msveth0/mtu"); strings.TrimSpace(string(mtu)) != "1500" {
-			t.Errorf("a cancelled run left MTU %s, want 1500", mtu)
-		}
+		labtest.CheckRestored(t, "msrxe0", "msveth0", "1500")
 	})
 
 	rounds, _, err := report.OpenStore(c.Store).Load()

@@ -25,9 +25,9 @@ func TestParseMTUs(t *testing.T) {
 		{in: "", wantErr: "empty entry"},
 		{in: "1500,,9000", wantErr: "empty entry"},
 		{in: "1500,jumbo", wantErr: `"jumbo" is not a number`},
-		{in: "1500,67", wantErr: "MTU 67 is outside"},
-		{in: "65536", wantErr: "MTU 65536 is outside"},
-		{in: "1500,9000,1500", wantErr: "MTU 1500 twice"},
+		{in: "1500,67", wantErr: "67 is outside"},
+		{in: "65536", wantErr: "65536 is outside"},
+		{in: "1500,9000,1500", wantErr: "1500 twice"},
 	} {
 		got, err := parseMTUs(tc.in)
 		if tc.wantErr != "" {

@@ -25,26 +25,7 @@ const (
 // once), returned lowest first so that every round compares against the
 // lowest.
 func parseMTUs(s string) ([]int, error) {
-	var mtus []int
-	for f := range strings.SplitSeq(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			return nil, fmt.Errorf("-mtus %q: empty entry", s)
-		}
-		n, err := strconv.Atoi(f)
-		if err != nil {
-			return nil, fmt.Errorf("-mtus %q: %q is not a number", s, f)
-		}
-		if n < 68 || n > 65535 {
-			return nil, fmt.Errorf("-mtus %q: MTU %d is outside 68–65535", s, n)
-		}
-		if slices.Contains(mtus, n) {
-			return nil, fmt.Errorf("-mtus %q: MTU %d twice", s, n)
-		}
-		mtus = append(mtus, n)
-	}
-	slices.Sort(mtus)
-	return mtus, nil
+	return runbook.ParseList("mtus", s, 68, 65535)
 }
 
 // point is one MTU of the sweep: the netdev MTUs the ends had, the RoCE

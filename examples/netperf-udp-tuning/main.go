@@ -100,12 +100,7 @@ func main() {
 	flag.StringVar(&c.Out, "out", "netperf-udp-tuning-out", "folder for report.md, the plots, summary.json and the round archives")
 	flag.StringVar(&c.Governor, "governor", "performance", "cpufreq governor of round C on both ends; restored on exit")
 	flag.Parse()
-	ctx, cancel := runbook.Context(c.Timeout)
-	defer cancel()
-	if err := run(ctx, c, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "netperf-udp-tuning:", err)
-		os.Exit(1)
-	}
+	runbook.Main("netperf-udp-tuning", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
 // errLoopback refuses a run without a far end.

@@ -88,12 +88,7 @@ func main() {
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
 	flag.StringVar(&c.Out, "out", "qp-scaling-out", "folder for report.md, qps.svg, summary.json and the round archives")
 	flag.Parse()
-	ctx, cancel := runbook.Context(c.Timeout)
-	defer cancel()
-	if err := run(ctx, c, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "qp-scaling:", err)
-		os.Exit(1)
-	}
+	runbook.Main("qp-scaling", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
 // run does the QP steps and restores every change it made before it

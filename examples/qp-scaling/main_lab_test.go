@@ -9,9 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -40,12 +38,7 @@ func TestLabQPScaling(t *testing.T) {
 	}
 
 	// Everything it changed is back.
-	if out, _ := exec.Command("rdma", "link", "show").CombinedOutput(); strings.Contains(string(out), "qsrxe0") {
-		t.Errorf("left the rxe link: %s", out)
-	}
-	if mtu, _ := os.ReadFile("/sys/class/net/qsveth0/mtu"); strings.TrimSpace(string(mtu)) != "1500" {
-		t.Errorf("left MTU %s, want 1500", mtu)
-	}
+	labtest.CheckRestored(t, "qsrxe0", "qsveth0", "1500")
 
 	md, err := os.ReadFile(filepath.Join(c.Out, "report.md"))
 	if err != nil {

@@ -27,9 +27,9 @@ func TestParseQPs(t *testing.T) {
 		{in: "", wantErr: "empty entry"},
 		{in: "1,2,", wantErr: "empty entry"},
 		{in: "1,two", wantErr: `"two" is not a number`},
-		{in: "0,1", wantErr: "0 QPs is outside"},
-		{in: "-1", wantErr: "-1 QPs is outside"},
-		{in: "1,4096", wantErr: "4096 QPs is outside"},
+		{in: "0,1", wantErr: "0 is outside"},
+		{in: "-1", wantErr: "-1 is outside"},
+		{in: "1,4096", wantErr: "4096 is outside"},
 		{in: "1,2,2", wantErr: "2 twice"},
 	} {
 		got, err := parseQPs(tc.in)

@@ -29,26 +29,7 @@ const maxQPs = 1024
 // parseQPs reads -qps: comma-separated QP counts (1 to 1024, each once),
 // returned smallest first.
 func parseQPs(s string) ([]int, error) {
-	var qps []int
-	for f := range strings.SplitSeq(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			return nil, fmt.Errorf("-qps %q: empty entry", s)
-		}
-		n, err := strconv.Atoi(f)
-		if err != nil {
-			return nil, fmt.Errorf("-qps %q: %q is not a number", s, f)
-		}
-		if n < 1 || n > maxQPs {
-			return nil, fmt.Errorf("-qps %q: %d QPs is outside 1–%d", s, n, maxQPs)
-		}
-		if slices.Contains(qps, n) {
-			return nil, fmt.Errorf("-qps %q: %d twice", s, n)
-		}
-		qps = append(qps, n)
-	}
-	slices.Sort(qps)
-	return qps, nil
+	return runbook.ParseList("qps", s, 1, maxQPs)
 }
 
 // step is one QP count: the median of the compared metric and each end's

@@ -63,12 +63,7 @@ func main() {
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
 	flag.StringVar(&c.Out, "out", "softroce-baseline-out", "folder for report.md and the round archives")
 	flag.Parse()
-	ctx, cancel := runbook.Context(c.Timeout)
-	defer cancel()
-	if err := run(ctx, c, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "softroce-baseline:", err)
-		os.Exit(1)
-	}
+	runbook.Main("softroce-baseline", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
 // run does the baseline and restores every change it made before it

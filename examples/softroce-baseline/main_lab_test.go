@@ -7,7 +7,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,12 +40,7 @@ func TestLabBaselineTwice(t *testing.T) {
 		}
 		outs = append(outs, buf.String())
 		// Everything it changed is back.
-		if out, _ := exec.Command("rdma", "link", "show").CombinedOutput(); strings.Contains(string(out), "sbrxe0") {
-			t.Errorf("run %d left the rxe link: %s", i+1, out)
-		}
-		if mtu, _ := os.ReadFile("/sys/class/net/sbveth0/mtu"); strings.TrimSpace(string(mtu)) != "1500" {
-			t.Errorf("run %d left MTU %s, want 1500", i+1, mtu)
-		}
+		labtest.CheckRestored(t, "sbrxe0", "sbveth0", "1500")
 	}
 	if !strings.Contains(outs[0], "first round: the baseline") || !strings.Contains(outs[1], "against the previous round") {
 		t.Errorf("the second run is not compared against the first")

@@ -1,0 +1,34 @@
+package runbook
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ParseList reads a flag's comma-separated integers ("-mtus
+// 1500,4200,9000", "-qps 1,2,4,8"), each within [lo, hi] and given once,
+// and returns them sorted. name is the flag, for errors.
+func ParseList(name, s string, lo, hi int) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			return nil, fmt.Errorf("-%s %q: empty entry", name, s)
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, fmt.Errorf("-%s %q: %q is not a number", name, s, f)
+		}
+		if n < lo || n > hi {
+			return nil, fmt.Errorf("-%s %q: %d is outside %d–%d", name, s, n, lo, hi)
+		}
+		if slices.Contains(out, n) {
+			return nil, fmt.Errorf("-%s %q: %d twice", name, s, n)
+		}
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out, nil
+}
