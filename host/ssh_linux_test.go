@@ -23,17 +23,13 @@ import (
 	"github.com/rocekit/rocekit/internal/labtest"
 )
 
-const sshdPath = "/usr/sbin/sshd"
-
-// testSSHD is an sshd on 127.0.0.1 that the test started, with its own host
-// key, and the client key it accepts.
+// testSSHD is labtest's sshd on 127.0.0.1, as these tests name it.
 type testSSHD struct {
 	addr       string
 	port       uint16
 	dir        string
 	knownHosts string // a known_hosts file with the server's key
 	clientKey  ed25519.PrivateKey
-	proc       *Process
 }
 
 func newKey(t *testing.T) (ed25519.PrivateKey, ssh.Signer) {
@@ -58,57 +54,9 @@ func marshalKey(t *testing.T, priv ed25519.PrivateKey) string {
 	return string(pem.EncodeToMemory(block))
 }
 
-// startSSHD starts "sshd -D -e -f CONFIG" with everything in a temporary
-// directory, waits until it listens, and kills it by PID when the test ends.
 func startSSHD(t *testing.T) *testSSHD {
-	labtest.Root(t)
-	if _, err := os.Stat(sshdPath); err != nil {
-		t.Skipf("no %s (apt-get install openssh-server): %v", sshdPath, err)
-	}
-	dir := t.TempDir()
-	hostPriv, hostSigner := newKey(t)
-	clientPriv, clientSigner := newKey(t)
-	hostKey := writeFile(t, dir, "ssh_host_ed25519_key", marshalKey(t, hostPriv), 0o600)
-	authorized := writeFile(t, dir, "authorized_keys", string(ssh.MarshalAuthorizedKey(clientSigner.PublicKey())), 0o600)
-	port := freePort(t, "tcp4", "127.0.0.1:0")
-	config := writeFile(t, dir, "sshd_config", strings.Join([]string{
-		fmt.Sprintf("Port %d", port),
-		"ListenAddress 127.0.0.1",
-		"HostKey " + hostKey,
-		"PidFile " + filepath.Join(dir, "sshd.pid"),
-		"AuthorizedKeysFile " + authorized,
-		"StrictModes no",
-		"UsePAM no",
-		"PasswordAuthentication no",
-		"KbdInteractiveAuthentication no",
-		"PermitRootLogin prohibit-password",
-		"MaxSessions 20",
-		"",
-	}, "\n"), 0o600)
-	if err := os.MkdirAll("/run/sshd", 0o755); err != nil { // sshd's privilege separation directory
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	proc, err := Local{}.Start(ctx, Cmd{Argv: []string{sshdPath, "-D", "-e", "-f", config}})
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		proc.Wait(context.Background())
-		if t.Failed() {
-			t.Logf("sshd log:\n%s", proc.Stderr())
-		}
-	})
-	wctx, wcancel := context.WithTimeout(ctx, 20*time.Second)
-	defer wcancel()
-	if err := WaitProcessListening(wctx, proc, port); err != nil {
-		t.Fatal(err)
-	}
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	known := writeFile(t, dir, "known_hosts", knownhosts.Line([]string{knownhosts.Normalize(addr)}, hostSigner.PublicKey())+"\n", 0o600)
-	return &testSSHD{addr: addr, port: port, dir: dir, knownHosts: known, clientKey: clientPriv, proc: proc}
+	d := labtest.StartSSHD(t)
+	return &testSSHD{addr: d.Addr, port: d.Port, dir: d.Dir, knownHosts: d.KnownHosts, clientKey: d.ClientKey}
 }
 
 func (d *testSSHD) dial(t *testing.T) *SSH {

@@ -1,0 +1,115 @@
+package runbook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/internal/labtest"
+	"github.com/vishvananda/netlink"
+)
+
+// TestPeerOverSSH drives a Peer through a real sshd on 127.0.0.1 and the
+// rocekit-peer agent built from this tree, on a veth in a namespace of this
+// host's kernel: the far side of two-host mode, minus the second host.
+func TestPeerOverSSH(t *testing.T) {
+	d := labtest.StartSSHD(t)
+	agent := filepath.Join(t.TempDir(), "rocekit-peer")
+	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", agent, "../cmd/rocekit-peer")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build rocekit-peer: %v\n%s", err, out)
+	}
+	ns := fmt.Sprintf("rbpeer-%d", os.Getpid())
+	_, nl := labtest.Netns(t, ns)
+	if err := nl.LinkAdd(&netlink.Veth{LinkAttrs: netlink.LinkAttrs{Name: "rbp0"}, PeerName: "rbp1"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"rbp0", "rbp1"} {
+		l, err := nl.LinkByName(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == "rbp0" {
+			a, _ := netlink.ParseAddr("198.18.96.1/24")
+			if err := nl.AddrAdd(l, a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := nl.LinkSetUp(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mtu := func() int {
+		l, err := nl.LinkByName("rbp0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l.Attrs().MTU
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	s, err := host.DialSSH(ctx, d.Addr, host.SSHConfig{User: "root", KnownHostsFiles: []string{d.KnownHosts}, KeyFiles: []string{d.KeyFile}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	journals := t.TempDir()
+	p := &Peer{SSH: s, Agent: agent, JournalDir: journals, Netns: ns}
+	defer p.Close()
+
+	if err := p.SetMTU(ctx, "rbp0", 4200); err != nil {
+		t.Fatal(err)
+	}
+	if got := mtu(); got != 4200 {
+		t.Fatalf("MTU %d after SetMTU, want 4200", got)
+	}
+	info, err := p.Netdev(ctx, "rbp0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Addr != "198.18.96.1" || info.Snapshot.MTU != 4200 || info.Snapshot.Netns != ns {
+		t.Errorf("Netdev: addr %q MTU %d netns %q", info.Addr, info.Snapshot.MTU, info.Snapshot.Netns)
+	}
+	c, err := p.Counters(ctx, "rbp0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Stats.Netdev != "rbp0" || len(c.Interrupts.Lines) == 0 {
+		t.Errorf("Counters: %+v", c.Stats)
+	}
+	// The peer's runner works in its namespace: the address, and sockets.
+	if a, err := IPv4(ctx, p.Runner(), "rbp0"); err != nil || a != "198.18.96.1" {
+		t.Errorf("IPv4 through the peer's runner: %q, %v", a, err)
+	}
+	if _, err := p.Runner().TCPSockets(ctx); err != nil {
+		t.Errorf("TCPSockets in the peer's namespace: %v", err)
+	}
+	// An agent error comes back typed, with the agent's message.
+	_, err = p.SpreadIRQs(ctx, "rbp0")
+	var pe *PeerError
+	if !errors.As(err, &pe) || pe.Op != "spread-irqs" || pe.Msg == "" {
+		t.Errorf("SpreadIRQs on a veth: %v, want a *PeerError with the agent's message", err)
+	}
+
+	if err := p.Restore(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := mtu(); got != 1500 {
+		t.Errorf("MTU %d after Restore, want 1500", got)
+	}
+	if js, _ := filepath.Glob(filepath.Join(journals, "*.jsonl")); len(js) != 0 {
+		t.Errorf("journals left: %v", js)
+	}
+	// A missing agent is a clear error, not a hang.
+	missing := &Peer{SSH: s, Agent: "/nonexistent/rocekit-peer", JournalDir: journals}
+	if err := missing.Restore(ctx); !errors.As(err, &pe) || !errors.Is(err, exec.ErrNotFound) {
+		t.Errorf("missing agent: %v, want a *PeerError wrapping exec.ErrNotFound", err)
+	}
+}
