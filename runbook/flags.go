@@ -77,6 +77,9 @@ func (f *Flags) Open(ctx context.Context) (*Sides, error) {
 	if f.Peer != "" && f.PeerNetns != "" {
 		return nil, errors.New("-peer and -peer-netns exclude each other")
 	}
+	if f.Peer == "" && f.PeerNetns == "" && f.PeerNetdev != "" && f.PeerNetdev != f.Netdev {
+		return nil, errors.New("-peer-netdev needs -peer or -peer-netns (loopback uses -netdev on both ends)")
+	}
 	if err := recoverStale(ctx, f.Journal); err != nil {
 		return nil, err
 	}

@@ -125,6 +125,9 @@ func TestFlagsOpen(t *testing.T) {
 	if _, err := (&Flags{Netdev: "eth0", Peer: "h", PeerNetns: "n"}).Open(ctx); err == nil {
 		t.Error("-peer with -peer-netns accepted")
 	}
+	if _, err := (&Flags{Netdev: "eth0", PeerNetdev: "eth1"}).Open(ctx); err == nil {
+		t.Error("-peer-netdev in loopback accepted")
+	}
 	j := t.TempDir() + "/journal.jsonl"
 	s, err := (&Flags{Netdev: "eth0", Journal: j}).Open(ctx)
 	if err != nil {
