@@ -37,7 +37,7 @@ fuzz:
 
 ## lab-image: build (or reuse) the bookworm and trixie guest images
 lab-image:
-	$(LAB) image
+	$(LAB) image -prune
 
 ## lab-test: run every package's lab tests inside both guests
 lab-test:

@@ -178,3 +178,49 @@ func (c Cache) Lookup(spec ImageSpec) (*Image, error) {
 	}
 	return img, nil
 }
+
+// Prune deletes the cached images of keep's suites whose key is not
+// keep's: what an earlier package or module list left behind. Images of
+// other suites and anything that is not an image folder stay. It returns
+// the folders removed.
+func (c Cache) Prune(keep []ImageSpec) ([]string, error) {
+	current := map[string]bool{}
+	suites := map[string]bool{}
+	for _, s := range keep {
+		current[s.Name()] = true
+		suites[s.Suite] = true
+	}
+	ents, err := os.ReadDir(c.Dir)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, e := range ents {
+		suite, key, ok := strings.Cut(e.Name(), "-")
+		if !e.IsDir() || !ok || !suites[suite] || current[e.Name()] || !isImageKey(key) {
+			continue
+		}
+		dir := filepath.Join(c.Dir, e.Name())
+		if _, err := os.Stat(filepath.Join(dir, manifestFile)); err != nil {
+			continue
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return removed, err
+		}
+		removed = append(removed, dir)
+	}
+	return removed, nil
+}
+
+// isImageKey reports whether s looks like ImageSpec.Key: 16 hex digits.
+func isImageKey(s string) bool {
+	if len(s) != 16 {
+		return false
+	}
+	for _, r := range s {
+		if !strings.ContainsRune("0123456789abcdef", r) {
+			return false
+		}
+	}
+	return true
+}

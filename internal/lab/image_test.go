@@ -79,3 +79,31 @@ func TestCacheLookup(t *testing.T) {
 		t.Errorf("image = %+v", img)
 	}
 }
+
+func TestCachePrune(t *testing.T) {
+	dir := t.TempDir()
+	cur := DefaultSpec("trixie")
+	old := DefaultSpec("trixie")
+	old.Packages = append(old.Packages, "tcpdump")
+	other := DefaultSpec("bookworm")
+	for _, name := range []string{cur.Name(), old.Name(), other.Name(), "trixie-notakey", ".build-" + old.Name() + "-1"} {
+		if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name, manifestFile), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	removed, err := Cache{Dir: dir}.Prune([]ImageSpec{cur})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(removed) != 1 || filepath.Base(removed[0]) != old.Name() {
+		t.Errorf("removed %v, want only %s", removed, old.Name())
+	}
+	for _, name := range []string{cur.Name(), other.Name(), "trixie-notakey", ".build-" + old.Name() + "-1"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s was removed: %v", name, err)
+		}
+	}
+}

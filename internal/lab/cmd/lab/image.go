@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+
+	"github.com/rocekit/rocekit/internal/lab"
 )
 
 // cmdImage builds the images of the selected suites, or reports the cached
@@ -12,10 +14,24 @@ func cmdImage(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("image", flag.ExitOnError)
 	var c commonFlags
 	c.register(fs)
+	prune := fs.Bool("prune", false, "delete the selected suites' cached images that earlier package or module lists left")
 	fs.Parse(args)
 	imgs, err := c.images(ctx)
 	if err != nil {
 		return err
+	}
+	if *prune {
+		var keep []lab.ImageSpec
+		for _, img := range imgs {
+			keep = append(keep, img.Manifest.Spec)
+		}
+		removed, err := lab.Cache{Dir: c.cache}.Prune(keep)
+		for _, d := range removed {
+			fmt.Println("removed", d)
+		}
+		if err != nil {
+			return err
+		}
 	}
 	for _, img := range imgs {
 		m := img.Manifest
