@@ -141,6 +141,17 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 			return err
 		}
 		after := ends.read(ctx)
+		if len(s.Failures) == c.Count {
+			// Every run of the step failed in perftest: no round, but the
+			// step stays in the report, and both sides' outputs are kept.
+			for i, p := range pairs {
+				if err := runbook.KeepFailedPair(c.Out, fmt.Sprintf("q%d-%d", q, i+1), p); err != nil {
+					return err
+				}
+			}
+			steps = append(steps, s)
+			continue
+		}
 		round, err := report.FromPerftest(fmt.Sprintf("%s_q%d", perftest.SendBW.Program(), q), start, results...)
 		if err != nil {
 			return fmt.Errorf("%d QPs: %w (%s)", q, err, strings.Join(s.Failures, "; "))

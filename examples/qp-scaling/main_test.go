@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -284,5 +285,31 @@ func TestLoopbackHotOnce(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d hot core findings in loopback, want 1", n)
+	}
+}
+
+// TestStepAllRunsFailed keeps a step whose every run failed: no bandwidth,
+// no efficiency, a critical finding, and the other steps still analysed.
+func TestStepAllRunsFailed(t *testing.T) {
+	one := 1.0
+	ss := []step{{QPs: 1, Runs: 2, Median: &one, Unit: "Gbit/s"},
+		{QPs: 8, Runs: 2, Failures: []string{"run 1: completion error", "run 2: completion error"}}}
+	sc := analyse(ss, report.DefaultThresholds.MinQPGain)
+	if sc.Efficiency[1] != nil || sc.Knee != nil {
+		t.Errorf("a failed step got efficiency %v, knee %v", sc.Efficiency[1], sc.Knee)
+	}
+	fs := qpFindings(nil, ss, sc, runbook.TwoHosts)
+	if len(fs) == 0 || fs[0].Severity != report.SeverityCritical || fs[0].Rule != RuleRunFailed ||
+		!strings.HasPrefix(fs[0].Summary, "8 QPs: all 2 runs failed") {
+		t.Errorf("findings: %+v", fs)
+	}
+	b, _ := json.Marshal(buildSummary(runbook.TwoHosts, ss, sc, fs))
+	if !strings.Contains(string(b), `{"qps":8,"median":null,"efficiency":null,"hot_core_near":null,"hot_core_far":null,"failed_runs":2}`) {
+		t.Errorf("summary.json: %s", b)
+	}
+	var md bytes.Buffer
+	writeTable(&md, ss, sc, runbook.TwoHosts)
+	if !strings.Contains(md.String(), "| 8 | 2 of 2 |") {
+		t.Errorf("table:\n%s", md.String())
 	}
 }

@@ -160,7 +160,13 @@ func qpFindings(rounds []report.Round, steps []step, sc scaling, mode runbook.Mo
 		}
 	}
 	for _, s := range steps {
-		if len(s.Failures) > 0 {
+		switch {
+		case len(s.Failures) > 0 && len(s.Failures) == s.Runs:
+			fs = append(fs, report.Finding{Rule: RuleRunFailed, Severity: report.SeverityCritical,
+				Summary:  fmt.Sprintf("%d QPs: all %d runs failed, the step has no bandwidth: %s", s.QPs, s.Runs, strings.Join(s.Failures, "; ")),
+				Evidence: []report.Evidence{{Name: "failed_runs", Value: float64(len(s.Failures)), Unit: "count"}},
+				Action:   "read both sides' outputs in failed/; completion errors at high QP counts on rdma_rxe are a kernel or provider bug, not a tuning matter"})
+		case len(s.Failures) > 0:
 			fs = append(fs, report.Finding{Rule: RuleRunFailed, Severity: report.SeverityWarning,
 				Summary:  fmt.Sprintf("%d QPs: %d of %d runs failed, the median is of the others: %s", s.QPs, len(s.Failures), s.Runs, strings.Join(s.Failures, "; ")),
 				Evidence: []report.Evidence{{Name: "failed_runs", Value: float64(len(s.Failures)), Unit: "count"}},
