@@ -148,3 +148,14 @@ func appendUnique(ss []string, s string) []string {
 	}
 	return append(ss, s)
 }
+
+// WriteFindingsMarkdown writes one list item per finding: "- **warning**
+// rule: summary".
+func WriteFindingsMarkdown(w io.Writer, fs []Finding) error {
+	for _, f := range fs {
+		if _, err := fmt.Fprintf(w, "- **%s** %s: %s\n", f.Severity, f.Rule, f.Summary); err != nil {
+			return err
+		}
+	}
+	return nil
+}

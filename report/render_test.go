@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -93,5 +94,13 @@ func TestComparisonJSONNulls(t *testing.T) {
 	m := back.Metrics[0]
 	if m.Candidate.Lo != nil || m.Verdict != "too few samples" || m.NeedSamples != 4 {
 		t.Errorf("%+v", m)
+	}
+}
+
+func TestWriteFindingsMarkdown(t *testing.T) {
+	var b strings.Builder
+	WriteFindingsMarkdown(&b, []Finding{{Rule: RuleJitter, Severity: SeverityWarning, Summary: "t_max 16× t_typical"}})
+	if want := "- **warning** latency_jitter: t_max 16× t_typical\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }

@@ -270,9 +270,7 @@ func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode,
 		return err
 	}
 	fmt.Fprintf(w, "\n## Findings\n\n")
-	for _, f := range findings {
-		fmt.Fprintf(w, "- **%s** %s: %s\n", f.Severity, f.Rule, f.Summary)
-	}
+	report.WriteFindingsMarkdown(w, findings)
 	fmt.Fprintln(w)
 	if _, err := runbook.WriteFile(c.Out, "qps.svg", func(f io.Writer) error {
 		return report.PlotRounds(f, rounds, metric)

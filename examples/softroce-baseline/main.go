@@ -183,9 +183,7 @@ func writeRound(out io.Writer, store *report.Store, round report.Round, near run
 	}
 	gid := near.GID.Entry
 	findings := report.Diagnose(report.DiagnosisInput{Round: &round, GID: &gid})
-	for _, f := range findings {
-		fmt.Fprintf(out, "- **%s** %s: %s\n", f.Severity, f.Rule, f.Summary)
-	}
+	report.WriteFindingsMarkdown(out, findings)
 	fmt.Fprintln(out)
 	return findings, store.Append(round)
 }
