@@ -158,11 +158,13 @@ type peerNetns struct {
 	netns string
 }
 
+// Start runs c under "ip netns exec" on the peer.
 func (n peerNetns) Start(ctx context.Context, c host.Cmd) (*host.Process, error) {
 	c.Argv = append([]string{"ip", "netns", "exec", n.netns}, c.Argv...)
 	return n.ssh.Start(ctx, c)
 }
 
+// TCPSockets reads the namespace's /proc/net/tcp and tcp6.
 func (n peerNetns) TCPSockets(ctx context.Context) ([]host.TCPSocket, error) {
 	out, err := output(ctx, n, "cat", "/proc/net/tcp", "/proc/net/tcp6")
 	if err != nil {
@@ -171,6 +173,7 @@ func (n peerNetns) TCPSockets(ctx context.Context) ([]host.TCPSocket, error) {
 	return host.ParseTCPTable(bytes.NewReader(out))
 }
 
+// String names the peer and the namespace.
 func (n peerNetns) String() string { return n.ssh.String() + " netns " + n.netns }
 
 // ServePeer is the agent's side of Peer: it runs one operation on a Local
