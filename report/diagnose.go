@@ -171,9 +171,15 @@ func Diagnose(in DiagnosisInput) []Finding {
 	if in.Link != nil {
 		add(CheckLinkSpeed(*in.Link, in.SupportedSpeedMbps))
 	}
+	SortFindings(fs)
+	return fs
+}
+
+// SortFindings orders findings most severe first (critical, warning,
+// info), keeping the order within a severity.
+func SortFindings(fs []Finding) {
 	rank := map[Severity]int{SeverityCritical: 0, SeverityWarning: 1, SeverityInfo: 2}
 	slices.SortStableFunc(fs, func(a, b Finding) int { return rank[a.Severity] - rank[b.Severity] })
-	return fs
 }
 
 // median returns the median of a metric's values (NaN when none).

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -111,8 +110,7 @@ func sweepFindings(rounds []report.Round, points []point, metric string) []repor
 		}
 		fs = append(fs, report.Diagnose(report.DiagnosisInput{MTULow: &rounds[0], MTUHigh: &rounds[i], MTUMetric: metric})...)
 	}
-	rank := map[report.Severity]int{report.SeverityCritical: 0, report.SeverityWarning: 1, report.SeverityInfo: 2}
-	slices.SortStableFunc(fs, func(a, b report.Finding) int { return rank[a.Severity] - rank[b.Severity] })
+	report.SortFindings(fs)
 	return fs
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -188,8 +187,7 @@ func qpFindings(rounds []report.Round, steps []step, sc scaling, mode runbook.Mo
 		own.Evidence = append(own.Evidence, report.Evidence{Name: "knee_qps", Value: float64(*sc.Knee), Unit: "QPs"})
 	}
 	fs = append(fs, own)
-	rank := map[report.Severity]int{report.SeverityCritical: 0, report.SeverityWarning: 1, report.SeverityInfo: 2}
-	slices.SortStableFunc(fs, func(a, b report.Finding) int { return rank[a.Severity] - rank[b.Severity] })
+	report.SortFindings(fs)
 	return fs
 }
 
