@@ -5,13 +5,17 @@
 //	irq-affinity -if eth0                      # IRQs, affinity, the plan (changes nothing)
 //	irq-affinity -if eth0 -cpus 0-3 -apply     # spread, watch 10 s of traffic, restore
 //	irq-affinity -if eth0 -node 1 -apply -keep # spread over node 1's CPUs and keep it
+//	irq-affinity -restore                      # undo what -keep left (from -journal)
 //
 // While it watches it also samples per-CPU load (mpstat -P ALL 1) and names
 // the hot core. Applying needs root; nothing is written without -apply.
+// Every change goes through a tune journal (-journal), so a run killed
+// before it restores is undone by -restore.
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -21,6 +25,7 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/tune"
 )
 
 func main() {
@@ -29,19 +34,32 @@ func main() {
 	node := flag.Int("node", -1, "NUMA node to spread over (default: the NIC's)")
 	pin := flag.Int("pin", -1, "pin all queue IRQs to this CPU instead")
 	apply := flag.Bool("apply", false, "write the plan (root)")
-	keep := flag.Bool("keep", false, "keep the new affinity instead of restoring it")
+	keep := flag.Bool("keep", false, "keep the new affinity instead of restoring it (tune.Recover on -journal undoes it later)")
+	journal := flag.String("journal", "irq-affinity-journal.jsonl", "journal of the affinity changes")
+	restore := flag.Bool("restore", false, "undo what the journal holds (a -keep run, or a crash) and exit")
 	watch := flag.Duration("watch", 10*time.Second, "how long to watch interrupts and load")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, os.Stdout, *ifname, *cpus, *node, *pin, *apply, *keep, *watch); err != nil {
+	if *restore {
+		rep, err := tune.Recover(ctx, *journal)
+		for _, e := range rep.Undone {
+			fmt.Println("restored", e)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "irq-affinity:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := run(ctx, os.Stdout, *journal, *ifname, *cpus, *node, *pin, *apply, *keep, *watch); err != nil {
 		fmt.Fprintln(os.Stderr, "irq-affinity:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, out io.Writer, ifname, cpus string, node, pin int, apply, keep bool, watch time.Duration) error {
+func run(ctx context.Context, out io.Writer, journal, ifname, cpus string, node, pin int, apply, keep bool, watch time.Duration) error {
 	fs, err := irq.DefaultFS()
 	if err != nil {
 		return err
@@ -86,18 +104,26 @@ func run(ctx context.Context, out io.Writer, ifname, cpus string, node, pin int,
 		return watchOnce(ctx, out, fs, dev, watch)
 	}
 
-	done, err := fs.Apply(ctx, plan)
-	for _, c := range done.Changes {
-		fmt.Fprintf(out, "  IRQ %d: %s -> %s (effective %s, pending %v) %v\n", c.IRQ, c.Replaced, c.Requested, c.Effective, c.Pending, errOrEmpty(c.Err))
+	// Through a journal: what a -keep run, or one killed before it
+	// restored, left is undone by -restore (tune.Recover).
+	sess, err := tune.Begin(journal, tune.Options{})
+	if errors.Is(err, tune.ErrPending) {
+		return fmt.Errorf("%w: journal %s holds changes not restored (-keep, or a crash): run with -restore first", err, journal)
 	}
-	for _, w := range done.Warnings {
-		fmt.Fprintln(out, "  warning:", w)
+	if err != nil {
+		return err
 	}
+	defer sess.Close()
 	if !keep {
 		defer func() {
-			undo, err := fs.Restore(context.Background(), done)
-			fmt.Fprintf(out, "restored %d IRQs %v\n", len(undo.Changes), errOrEmpty(err))
+			rep, err := sess.Restore(context.Background())
+			fmt.Fprintf(out, "restored %d IRQs %v\n", len(rep.Undone), errOrEmpty(err))
 		}()
+	}
+	entries, err := sess.Apply(ctx, tune.Spread(plan)...)
+	for _, e := range entries {
+		a, aerr := fs.Affinity(e.Target.IRQ)
+		fmt.Fprintf(out, "  IRQ %d: %s -> %s (effective %s) %v\n", e.Target.IRQ, e.Old.CPUs, e.New.CPUs, a.Effective, errOrEmpty(aerr))
 	}
 	if err != nil {
 		return err
