@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/rocekit/rocekit/irq"
@@ -183,13 +182,7 @@ func SortFindings(fs []Finding) {
 }
 
 // median returns the median of a metric's values (NaN when none).
-func median(m Metric) float64 {
-	if len(m.Values) == 0 {
-		return math.NaN()
-	}
-	s := benchmath.NewSample(slices.Clone(m.Values), &benchmath.DefaultThresholds)
-	return benchmath.AssumeNothing.Summary(s, 0.95).Center
-}
+func median(m Metric) float64 { return Summarize(m).Median }
 
 func one(f Finding) []Finding { return []Finding{f} }
 

@@ -2,6 +2,7 @@ package runbook
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -35,18 +36,30 @@ func WriteFile(dir, name string, write func(io.Writer) error) (string, error) {
 func PairFiles(r *report.Round, pairs []*perftest.PairResult) []report.ArchiveFile {
 	var files []report.ArchiveFile
 	for i, p := range pairs {
-		for _, s := range []perftest.Side{p.Server, p.Client} {
-			for _, st := range []struct {
-				name string
-				data []byte
-			}{{"stdout", s.Stdout}, {"stderr", s.Stderr}} {
-				name := fmt.Sprintf("raw/%d/%s.%s", i, s.Role, st.name)
-				files = append(files, report.ArchiveFile{Name: name, Data: st.data})
-				r.Outputs = append(r.Outputs, report.Output{Repeat: i, Role: string(s.Role), Stream: st.name, Path: name})
-			}
+		for _, st := range streams(p) {
+			name := fmt.Sprintf("raw/%d/%s.%s", i, st.role, st.stream)
+			files = append(files, report.ArchiveFile{Name: name, Data: st.data})
+			r.Outputs = append(r.Outputs, report.Output{Repeat: i, Role: string(st.role), Stream: st.stream, Path: name})
 		}
 	}
 	return files
+}
+
+// stream is one output of one side of a pair.
+type stream struct {
+	role   perftest.Role
+	stream string // "stdout" or "stderr"
+	data   []byte
+}
+
+// streams are a pair's four outputs: server then client, stdout then
+// stderr.
+func streams(p *perftest.PairResult) []stream {
+	var out []stream
+	for _, s := range []perftest.Side{p.Server, p.Client} {
+		out = append(out, stream{s.Role, "stdout", s.Stdout}, stream{s.Role, "stderr", s.Stderr})
+	}
+	return out
 }
 
 // WriteArchive writes the round's reproducibility archive as
@@ -62,18 +75,23 @@ func KeepFailedPair(dir, name string, p *perftest.PairResult) error {
 	if p == nil {
 		return nil
 	}
-	for _, s := range []perftest.Side{p.Server, p.Client} {
-		for _, st := range []struct {
-			ext  string
-			data []byte
-		}{{"stdout", s.Stdout}, {"stderr", s.Stderr}} {
-			if _, err := WriteFile(filepath.Join(dir, "failed", name), string(s.Role)+"."+st.ext, func(w io.Writer) error {
-				_, err := w.Write(st.data)
-				return err
-			}); err != nil {
-				return err
-			}
+	for _, st := range streams(p) {
+		if _, err := WriteFile(filepath.Join(dir, "failed", name), string(st.role)+"."+st.stream, func(w io.Writer) error {
+			_, err := w.Write(st.data)
+			return err
+		}); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// KeepFailedPairs is KeepFailedPair for the repeats of a step, named
+// PREFIX-1, PREFIX-2, ...
+func KeepFailedPairs(dir, prefix string, pairs []*perftest.PairResult) error {
+	var errs []error
+	for i, p := range pairs {
+		errs = append(errs, KeepFailedPair(dir, fmt.Sprintf("%s-%d", prefix, i+1), p))
+	}
+	return errors.Join(errs...)
 }

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/perftest"
+	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/rxe"
 )
 
@@ -197,5 +199,30 @@ func TestParseList(t *testing.T) {
 		if _, err := ParseList("qps", bad, 1, 65535); err == nil || !strings.HasPrefix(err.Error(), "-qps ") {
 			t.Errorf("ParseList(%q) = %v, want an error naming -qps", bad, err)
 		}
+	}
+}
+
+func TestPairFilesAndKeepFailed(t *testing.T) {
+	p := &perftest.PairResult{
+		Server: perftest.Side{Role: perftest.Server, Stdout: []byte("s-out"), Stderr: []byte("s-err")},
+		Client: perftest.Side{Role: perftest.Client, Stdout: []byte("c-out"), Stderr: []byte("c-err")},
+	}
+	var r report.Round
+	files := PairFiles(&r, []*perftest.PairResult{p, p})
+	if len(files) != 8 || files[5].Name != "raw/1/server.stderr" || string(files[5].Data) != "s-err" {
+		t.Errorf("files: %+v", files)
+	}
+	if len(r.Outputs) != 8 || r.Outputs[7] != (report.Output{Repeat: 1, Role: "client", Stream: "stderr", Path: "raw/1/client.stderr"}) {
+		t.Errorf("outputs: %+v", r.Outputs)
+	}
+	dir := t.TempDir()
+	if err := KeepFailedPairs(dir, "q8", []*perftest.PairResult{p, nil}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "failed", "q8-1", "client.stdout")); err != nil || string(b) != "c-out" {
+		t.Errorf("kept client.stdout: %q, %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "failed", "q8-2")); err == nil {
+		t.Error("a pair that never started left a folder")
 	}
 }

@@ -153,9 +153,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		if err != nil {
 			// No run of this MTU gave a result: keep what both sides
 			// printed, and stop (every later MTU compares against it).
-			for i, p := range pairs {
-				err = errors.Join(err, runbook.KeepFailedPair(c.Out, fmt.Sprintf("mtu%d-%d", mtu, i+1), p))
-			}
+			err = errors.Join(err, runbook.KeepFailedPairs(c.Out, fmt.Sprintf("mtu%d", mtu), pairs))
 			return fmt.Errorf("MTU %d: %w (%s)", mtu, err, strings.Join(p.Failures, "; "))
 		}
 		round.DurationSec = time.Since(start).Seconds()

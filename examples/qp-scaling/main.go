@@ -144,10 +144,8 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		if len(s.Failures) == c.Count {
 			// Every run of the step failed in perftest: no round, but the
 			// step stays in the report, and both sides' outputs are kept.
-			for i, p := range pairs {
-				if err := runbook.KeepFailedPair(c.Out, fmt.Sprintf("q%d-%d", q, i+1), p); err != nil {
-					return err
-				}
+			if err := runbook.KeepFailedPairs(c.Out, fmt.Sprintf("q%d", q), pairs); err != nil {
+				return err
 			}
 			steps = append(steps, s)
 			continue
