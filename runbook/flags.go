@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/tune"
 )
 
 // Flags are the flags every example shares: where the far side is and
@@ -130,6 +131,11 @@ func recoverStale(ctx context.Context, path string) error {
 		return nil
 	}
 	if _, err := tuneRecover(ctx, path); err != nil {
+		if errors.Is(err, tune.ErrLocked) {
+			// Another run is using it right now: recovering it would undo
+			// that run's changes under it.
+			return fmt.Errorf("-journal: %w", err)
+		}
 		return fmt.Errorf("journal %s from an earlier run: %w", path, err)
 	}
 	return nil

@@ -144,7 +144,7 @@ func (p *Peer) SetGovernor(ctx context.Context, governor string) (GovernorResult
 
 // Restore undoes every journal in the peer's JournalDir, newest first.
 func (p *Peer) Restore(ctx context.Context) error {
-	return p.call(ctx, "restore", nil, nil)
+	return p.call(ctx, "restore", "if-any", nil)
 }
 
 type mtuArg struct {
@@ -180,11 +180,14 @@ func (n peerNetns) String() string { return n.ssh.String() + " netns " + n.netns
 // side journaled in a new file of journalDir and writes the JSON result to
 // w. cmd/rocekit-peer is a thin main around it.
 func ServePeer(ctx context.Context, journalDir, netns, op, arg string, w io.Writer) error {
+	if op == "restore" {
+		// "if-any" (what Peer.Restore sends): a folder that does not
+		// exist held no journal. Without it, as typed by a person, a
+		// missing folder is an error: a mistyped -journal-dir.
+		return RestoreDir(ctx, journalDir, arg == `"if-any"`)
+	}
 	if err := os.MkdirAll(journalDir, 0o700); err != nil {
 		return err
-	}
-	if op == "restore" {
-		return RestoreDir(ctx, journalDir)
 	}
 	l := &Local{Netns: netns, Journal: filepath.Join(journalDir, fmt.Sprintf("%020d-%s.jsonl", time.Now().UnixNano(), op))}
 	// The journal stays for Restore; the session only closes its file.
@@ -230,11 +233,23 @@ func ServePeer(ctx context.Context, journalDir, netns, op, arg string, w io.Writ
 }
 
 // RestoreDir recovers every journal in dir, newest first (tune.Recover),
-// and removes those it restored completely.
-func RestoreDir(ctx context.Context, dir string) error {
-	names, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+// and removes those it restored completely. A folder it cannot read is an
+// error; a missing one is an error unless missingOK (a host where nothing
+// was ever journaled), so that a mistyped folder is not taken for "nothing
+// to restore".
+func RestoreDir(ctx context.Context, dir string, missingOK bool) error {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) && missingOK {
+		return nil
+	}
 	if err != nil {
-		return err
+		return fmt.Errorf("journal folder: %w (nothing was restored; check -journal-dir, and run as the user that made the changes, normally root)", err)
+	}
+	var names []string
+	for _, e := range ents {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".jsonl") {
+			names = append(names, filepath.Join(dir, e.Name()))
+		}
 	}
 	slices.Sort(names)
 	var errs []error
@@ -243,7 +258,8 @@ func RestoreDir(ctx context.Context, dir string) error {
 			errs = append(errs, err)
 			continue
 		}
-		if err := os.Remove(name); err != nil {
+		// Recover removes a journal without changes itself.
+		if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, err)
 		}
 	}

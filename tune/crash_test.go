@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,6 +24,9 @@ type crashPlan struct {
 	Journal string
 	Options Options
 	Changes []Change
+	// ReportLocked: a Begin refused with ErrLocked prints LOCKED and
+	// ends the child without failing.
+	ReportLocked bool
 }
 
 // TestCrashChild is not a test: it is the child of crashAfterApply. It
@@ -37,6 +41,10 @@ func TestCrashChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, err := Begin(p.Journal, p.Options)
+	if p.ReportLocked && errors.Is(err, ErrLocked) {
+		os.Stdout.WriteString("\nLOCKED " + err.Error() + "\n")
+		return
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,6 +38,14 @@
 // whose undo fails is reported as an *UndoError saying what is left, and the
 // others are still undone.
 //
+// One writer at a time: a session holds an exclusive flock on its journal
+// until Close (or until its process dies, which drops the lock), so a second
+// Begin or a Recover on a journal in use fails with a *LockedError
+// (ErrLocked) naming the writer's PID instead of undoing a live run's
+// changes. A file that is not a journal, or a journal of another format
+// version, is refused (ErrJournal) and never cut or removed; a journal
+// without changes is removed by Recover.
+//
 // Every input that reaches the kernel or the file system is checked before
 // anything changes (ValidateNetdev, ValidateIRQ, ValidateCPUs against the
 // online CPUs, ValidateGIDIndex, ValidatePath, ...); a batch given to Apply is

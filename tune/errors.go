@@ -20,7 +20,29 @@ var (
 	ErrUndo = errors.New("tune: change not undone")
 	// ErrClosed: the session was closed.
 	ErrClosed = errors.New("tune: session closed")
+	// ErrLocked: another process holds the journal: a run in progress
+	// writes it. Neither Begin nor Recover touches a journal in use.
+	ErrLocked = errors.New("tune: journal in use by another process")
 )
+
+// LockedError names the journal and the process holding it. It matches
+// ErrLocked.
+type LockedError struct {
+	Path string
+	PID  int // from the journal's header; 0 when it could not be read
+}
+
+// Error names the file, the holder and what to do.
+func (e *LockedError) Error() string {
+	who := "another process"
+	if e.PID > 0 {
+		who = fmt.Sprintf("process %d", e.PID)
+	}
+	return fmt.Sprintf("tune: journal %s is in use by %s (a run in progress): give this run a journal file of its own, or wait for that run to end", e.Path, who)
+}
+
+// Is matches ErrLocked.
+func (e *LockedError) Is(target error) bool { return target == ErrLocked }
 
 // InputError says which input was refused and why. It matches
 // ErrInvalidInput.

@@ -41,7 +41,10 @@ type Journal struct {
 	ProcRoot string // where the session read /proc
 	SysRoot  string // and /sys
 	PID      int    // of the process that wrote it
-	Entries  []Entry
+	// Version is the header's format version; 0 when line 1 is not a
+	// journal header (the file is not a journal, or it is torn).
+	Version int
+	Entries []Entry
 	// Torn is the number of bytes after the last complete line: a line
 	// cut short by a crash mid-write, skipped.
 	Torn int
@@ -96,10 +99,13 @@ func parseJournal(path string, b []byte) (Journal, error) {
 		case recHeader:
 			if n != 1 || r.Version != JournalVersion {
 				errs = append(errs, &JournalError{Path: path, Line: n, Err: fmt.Errorf("header version %d, want %d as line 1", r.Version, JournalVersion)})
+				if n == 1 {
+					j.Version, j.PID = r.Version, r.PID
+				}
 				continue
 			}
 			header = true
-			j.ProcRoot, j.SysRoot, j.PID = r.ProcRoot, r.SysRoot, r.PID
+			j.ProcRoot, j.SysRoot, j.PID, j.Version = r.ProcRoot, r.SysRoot, r.PID, r.Version
 		case recChange:
 			if r.Entry == nil || r.Entry.Seq != r.Seq {
 				errs = append(errs, &JournalError{Path: path, Line: n, Err: errors.New("change without its entry")})
@@ -138,41 +144,28 @@ type journalFile struct {
 	seq int
 }
 
-// createJournal creates path (it must not exist), writes the header and
-// fsyncs the file and its folder, so the file survives a crash.
-func createJournal(path string, procRoot, sysRoot string) (*journalFile, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, &JournalError{Path: path, Err: err}
-	}
+// createJournal writes the header into f, a locked empty file, and
+// fsyncs it and its folder, so the journal survives a crash.
+func createJournal(f *os.File, procRoot, sysRoot string) (*journalFile, error) {
 	jf := &journalFile{f: f}
-	err = jf.append(record{Rec: recHeader, Version: JournalVersion, PID: os.Getpid(), ProcRoot: procRoot, SysRoot: sysRoot})
+	err := jf.append(record{Rec: recHeader, Version: JournalVersion, PID: os.Getpid(), ProcRoot: procRoot, SysRoot: sysRoot})
 	if err == nil {
-		err = syncDir(filepath.Dir(path))
+		err = syncDir(filepath.Dir(f.Name()))
 	}
-	if err != nil {
-		f.Close()
-		os.Remove(path)
-		return nil, err
-	}
-	return jf, nil
+	return jf, err
 }
 
-// openJournal opens an existing journal for appending marks, first cutting
-// a torn last line so the next record starts on a line of its own.
-func openJournal(j Journal) (*journalFile, error) {
-	f, err := os.OpenFile(j.Path, os.O_WRONLY, 0)
-	if err != nil {
-		return nil, &JournalError{Path: j.Path, Err: err}
-	}
+// openJournal takes over f, the locked file j was read from, for
+// appending marks, first cutting a torn last line so the next record
+// starts on a line of its own. Only a journal with a valid header gets
+// here: nothing else is ever cut.
+func openJournal(f *os.File, j Journal) (*journalFile, error) {
 	if j.Torn > 0 {
 		if err := f.Truncate(j.Good); err != nil {
-			f.Close()
 			return nil, &JournalError{Path: j.Path, Err: err}
 		}
 	}
 	if _, err := f.Seek(j.Good, 0); err != nil {
-		f.Close()
 		return nil, &JournalError{Path: j.Path, Err: err}
 	}
 	jf := &journalFile{f: f}

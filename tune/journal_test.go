@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -110,6 +111,11 @@ func TestRestoreReverseOrderAndIdempotent(t *testing.T) {
 	if err != nil || len(rep.Undone) != 0 || rep.AlreadyRestored != 4 || len(f.writes) != 0 {
 		t.Errorf("second Restore = %+v, %v; writes %v", rep, err, f.writes)
 	}
+	// The session holds its journal until it is closed (or its process dies).
+	if _, err := recoverWith(ctx, s.Path(), func(string, string) system { return f }); !errors.Is(err, ErrLocked) {
+		t.Errorf("Recover of a live session's journal = %v, want ErrLocked", err)
+	}
+	s.Close()
 	rep, err = recoverWith(ctx, s.Path(), func(string, string) system { return f })
 	if err != nil || len(rep.Undone) != 0 || rep.AlreadyRestored != 4 || len(f.writes) != 0 {
 		t.Errorf("Recover after Restore = %+v, %v; writes %v", rep, err, f.writes)
@@ -159,6 +165,7 @@ func journalBytes(t *testing.T) ([]byte, string, *fakeSystem, map[string]string)
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.Close() // as its process would on a crash: the lock goes with it
 	return b, s.Path(), f, before
 }
 
@@ -262,6 +269,7 @@ func TestRecoverNotDone(t *testing.T) {
 		t.Fatalf("entries %+v", j.Entries)
 	}
 	delete(f.failW, "mtu//eth1")
+	s.Close()
 	rep, err := recoverWith(ctx, s.Path(), func(string, string) system { return f })
 	if err != nil || len(rep.Undone) != 2 || f.get(t, "mtu//eth1") != "mtu 1500" || f.get(t, "mtu//eth0") != "mtu 1500" {
 		t.Errorf("Recover = %+v, %v; eth0 %s eth1 %s", rep, err, f.get(t, "mtu//eth0"), f.get(t, "mtu//eth1"))
@@ -274,6 +282,7 @@ func TestRecoverNotDone(t *testing.T) {
 	if _, err := s2.jf.begin(Entry{Kind: KindMTU, Target: Target{Netdev: "eth0"}, Old: Value{MTU: 1500}, New: Value{MTU: 9000}}); err != nil {
 		t.Fatal(err)
 	}
+	s2.Close()
 	rep, err = recoverWith(ctx, s2.Path(), func(string, string) system { return f2 })
 	if err != nil || len(rep.Undone) != 1 || len(f2.writes) != 0 {
 		t.Errorf("Recover of an unmade change = %+v, %v, writes %v", rep, err, f2.writes)
@@ -310,11 +319,15 @@ func TestReadJournalBadLines(t *testing.T) {
 }
 
 func TestBeginRefusesPendingJournal(t *testing.T) {
-	_, s, _ := applySome(t)
+	f, s, _ := applySome(t)
+	if _, err := begin(s.Path(), "/proc", "/sys", newFake()); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), fmt.Sprintf("process %d", os.Getpid())) {
+		t.Errorf("Begin on a live session's journal: %v, want ErrLocked naming this PID", err)
+	}
+	s.Close()
 	if _, err := begin(s.Path(), "/proc", "/sys", newFake()); !errors.Is(err, ErrPending) {
 		t.Errorf("Begin on a journal with pending changes: %v", err)
 	}
-	if _, err := s.Restore(context.Background()); err != nil {
+	if _, err := recoverWith(context.Background(), s.Path(), func(string, string) system { return f }); err != nil {
 		t.Fatal(err)
 	}
 	s2, err := begin(s.Path(), "/proc", "/sys", newFake())
@@ -322,8 +335,8 @@ func TestBeginRefusesPendingJournal(t *testing.T) {
 		t.Fatalf("Begin on a restored journal: %v", err)
 	}
 	defer s2.Close()
-	if j, err := ReadJournal(s.Path()); err != nil || len(j.Entries) != 0 {
-		t.Errorf("restored journal not replaced: %d entries, %v", len(j.Entries), err)
+	if j, err := ReadJournal(s.Path()); err != nil || len(j.Entries) != 0 || j.PID != os.Getpid() {
+		t.Errorf("restored journal not replaced: %d entries, pid %d, %v", len(j.Entries), j.PID, err)
 	}
 }
 

@@ -3,6 +3,8 @@ package tune
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 )
 
 // Recover restores the changes a session journaled in journalPath and did
@@ -13,16 +15,42 @@ import (
 // when they differ. Running it again changes nothing. Failed undos are
 // *UndoErrors joined in the error, with unparsable lines (*JournalError).
 //
+// Recover refuses, changing nothing, a journal that a live session holds
+// (*LockedError, ErrLocked), a file that is not a journal and a journal of
+// another format version (ErrJournal). A journal with no change in it (a
+// session that ended before its first change) is removed.
+//
 // Similar to: tuned-adm off (tuned rolls back what its profile changed)
 func Recover(ctx context.Context, journalPath string) (Report, error) {
 	return recoverWith(ctx, journalPath, func(proc, sys string) system { return newLiveSystem(proc, sys) })
 }
 
 func recoverWith(ctx context.Context, path string, mk func(proc, sys string) system) (Report, error) {
-	j, jerr := ReadJournal(path)
+	f, err := openLocked(path, false)
+	if err != nil {
+		return Report{}, err
+	}
+	defer f.Close()
+	b, err := readLocked(f)
+	if err != nil {
+		return Report{}, err
+	}
+	j, jerr := parseJournal(path, b)
 	if j.Good == 0 {
-		// Nothing readable: no file, or not even a header was written.
+		// Nothing readable: an empty file, or a header cut mid-write.
 		return Report{Torn: j.Torn}, jerr
+	}
+	switch {
+	case j.Version == 0:
+		return Report{}, &JournalError{Path: path, Line: 1, Err: errors.New("not a rocekit journal: line 1 is not a journal header; nothing was restored and the file was left as it is")}
+	case j.Version != JournalVersion:
+		return Report{}, &JournalError{Path: path, Line: 1, Err: fmt.Errorf("journal format version %d, this build knows %d: nothing was restored; restore it with the rocekit that wrote it", j.Version, JournalVersion)}
+	case len(j.Entries) == 0 && jerr == nil:
+		// A change is journaled before it is made: none journaled, none made.
+		if err := os.Remove(path); err != nil {
+			return Report{Torn: j.Torn}, &JournalError{Path: path, Err: err}
+		}
+		return Report{Torn: j.Torn}, nil
 	}
 	proc, sys := j.ProcRoot, j.SysRoot
 	if _, _, err := (Options{ProcRoot: proc, SysRoot: sys}).roots(); err != nil {
@@ -34,11 +62,10 @@ func recoverWith(ctx context.Context, path string, mk func(proc, sys string) sys
 	if sys == "" {
 		sys = "/sys"
 	}
-	jf, err := openJournal(j)
+	jf, err := openJournal(f, j)
 	if err != nil {
 		return Report{Torn: j.Torn}, errors.Join(jerr, err)
 	}
-	defer jf.close()
 	s := mk(proc, sys)
 	defer s.close()
 	rep, err := undo(ctx, s, jf, j.Entries)

@@ -48,10 +48,12 @@ type Session struct {
 	closed  bool
 }
 
-// Begin starts a session journaled in journalPath, which is created. A
-// journal left there by an earlier session is replaced when all its
-// changes were restored; otherwise Begin fails with ErrPending, and the
-// old journal must be given to Recover first.
+// Begin starts a session journaled in journalPath, which is created and
+// locked for the session's lifetime. A journal another live process holds
+// gives a *LockedError (ErrLocked). A journal left there by an earlier
+// session is replaced when all its changes were restored; one with changes
+// pending fails with ErrPending and must be given to Recover first. A file
+// that is not a journal fails with ErrJournal and is left as it is.
 func Begin(journalPath string, opts Options) (*Session, error) {
 	proc, sys, err := opts.roots()
 	if err != nil {
@@ -64,19 +66,46 @@ func begin(path, proc, sys string, s system) (*Session, error) {
 	if path == "" {
 		return nil, invalid("journal", path, "empty path")
 	}
-	if j, err := ReadJournal(path); err == nil || !errors.Is(err, os.ErrNotExist) {
-		if len(j.Pending()) > 0 || err != nil {
-			return nil, errors.Join(&JournalError{Path: path, Err: ErrPending}, err)
-		}
-		if err := os.Remove(path); err != nil {
-			return nil, &JournalError{Path: path, Err: err}
-		}
-	}
-	jf, err := createJournal(path, proc, sys)
+	f, err := openLocked(path, true)
 	if err != nil {
 		return nil, err
 	}
+	if err := takeOver(f, path); err != nil {
+		f.Close()
+		return nil, err
+	}
+	jf, err := createJournal(f, proc, sys)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
 	return &Session{sys: s, jf: jf, path: path}, nil
+}
+
+// takeOver empties f, the locked file at path, for a new journal: only
+// when it is empty already or a journal whose changes were all restored.
+func takeOver(f *os.File, path string) error {
+	b, err := readLocked(f)
+	if err != nil || len(b) == 0 {
+		return err
+	}
+	j, jerr := parseJournal(path, b)
+	if j.Version == 0 && j.Good > 0 {
+		return &JournalError{Path: path, Line: 1, Err: errors.New("not a rocekit journal: line 1 is not a journal header; the file was left as it is, choose another journal path")}
+	}
+	if j.Version != 0 && j.Version != JournalVersion {
+		return &JournalError{Path: path, Line: 1, Err: fmt.Errorf("journal format version %d, this build knows %d: restore it with the rocekit that wrote it", j.Version, JournalVersion)}
+	}
+	if len(j.Pending()) > 0 || jerr != nil {
+		return errors.Join(&JournalError{Path: path, Err: ErrPending}, jerr)
+	}
+	if err := f.Truncate(0); err != nil {
+		return &JournalError{Path: path, Err: err}
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		return &JournalError{Path: path, Err: err}
+	}
+	return nil
 }
 
 // Path returns the journal file's path: what to give Recover.
