@@ -13,6 +13,12 @@ var (
 	// ErrParse is wrapped by every parse failure (see ParseError).
 	ErrParse = errors.New("irq: cannot parse")
 
+	// ErrNoHeader means /proc/interrupts text came without its "CPU0
+	// CPU1 ..." header (grep output) and no CPU list was given to map
+	// its count columns to CPUs (see ParseInterruptLines). Errors that
+	// match it also match ErrParse.
+	ErrNoHeader = errors.New("irq: no CPU header line")
+
 	// ErrUnsupported is returned by calls that need a Linux kernel when the
 	// package is built for another system.
 	ErrUnsupported = fmt.Errorf("irq: not supported on %s/%s", runtime.GOOS, runtime.GOARCH)
@@ -47,6 +53,9 @@ type ParseError struct {
 	Line int    // 1-based
 	Text string // the line, cut to 120 bytes
 	Msg  string // what was wrong
+	// Err is a more specific sentinel the error also matches
+	// (ErrNoHeader), or nil.
+	Err error
 }
 
 // Error says which file and line could not be parsed, and why.
@@ -60,6 +69,10 @@ func (e *ParseError) Error() string {
 
 // Unwrap returns ErrParse.
 func (e *ParseError) Unwrap() error { return ErrParse }
+
+// Is reports whether target is e.Err, so that errors.Is(err, ErrNoHeader)
+// holds for a missing header.
+func (e *ParseError) Is(target error) bool { return e.Err != nil && target == e.Err }
 
 func newParseError(file string, line int, text, msg string) *ParseError {
 	if len(text) > 120 {

@@ -97,32 +97,68 @@ func (fs FS) Interrupts() (Interrupts, error) {
 	if err != nil {
 		return Interrupts{}, err
 	}
-	return parseInterrupts(b, "/proc/interrupts")
+	return parseInterrupts(b, "/proc/interrupts", nil)
 }
 
 // ParseInterrupts parses the format of /proc/interrupts. It never panics:
 // ERR and MIS rows with one count, lines with fewer counts than CPUs,
-// lines without a chip column and old "IR-PCI-MSI-edge" chips all parse.
-// A line that cannot be parsed at all (no colon) is skipped and reported
-// in the returned error (a *ParseError per line, joined); the other lines
-// are kept.
+// lines without a chip column, chips whose name has spaces and digits
+// ("Hyper-V PCIe MSI 2701534461953-edge", "IR-PCI-MSIX-0000:3b:00.0
+// 1-edge", "GICv3  27 Level") and old "IR-PCI-MSI-edge" chips all parse.
+// A line that cannot be parsed (no "N:" label) is skipped and reported in
+// the returned error (a *ParseError per line, joined); the other lines are
+// kept. Input without the "CPU0 CPU1 ..." header (grep output) gives an
+// error matching ErrNoHeader: use ParseInterruptLines for it.
 func ParseInterrupts(r io.Reader) (Interrupts, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxFileBytes))
 	if err != nil {
 		return Interrupts{}, err
 	}
-	return parseInterrupts(b, "")
+	return parseInterrupts(b, "", nil)
+}
+
+// ParseInterruptLines parses lines of /proc/interrupts that may lack the
+// header, as "grep mlx5 /proc/interrupts" prints them. cpus are the CPU ids
+// of the count columns: the CPUs that were online when the lines were
+// printed (/sys/devices/system/cpu/online, or CPUList of 0 to N-1 on a
+// machine without offline CPUs). A header line in the input wins over
+// cpus. Without a header and with no cpus, the error matches ErrNoHeader.
+//
+// Similar to: grep mlx5 /proc/interrupts
+func ParseInterruptLines(r io.Reader, cpus []int) (Interrupts, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxFileBytes))
+	if err != nil {
+		return Interrupts{}, err
+	}
+	return parseInterrupts(b, "", cpus)
 }
 
 // hwirqType matches the "<hwirq>-<handler>" column of current kernels
-// ("2-edge", "32768-edge", "-fasteoi").
-var hwirqType = regexp.MustCompile(`^([0-9]*)-([A-Za-z][A-Za-z_]*)$`)
+// ("2-edge", "32768-edge", "2701534461953-edge", "-fasteoi", Xen's
+// "-msi-x").
+var hwirqType = regexp.MustCompile(`^([0-9]*)-([a-z][a-z0-9_]*(?:-[a-z0-9_]+)*)$`)
 
 // oldChipTypes are the flow handler names old kernels appended to the chip
-// ("IR-PCI-MSI-edge", "IO-APIC-fasteoi").
-var oldChipTypes = []string{"edge", "level", "fasteoi", "simple", "percpu", "percpu_devid", "edge_irq"}
+// ("IR-PCI-MSI-edge", "IO-APIC-fasteoi", "xen-pirq-msi-x",
+// "xen-percpu-virq"), longest first so that "-ioapic-level" is cut whole.
+var oldChipTypes = []string{"ioapic-level", "ioapic-edge", "percpu_devid", "fasteoi", "edge_irq", "percpu", "simple", "level", "msi-x", "event", "edge", "virq", "ipi", "msi"}
 
-func parseInterrupts(b []byte, file string) (Interrupts, error) {
+// labelOK reports whether s can be the label of a /proc/interrupts line:
+// an IRQ number or an architecture row name ("NMI", "IPI0", "Err").
+func labelOK(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func parseInterrupts(b []byte, file string, cpus []int) (Interrupts, error) {
 	ls := lines(b)
 	var in Interrupts
 	var errs []error
@@ -134,30 +170,41 @@ func parseInterrupts(b []byte, file string) (Interrupts, error) {
 	if start == len(ls) {
 		return in, newParseError(file, 1, "", "empty file")
 	}
-	cpus, ok := parseCPUHeader(ls[start])
-	if !ok {
-		return in, newParseError(file, start+1, ls[start], `header is not "CPU0 CPU1 ..."`)
+	if hdr, ok := parseCPUHeader(ls[start]); ok {
+		cpus = hdr
+		start++
+	} else if len(cpus) == 0 {
+		e := newParseError(file, start+1, ls[start], `no "CPU0 CPU1 ..." header and no CPU list given`)
+		e.Err = ErrNoHeader
+		return in, e
 	}
 	in.CPUs = cpus
-	in.Lines = make([]Interrupt, 0, len(ls)-start-1)
-	for n := start + 1; n < len(ls); n++ {
+	in.Lines = make([]Interrupt, 0, len(ls)-start)
+	for n := start; n < len(ls); n++ {
 		line := ls[n]
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
 		label, rest, ok := strings.Cut(line, ":")
 		label = strings.TrimSpace(label)
-		if !ok || label == "" || strings.ContainsAny(label, " \t") {
+		if !ok || !labelOK(label) {
 			errs = append(errs, newParseError(file, n+1, line, "no label"))
 			continue
 		}
-		in.Lines = append(in.Lines, parseInterruptLine(label, rest, cpus))
+		it, extra := parseInterruptLine(label, rest, cpus)
+		if extra {
+			errs = append(errs, newParseError(file, n+1, line, "more counts than CPU columns"))
+		}
+		in.Lines = append(in.Lines, it)
 	}
 	return in, errors.Join(errs...)
 }
 
-func parseInterruptLine(label, rest string, cpus []int) Interrupt {
-	it := Interrupt{Label: label, IRQ: -1}
+// parseInterruptLine parses what follows the label. extra reports a count
+// left over after one per CPU column (a wrong CPU list, or a header cut
+// short).
+func parseInterruptLine(label, rest string, cpus []int) (it Interrupt, extra bool) {
+	it = Interrupt{Label: label, IRQ: -1}
 	if n, err := strconv.Atoi(label); err == nil && n >= 0 {
 		it.IRQ = n
 	}
@@ -168,10 +215,12 @@ func parseInterruptLine(label, rest string, cpus []int) Interrupt {
 	rest = rest[pos:]
 	if it.IRQ < 0 {
 		it.Description = strings.TrimSpace(rest)
-		return it
+		return it, false
 	}
+	toks, _ := fields(rest)
+	extra = k == len(cpus) && len(toks) > 1 && isDigits(toks[0]) && toks[1] != "Level" && toks[1] != "Edge"
 	parseChipColumns(&it, rest)
-	return it
+	return it, extra
 }
 
 // parseCounts reads up to n decimal counts from the start of s, stopping
@@ -203,47 +252,63 @@ func parseCounts(s string, n int) ([]uint64, int) {
 }
 
 // parseChipColumns reads what follows the counts of a numbered IRQ: chip,
-// hwirq and type, and the action names.
+// hwirq and type, and the action names. The kernel prints the chip's name
+// as it is ("Hyper-V PCIe MSI", "IR-PCI-MSIX-0000:3b:00.0", "ITS-MSI"),
+// so the chip is everything before the hwirq-handler column ("1-edge") or
+// the trigger column of GENERIC_IRQ_SHOW_LEVEL ("27 Level"), and the
+// actions everything after it.
 func parseChipColumns(it *Interrupt, rest string) {
 	toks, offs := fields(rest)
 	if len(toks) == 0 {
 		return
 	}
-	// Chip, unless the column is missing and the hwirq-type column comes
-	// first.
-	i := 0
-	if !hwirqType.MatchString(toks[0]) {
-		it.Chip = toks[0]
-		i = 1
-	}
-	// hwirq and type: "2-edge" (x86), "27 Level" (GENERIC_IRQ_SHOW_LEVEL).
-	switch {
-	case i < len(toks) && hwirqType.MatchString(toks[i]):
-		m := hwirqType.FindStringSubmatch(toks[i])
-		it.HWIRQ, it.Type = m[1], m[2]
-		i++
-	case i < len(toks) && isDigits(toks[i]) && i+1 < len(toks) && (toks[i+1] == "Level" || toks[i+1] == "Edge"):
-		it.HWIRQ, it.Type = toks[i], toks[i+1]
-		i += 2
-	case i < len(toks) && (toks[i] == "Level" || toks[i] == "Edge"):
-		it.Type = toks[i]
-		i++
-	}
-	if it.Type == "" {
-		// Old kernels: "IR-PCI-MSI-edge" is chip and handler in one.
-		for _, t := range oldChipTypes {
-			if c, ok := strings.CutSuffix(it.Chip, "-"+t); ok && c != "" {
-				it.Chip, it.Type = c, t
-				break
+	if oldChip(toks[0]) == "" {
+		for i, t := range toks {
+			if m := hwirqType.FindStringSubmatch(t); m != nil {
+				it.Chip = strings.TrimSpace(rest[:offs[i]])
+				it.HWIRQ, it.Type = m[1], m[2]
+				setActions(it, rest, offs, i+1)
+				return
+			}
+			if t == "Level" || t == "Edge" {
+				end := offs[i]
+				if i > 0 && isDigits(toks[i-1]) {
+					it.HWIRQ, end = toks[i-1], offs[i-1]
+				}
+				it.Chip, it.Type = strings.TrimSpace(rest[:end]), t
+				setActions(it, rest, offs, i+1)
+				return
 			}
 		}
 	}
-	if i < len(toks) {
-		names := strings.TrimSpace(rest[offs[i]:])
-		for a := range strings.SplitSeq(names, ", ") {
-			if a = strings.TrimSpace(a); a != "" {
-				it.Actions = append(it.Actions, a)
-			}
+	// Old kernels: chip and handler in one column ("IR-PCI-MSI-edge"), no
+	// hwirq; or a chip alone ("None").
+	it.Chip = toks[0]
+	if t := oldChip(toks[0]); t != "" {
+		it.Chip, it.Type = strings.TrimSuffix(toks[0], "-"+t), t
+	}
+	setActions(it, rest, offs, 1)
+}
+
+// oldChip returns the handler name an old kernel appended to chip
+// ("edge" of "PCI-MSI-edge"), or "".
+func oldChip(chip string) string {
+	for _, t := range oldChipTypes {
+		if c, ok := strings.CutSuffix(chip, "-"+t); ok && c != "" && !hwirqType.MatchString(chip) {
+			return t
+		}
+	}
+	return ""
+}
+
+// setActions sets the action names from field i of rest on.
+func setActions(it *Interrupt, rest string, offs []int, i int) {
+	if i >= len(offs) {
+		return
+	}
+	for a := range strings.SplitSeq(strings.TrimSpace(rest[offs[i]:]), ", ") {
+		if a = strings.TrimSpace(a); a != "" {
+			it.Actions = append(it.Actions, a)
 		}
 	}
 }

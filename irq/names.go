@@ -16,6 +16,18 @@ const (
 	// RoleControl is a control vector (mlx5 async/command EQ, virtio
 	// config, Intel "misc"): policies leave it alone.
 	RoleControl Role = "control"
+	// RoleSideband is a queue vector that carries no traffic of the
+	// netdev's data queues: i40e's Flow Director sideband ring
+	// ("i40e-0000:01:00.0:fdir-TxRx-0", "i40e-eth0-fdir-TxRx-0"), which
+	// programs filters. Policies leave it alone and Distribute does not
+	// count it.
+	RoleSideband Role = "sideband"
+	// RoleCoreEQ is a completion vector of the device's core driver that
+	// the netdev's rings do not use: old mlx4_core's "mlx4-comp-N@pci:…"
+	// event queues when mlx4_en (OFED 2.x/3.x, kernels before 4.x) gave
+	// each ring its own vector named after the netdev ("eth2-0"). RDMA
+	// (mlx4_ib) completions use them. Policies leave them alone.
+	RoleCoreEQ Role = "core-eq"
 	// RoleOther is a vector of the device whose name is not known.
 	RoleOther Role = "other"
 )
@@ -40,13 +52,20 @@ type namePattern struct {
 }
 
 var namePatterns = []namePattern{
+	// i40e Flow Director sideband: "i40e-0000:01:00.0:fdir-TxRx-0",
+	// "i40e-eth0-fdir-TxRx-0"; before the TxRx patterns.
+	{regexp.MustCompile(`(?i)[-:]fdir-`), RoleSideband, DirUnknown},
 	// mlx5: "mlx5_comp7@pci:0000:3b:00.0"; control: "mlx5_async0@pci:…",
 	// older "mlx5_pages_eq@…", "mlx5_cmd_eq@…", "mlx5_async_eq@…".
 	{regexp.MustCompile(`^mlx5_comp([0-9]+)@`), RoleQueue, DirRXTX},
 	{regexp.MustCompile(`^mlx5_`), RoleControl, DirUnknown},
-	// mlx4: "mlx4-3@0000:04:00.0", "mlx4-async@pci:0000:04:00.0".
-	{regexp.MustCompile(`^mlx4-([0-9]+)@`), RoleQueue, DirRXTX},
+	// mlx4: "mlx4-3@0000:04:00.0", "mlx4-comp-3@pci:0000:04:00.0" (old
+	// mlx4_core; see RoleCoreEQ), "mlx4-async@pci:0000:04:00.0".
+	{regexp.MustCompile(`^mlx4-(?:comp-)?([0-9]+)@`), RoleQueue, DirRXTX},
 	{regexp.MustCompile(`^mlx4-async@`), RoleControl, DirUnknown},
+	// MANA (Azure): "mana_q0@pci:7870:00:00.0"; control "mana_hwc@pci:…".
+	{regexp.MustCompile(`^mana_q([0-9]+)@`), RoleQueue, DirRXTX},
+	{regexp.MustCompile(`^mana_hwc@`), RoleControl, DirUnknown},
 	// virtio-net: "virtio1-input.0", "virtio1-output.0", "virtio1-config",
 	// "virtio1-control"; "virtio1-virtqueues" when all queues share one
 	// vector.
@@ -56,15 +75,18 @@ var namePatterns = []namePattern{
 	{regexp.MustCompile(`^virtio[0-9]+-virtqueues$`), RoleQueue, DirRXTX},
 	// gve: "gve-ntfy-blk3@pci:0000:00:04.0", "gve-mgmnt@pci:…".
 	{regexp.MustCompile(`^gve-ntfy-blk([0-9]+)@`), RoleQueue, DirRXTX},
+	// QLogic (qlge, qlcnic): "eth0-tx-0-rx-3" is RX ring 3 that also
+	// serves TX ring 0.
+	{regexp.MustCompile(`(?i)-tx-[0-9]+-rx-([0-9]+)$`), RoleQueue, DirRXTX},
 	// Intel (igb, ixgbe, i40e, ice, iavf, idpf), bnxt, hns3, ena, bnx2x,
 	// qede, ionic: "eth0-TxRx-3", "i40e-eth0-TxRx-3", "ice-eth0-TxRx-3",
 	// "eth0-Tx-Rx-3" (ena), "eth0-fp-3" (bnx2x, qede), "eth0-rx-3",
-	// "eth0-tx-3".
+	// "eth0-tx-3", Emulex be2net "eth0-rx-1"/"eth0-tx-0", "eth0:rx-3".
 	{regexp.MustCompile(`(?i)-tx-?rx-([0-9]+)$`), RoleQueue, DirRXTX},
 	{regexp.MustCompile(`(?i)-rx-?tx-([0-9]+)$`), RoleQueue, DirRXTX},
 	{regexp.MustCompile(`-fp-([0-9]+)$`), RoleQueue, DirRXTX},
-	{regexp.MustCompile(`(?i)-rx-?([0-9]+)$`), RoleQueue, DirRX},
-	{regexp.MustCompile(`(?i)-tx-?([0-9]+)$`), RoleQueue, DirTX},
+	{regexp.MustCompile(`(?i)[-:]rx-?([0-9]+)$`), RoleQueue, DirRX},
+	{regexp.MustCompile(`(?i)[-:]tx-?([0-9]+)$`), RoleQueue, DirTX},
 	// Control vectors: "i40e-0000:3b:00.0:misc", "ice-0000:3b:00.0:misc",
 	// "ena-mgmnt@pci:…", "gve-mgmnt@pci:…", "bnxt_…-async", "…-aeq".
 	{regexp.MustCompile(`(?i)(misc|mgmnt|mgmt|async|-config|-ctrl|-aeq|-event)`), RoleControl, DirUnknown},
@@ -107,7 +129,7 @@ func namesNetdev(action, netdev string) bool {
 	if netdev == "" {
 		return false
 	}
-	if action == netdev || strings.HasPrefix(action, netdev+"-") || strings.HasSuffix(action, "-"+netdev) {
+	if action == netdev || strings.HasPrefix(action, netdev+"-") || strings.HasPrefix(action, netdev+":") || strings.HasSuffix(action, "-"+netdev) {
 		return true
 	}
 	return strings.Contains(action, "-"+netdev+"-")

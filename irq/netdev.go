@@ -226,5 +226,27 @@ func matchIRQs(in Interrupts, netdev, pci, virtio string, msi []int, warns []err
 	if len(out) > 1 && out[0].Role == RoleOther && strings.HasPrefix(out[1].Name, "mlx5_") {
 		out[0].Role = RoleControl
 	}
+	markCoreEQs(out, netdev)
 	return out, warns
+}
+
+// markCoreEQs gives old mlx4_core's completion vectors ("mlx4-comp-0@pci:…")
+// RoleCoreEQ when the netdev's rings have vectors of their own ("eth2-0"):
+// mlx4_en then does not use them.
+func markCoreEQs(irqs []QueueIRQ, netdev string) {
+	own := false
+	for _, q := range irqs {
+		if q.Role == RoleQueue && namesNetdev(q.Name, netdev) {
+			own = true
+			break
+		}
+	}
+	if !own {
+		return
+	}
+	for i, q := range irqs {
+		if q.Role == RoleQueue && strings.HasPrefix(q.Name, "mlx4-comp-") {
+			irqs[i].Role = RoleCoreEQ
+		}
+	}
 }

@@ -58,6 +58,10 @@ func queuesOnly(irqs []QueueIRQ) (queues []QueueIRQ, skipped []Skip) {
 			queues = append(queues, q)
 		case RoleControl:
 			skipped = append(skipped, Skip{IRQ: q.IRQ, Name: q.Name, Reason: "control vector"})
+		case RoleSideband:
+			skipped = append(skipped, Skip{IRQ: q.IRQ, Name: q.Name, Reason: "sideband vector (Flow Director), no data queue"})
+		case RoleCoreEQ:
+			skipped = append(skipped, Skip{IRQ: q.IRQ, Name: q.Name, Reason: "core driver completion vector, not used by the netdev's rings"})
 		default:
 			skipped = append(skipped, Skip{IRQ: q.IRQ, Name: q.Name, Reason: "not a known queue vector"})
 		}

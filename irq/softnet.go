@@ -28,7 +28,10 @@ type SoftnetStat struct {
 	Columns int
 }
 
-// Softnet reads and parses /proc/net/softnet_stat.
+// Softnet reads and parses /proc/net/softnet_stat. Kernels before 5.10
+// print no CPU id column and skip offline CPUs, so rows are mapped to CPUs
+// through /sys/devices/system/cpu/online when the FS's /sys has it (see
+// ParseSoftnetOnline).
 //
 // Similar to: cat /proc/net/softnet_stat
 func (fs FS) Softnet() ([]SoftnetStat, error) {
@@ -36,24 +39,38 @@ func (fs FS) Softnet() ([]SoftnetStat, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseSoftnet(b, "/proc/net/softnet_stat")
+	online, _ := fs.OnlineCPUs()
+	return parseSoftnet(b, "/proc/net/softnet_stat", online)
 }
 
 // ParseSoftnet parses the format of /proc/net/softnet_stat: a line per
 // online CPU of hex columns processed, dropped, time_squeeze, five zeros,
 // cpu_collision, received_rps, flow_limit_count and, in newer kernels,
-// backlog length, CPU id and input/process queue lengths. Lines that cannot
-// be parsed are skipped and reported in the returned error; the others are
-// kept.
+// backlog length, CPU id and input/process queue lengths. Without the CPU
+// id column a row's CPU is its position, which is wrong when a CPU below
+// it is offline: use ParseSoftnetOnline then. Lines that cannot be parsed
+// are skipped and reported in the returned error; the others are kept.
 func ParseSoftnet(r io.Reader) ([]SoftnetStat, error) {
+	return ParseSoftnetOnline(r, nil)
+}
+
+// ParseSoftnetOnline is ParseSoftnet for a machine whose online CPUs are
+// online (/sys/devices/system/cpu/online when the file was read): the
+// kernel prints a row per online CPU in order, so the k-th row without a
+// CPU id column is CPU online[k]. A row's own CPU id column (kernel 5.10
+// and later, RHEL 8.5) wins. With more rows than online CPUs, the extra
+// rows fall back to their position and the error says so.
+//
+// Similar to: cat /proc/net/softnet_stat /sys/devices/system/cpu/online
+func ParseSoftnetOnline(r io.Reader, online []int) ([]SoftnetStat, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxFileBytes))
 	if err != nil {
 		return nil, err
 	}
-	return parseSoftnet(b, "")
+	return parseSoftnet(b, "", online)
 }
 
-func parseSoftnet(b []byte, file string) ([]SoftnetStat, error) {
+func parseSoftnet(b []byte, file string, online []int) ([]SoftnetStat, error) {
 	var out []SoftnetStat
 	var errs []error
 	row := 0
@@ -83,6 +100,12 @@ func parseSoftnet(b []byte, file string) ([]SoftnetStat, error) {
 			continue
 		}
 		s := SoftnetStat{CPU: row - 1, Processed: v[0], Dropped: v[1], TimeSqueeze: v[2], Columns: len(v)}
+		switch {
+		case row-1 < len(online):
+			s.CPU = online[row-1]
+		case len(online) > 0 && len(v) <= 12:
+			errs = append(errs, newParseError(file, n+1, line, "more rows than online CPUs"))
+		}
 		if len(v) > 9 {
 			s.ReceivedRPS = v[9]
 		}

@@ -133,18 +133,36 @@ func Distribute(dev Netdev, before, after Interrupts, nodeCPUs CPUList, th *Thre
 		d.BusiestShare = float64(perCPU[d.Busiest]) / float64(d.Total)
 	}
 
-	d.judge(dev.Name, thresholdsOrDefault(th), fired, irqsOn)
+	d.judge(dev, thresholdsOrDefault(th), fired, irqsOn)
 	return d
+}
+
+// SinceBoot judges dev's queue interrupts in one sample of
+// /proc/interrupts, counted since boot (or since each IRQ was requested):
+// Distribute against a sample of zeros. It suits an output captured on a
+// host rocekit cannot reach; an interval (Distribute) says more about the
+// current placement, since the counts include every earlier affinity.
+//
+// Similar to: grep IF /proc/interrupts
+func SinceBoot(dev Netdev, in Interrupts, nodeCPUs CPUList, th *Thresholds) Distribution {
+	zero := Interrupts{CPUs: in.CPUs, Lines: make([]Interrupt, len(in.Lines))}
+	for i, l := range in.Lines {
+		zero.Lines[i] = Interrupt{Label: l.Label, IRQ: l.IRQ, CPUs: l.CPUs, Counts: make([]uint64, len(l.Counts))}
+	}
+	return Distribute(dev, zero, in, nodeCPUs, th)
 }
 
 // judge sets the verdict flags and reasons from the counts Distribute
 // gathered. irqsOn counts the fired queue IRQs by home CPU.
-func (d *Distribution) judge(name string, t Thresholds, fired int, irqsOn map[int]int) {
+func (d *Distribution) judge(dev Netdev, t Thresholds, fired int, irqsOn map[int]int) {
 	nq := len(d.PerIRQ)
 	switch {
+	case nq == 0 && len(dev.IRQs) > 0:
+		d.Idle = true
+		d.Reasons = append(d.Reasons, fmt.Sprintf("%s has %d IRQs but none is a known queue vector (%s)", dev.Name, len(dev.IRQs), irqNames(dev.IRQs)))
 	case nq == 0:
 		d.Idle = true
-		d.Reasons = append(d.Reasons, fmt.Sprintf("%s has no queue IRQs", name))
+		d.Reasons = append(d.Reasons, fmt.Sprintf("%s has no queue IRQs", dev.Name))
 	case d.Total < t.MinInterrupts:
 		d.Idle = true
 		d.Reasons = append(d.Reasons, fmt.Sprintf("%d queue interrupts, fewer than %d: too little traffic to judge", d.Total, t.MinInterrupts))
@@ -177,6 +195,19 @@ func (d *Distribution) judge(name string, t Thresholds, fired int, irqsOn map[in
 	if d.OK {
 		d.Reasons = append(d.Reasons, fmt.Sprintf("%d queue IRQs fired on %d CPUs (%s); busiest CPU%d took %.0f%% of %d", fired, len(homes), homes, d.Busiest, 100*d.BusiestShare, d.Total))
 	}
+}
+
+// irqNames lists up to four IRQs as "IRQ (name)".
+func irqNames(irqs []QueueIRQ) string {
+	var s []string
+	for i, q := range irqs {
+		if i == 4 {
+			s = append(s, "…")
+			break
+		}
+		s = append(s, fmt.Sprintf("%d (%s)", q.IRQ, q.Name))
+	}
+	return strings.Join(s, ", ")
 }
 
 func joinInts(v []int) string {
