@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 	"fmt"
+	"net"
 	"runtime"
 	"strings"
 )
@@ -122,8 +123,44 @@ func (e *HostKeyError) Error() string {
 	if e.Known {
 		what = "host key differs from known_hosts"
 	}
-	return fmt.Sprintf("host: ssh %s: %s (%v); presented %s", e.Addr, what, e.Err, e.Key)
+	fix := fmt.Sprintf("if this is the right host, add its key: ssh-keyscan -p %s %s >> ~/.ssh/known_hosts (or -known-hosts FILE in the examples)", portOf(e.Addr), hostOf(e.Addr))
+	if e.Known {
+		fix = fmt.Sprintf("if the host was reinstalled, remove the old key with ssh-keygen -R %s and add the new one; otherwise do not connect", hostOf(e.Addr))
+	}
+	return fmt.Sprintf("host: ssh %s: %s (%v); presented %s; %s", e.Addr, what, e.Err, e.Key, fix)
 }
+
+func hostOf(addr string) string {
+	h, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	return h
+}
+
+func portOf(addr string) string {
+	_, p, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "22"
+	}
+	return p
+}
+
+// LostError means the SSH connection to Addr was given up while commands
+// ran on it: the keepalives went unanswered (the host or the network is
+// gone) or the connection broke. The commands on it end with it.
+type LostError struct {
+	Addr string
+	Err  error
+}
+
+// Error names the host and why the connection was given up.
+func (e *LostError) Error() string {
+	return fmt.Sprintf("host: ssh %s: connection lost: %v", e.Addr, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *LostError) Unwrap() error { return e.Err }
 
 // Unwrap returns the knownhosts error.
 func (e *HostKeyError) Unwrap() error { return e.Err }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
@@ -47,6 +48,41 @@ type SSHConfig struct {
 	// $SSH_AUTH_SOCK when that is empty.
 	Agent       bool
 	AgentSocket string
+
+	// DialTimeout bounds the TCP connection and the SSH handshake
+	// together, whatever ctx allows, so that a blackholed address or a
+	// port that accepts and never speaks fails in seconds, not after the
+	// kernel's TCP timeout or the run's deadline. 0 means 20 s.
+	DialTimeout time.Duration
+
+	// KeepaliveInterval is how often an established connection is probed
+	// (an OpenSSH keepalive request); 0 means 3 s, negative turns the
+	// probes off. A probe without an answer within KeepaliveMissed
+	// intervals (0 means 3) closes the connection, which ends every
+	// command on it with a *LostError: a host that vanished is noticed
+	// within about (KeepaliveMissed+1) intervals.
+	KeepaliveInterval time.Duration
+	KeepaliveMissed   int
+
+	// SessionTimeout bounds opening the session of each command; 0 means
+	// 20 s.
+	SessionTimeout time.Duration
+}
+
+// Defaults of SSHConfig's bounds.
+const (
+	DefaultSSHDialTimeout       = 20 * time.Second
+	DefaultSSHKeepaliveInterval = 3 * time.Second
+	DefaultSSHKeepaliveMissed   = 3
+	DefaultSSHSessionTimeout    = 20 * time.Second
+)
+
+func orDefault[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
 }
 
 // SSH runs commands on another host over one SSH connection, each in a
@@ -68,16 +104,24 @@ type SSHConfig struct {
 //
 // Similar to: ssh -o StrictHostKeyChecking=yes USER@HOST 'PROG ARGS'
 type SSH struct {
-	addr      string
-	user      string
-	client    *ssh.Client
-	agentConn net.Conn
+	addr           string
+	user           string
+	client         *ssh.Client
+	agentConn      net.Conn
+	sessionTimeout time.Duration
+
+	closed   chan struct{} // closed by Close: stops the keepalives
+	closeMu  sync.Mutex
+	isClosed bool
+	lostMu   sync.Mutex
+	lost     error // why the keepalives gave the connection up
 }
 
 // DialSSH connects to the SSH server at addr ("host" or "host:port"; port
 // 22 by default), verifies its host key and authenticates. ctx bounds the
-// connection and handshake only. A rejected host key gives a *HostKeyError
-// (errors.Is(err, ErrHostKey)).
+// connection and handshake only, and so does cfg.DialTimeout. A rejected
+// host key gives a *HostKeyError (errors.Is(err, ErrHostKey)). Once
+// connected, keepalives watch the connection (cfg.KeepaliveInterval).
 //
 // Similar to: ssh -o BatchMode=yes USER@HOST
 func DialSSH(ctx context.Context, addr string, cfg SSHConfig) (*SSH, error) {
@@ -124,16 +168,23 @@ func DialSSH(ctx context.Context, addr string, cfg SSHConfig) (*SSH, error) {
 			return nil
 		},
 	}
+	dialTimeout := orDefault(cfg.DialTimeout, DefaultSSHDialTimeout)
+	dctx, cancel := context.WithTimeoutCause(ctx, dialTimeout,
+		fmt.Errorf("no SSH answer within %s (DialTimeout): the host is down, a firewall drops the packets, or the port is not an SSH server", dialTimeout))
+	defer cancel()
 	var d net.Dialer
-	conn, err := d.DialContext(ctx, "tcp", addr)
+	conn, err := d.DialContext(dctx, "tcp", addr)
 	if err != nil {
 		closeAgent()
+		if dctx.Err() != nil && ctx.Err() == nil {
+			err = context.Cause(dctx)
+		}
 		return nil, fmt.Errorf("host: ssh %s: %w", addr, err)
 	}
-	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	stop := context.AfterFunc(dctx, func() { conn.Close() })
 	c, chans, reqs, err := ssh.NewClientConn(conn, addr, conf)
 	if !stop() {
-		err = context.Cause(ctx)
+		err = context.Cause(dctx)
 		if c != nil {
 			c.Close()
 		}
@@ -148,13 +199,22 @@ func DialSSH(ctx context.Context, addr string, cfg SSHConfig) (*SSH, error) {
 		closeAgent()
 		return nil, fmt.Errorf("host: ssh %s: %w", addr, err)
 	}
-	return &SSH{addr: addr, user: userName, client: ssh.NewClient(c, chans, reqs), agentConn: agentConn}, nil
+	sc := newSSH(ssh.NewClient(c, chans, reqs), addr, userName, orDefault(cfg.SessionTimeout, DefaultSSHSessionTimeout))
+	sc.agentConn = agentConn
+	if iv := orDefault(cfg.KeepaliveInterval, DefaultSSHKeepaliveInterval); iv > 0 {
+		go sc.keepalive(iv, orDefault(cfg.KeepaliveMissed, DefaultSSHKeepaliveMissed))
+	}
+	return sc, nil
+}
+
+func newSSH(client *ssh.Client, addr, user string, sessionTimeout time.Duration) *SSH {
+	return &SSH{addr: addr, user: user, client: client, sessionTimeout: sessionTimeout, closed: make(chan struct{})}
 }
 
 // NewSSH wraps a client connected by the caller (through a jump host, say).
 // Close closes it.
 func NewSSH(client *ssh.Client) *SSH {
-	return &SSH{addr: client.RemoteAddr().String(), user: client.User(), client: client}
+	return newSSH(client, client.RemoteAddr().String(), client.User(), DefaultSSHSessionTimeout)
 }
 
 // String returns "ssh USER@HOST:PORT".
@@ -162,6 +222,12 @@ func (s *SSH) String() string { return "ssh " + s.user + "@" + s.addr }
 
 // Close closes the connection, which ends every session still running.
 func (s *SSH) Close() error {
+	s.closeMu.Lock()
+	if !s.isClosed {
+		s.isClosed = true
+		close(s.closed)
+	}
+	s.closeMu.Unlock()
 	err := s.client.Close()
 	if s.agentConn != nil {
 		s.agentConn.Close()
@@ -292,7 +358,7 @@ func (cfg SSHConfig) authMethod() (ssh.AuthMethod, net.Conn, error) {
 			agentSock = os.Getenv("SSH_AUTH_SOCK")
 		}
 		if agentSock == "" {
-			return nil, nil, errors.New("agent requested but no AgentSocket and no $SSH_AUTH_SOCK")
+			return nil, nil, errors.New("agent requested but $SSH_AUTH_SOCK is not set and no AgentSocket was given: start ssh-agent, or give a key file (-identity FILE in the examples)")
 		}
 		conn, err := net.Dial("unix", agentSock)
 		if err != nil {
@@ -301,7 +367,7 @@ func (cfg SSHConfig) authMethod() (ssh.AuthMethod, net.Conn, error) {
 		agentConn, agentClient = conn, agent.NewClient(conn)
 	}
 	if len(signers) == 0 && agentClient == nil {
-		return nil, nil, errors.New("no authentication: set Signers, KeyFiles or Agent")
+		return nil, nil, errors.New("no SSH key to log in with: none of ~/.ssh/id_ed25519, id_ecdsa, id_rsa exists and no agent is running ($SSH_AUTH_SOCK is not set); give a key file (-identity FILE in the examples; SSHConfig.KeyFiles) or start ssh-agent and ssh-add the key")
 	}
 	return ssh.PublicKeysCallback(func() ([]ssh.Signer, error) {
 		all := signers

@@ -98,7 +98,7 @@ func (s *SSH) Start(ctx context.Context, c Cmd) (*Process, error) {
 	if err := context.Cause(ctx); err != nil {
 		return fail(err)
 	}
-	sess, err := s.client.NewSession()
+	sess, err := s.newSession()
 	if err != nil {
 		return fail(err)
 	}
@@ -196,6 +196,13 @@ func (c *sshControl) wait() (ExitStatus, error) {
 	case errors.As(err, &exitErr):
 		return ExitStatus{Code: exitErr.ExitStatus()}, nil
 	default: // *ssh.ExitMissingError, a lost connection
+		if lost := c.ssh.lostErr(); lost != nil {
+			return ExitStatus{Code: -1}, lost
+		}
+		var missing *ssh.ExitMissingError
+		if errors.As(err, &missing) {
+			return ExitStatus{Code: -1}, fmt.Errorf("the SSH session ended without an exit status: sshd or the connection to %s went away while the command ran (%w)", c.ssh.addr, err)
+		}
 		return ExitStatus{Code: -1}, err
 	}
 }
@@ -240,7 +247,7 @@ func (c *sshControl) tcpSockets(ctx context.Context) ([]TCPSocket, error) {
 // runRaw runs a fixed command line (no caller input in it) in a session of
 // its own, bounded by timeout.
 func (s *SSH) runRaw(line string, timeout time.Duration) error {
-	sess, err := s.client.NewSession()
+	sess, err := s.newSession()
 	if err != nil {
 		return fmt.Errorf("host: %s: %s: %w", s, line, err)
 	}

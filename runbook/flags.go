@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -36,6 +37,11 @@ type Flags struct {
 	Journal string
 	// Timeout bounds the whole run.
 	Timeout time.Duration
+	// SSHTimeout bounds the SSH connection, its handshake and the opening
+	// of each command's session (0: host.DefaultSSHDialTimeout). A far
+	// host that stops answering mid-run is given up by keepalives within
+	// about 12 s.
+	SSHTimeout time.Duration
 }
 
 // Register adds the flags to fs.
@@ -49,6 +55,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.KnownHosts, "known-hosts", "", "known_hosts file (default ~/.ssh/known_hosts)")
 	fs.StringVar(&f.Journal, "journal", "rocekit-journal.jsonl", "journal of the changes made here (tune.Recover restores it after a crash)")
 	fs.DurationVar(&f.Timeout, "timeout", 30*time.Minute, "deadline of the whole run (0: none)")
+	fs.DurationVar(&f.SSHTimeout, "ssh-timeout", host.DefaultSSHDialTimeout, "bound of the SSH connection and handshake, and of opening each command's session")
 }
 
 // Mode says how the two ends of a run are placed.
@@ -96,7 +103,7 @@ func (f *Flags) Open(ctx context.Context) (*Sides, error) {
 		}
 		s.Mode, s.Far = TwoNetns, &Local{Netns: f.PeerNetns, Journal: j}
 	case f.Peer != "":
-		cfg := host.SSHConfig{Agent: os.Getenv("SSH_AUTH_SOCK") != ""}
+		cfg := host.SSHConfig{Agent: os.Getenv("SSH_AUTH_SOCK") != "", DialTimeout: f.SSHTimeout, SessionTimeout: f.SSHTimeout}
 		addr := f.Peer
 		if u, h, ok := strings.Cut(addr, "@"); ok {
 			cfg.User, addr = u, h
@@ -142,27 +149,67 @@ func recoverStale(ctx context.Context, path string) error {
 }
 
 // Restore undoes both sides' changes with a fresh one-minute context (the
-// run's may be cancelled already: Ctrl-C) and closes them.
+// run's may be cancelled already: Ctrl-C) and closes them. This host comes
+// first: it is always reachable, the far one may not be.
 func (s *Sides) Restore() error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var errs []error
+	errs := []error{s.Near.Restore(ctx), s.Near.Close()}
 	if s.Far != s.Near {
 		errs = append(errs, s.Far.Restore(ctx), s.Far.Close())
 	}
-	errs = append(errs, s.Near.Restore(ctx), s.Near.Close())
 	return errors.Join(errs...)
 }
 
-// Context returns the run's context: cancelled by SIGINT or SIGTERM, or
-// when timeout passes (0: no deadline), so that deferred restores run.
+// ErrInterrupted is the cause of a run's context cancelled by SIGINT
+// (Ctrl-C) or SIGTERM: processes killed for it report it, not "signal KILL".
+var ErrInterrupted = errors.New("interrupted")
+
+// Context returns the run's context: cancelled by SIGINT or SIGTERM (cause
+// ErrInterrupted, naming the signal), or when timeout passes (0: no
+// deadline), so that deferred restores run. A second signal while they run
+// exits at once with status 130, after saying on standard error that
+// changes may be left and how to undo them.
 func Context(timeout time.Duration) (context.Context, context.CancelFunc) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	return contextOn(timeout, os.Stderr, func() { os.Exit(130) })
+}
+
+func contextOn(timeout time.Duration, w io.Writer, exit func()) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-sigs:
+			fmt.Fprintf(w, "\n%v: stopping and restoring what this run changed; press Ctrl-C again to exit at once without restoring\n", sig)
+			cancel(fmt.Errorf("%w by %v", ErrInterrupted, sig))
+		case <-done:
+			return
+		}
+		select {
+		case <-sigs:
+			fmt.Fprintln(w, "\nexiting without restoring: changes made so far may be left on this host and the peer.\n"+
+				"Undo them by running the same example again (it restores its -journal before it starts),\n"+
+				"or by hand: rocekit-peer restore on the peer (its journals are in "+DefaultPeerJournalDir+").")
+			exit()
+		case <-done:
+		}
+	}()
+	stop := func() {
+		signal.Stop(sigs)
+		select {
+		case <-done:
+		default:
+			close(done)
+		}
+		cancel(context.Canceled)
+	}
 	if timeout <= 0 {
 		return ctx, stop
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	return ctx, func() { cancel(); stop() }
+	tctx, tcancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("the run's -timeout of %s passed", timeout))
+	return tctx, func() { tcancel(); stop() }
 }
 
 // PrepareRXE prepares rxe on both ends (once in loopback) with the same

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rocekit/rocekit/tune"
 )
@@ -82,5 +83,34 @@ func TestStartupLeavesALiveJournalAlone(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(path); string(b) != header+change {
 		t.Errorf("live journal changed: %q", b)
+	}
+}
+
+// TestContextSignals: the first Ctrl-C cancels the run with ErrInterrupted
+// (processes killed for it say "interrupted by interrupt", not "signal
+// KILL"); the second exits at once, saying what may be left and how to
+// undo it. Before, the second Ctrl-C was swallowed.
+func TestContextSignals(t *testing.T) {
+	var out strings.Builder
+	exited := make(chan struct{})
+	ctx, cancel := contextOn(time.Hour, &out, func() { close(exited) })
+	defer cancel()
+	syscall.Kill(os.Getpid(), syscall.SIGINT)
+	select {
+	case <-ctx.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("SIGINT did not cancel the run")
+	}
+	if err := context.Cause(ctx); !errors.Is(err, ErrInterrupted) || !strings.Contains(err.Error(), "interrupted by interrupt") {
+		t.Errorf("cause %v", err)
+	}
+	syscall.Kill(os.Getpid(), syscall.SIGINT)
+	select {
+	case <-exited:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a second SIGINT did not exit")
+	}
+	if !strings.Contains(out.String(), "exiting without restoring") || !strings.Contains(out.String(), "rocekit-peer restore") {
+		t.Errorf("said:\n%s", out.String())
 	}
 }
