@@ -42,6 +42,9 @@ type Flags struct {
 	// host that stops answering mid-run is given up by keepalives within
 	// about 12 s.
 	SSHTimeout time.Duration
+	// Log, when set, is told what Open restored from an earlier run's
+	// journals (not a flag; the examples give their progress writer).
+	Log io.Writer
 }
 
 // Register adds the flags to fs.
@@ -76,6 +79,26 @@ type Sides struct {
 	FarNetdev  string
 }
 
+// CheckPaths checks, before anything is changed or measured, that the
+// run's outputs can be written: the folder out (an earlier run's outputs
+// there are moved aside first, said on w), the store file and -journal.
+func (f *Flags) CheckPaths(out, store string, w io.Writer) error {
+	if err := MoveStaleOutputs(out, w); err != nil {
+		return fmt.Errorf("-out: %w", err)
+	}
+	return CheckOutputs(OutputPath{"-out", out, true}, OutputPath{"-store", store, false}, OutputPath{"-journal", f.Journal, false})
+}
+
+// Parse parses the command line into flag.CommandLine and exits with
+// status 2, naming the program, when it holds positional arguments.
+func Parse(name string) {
+	flag.Parse()
+	if err := NoArgs(flag.CommandLine); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		os.Exit(2)
+	}
+}
+
 // Open connects the far side as the flags say. An earlier run's journal
 // with changes left over (a crash) is restored first.
 func (f *Flags) Open(ctx context.Context) (*Sides, error) {
@@ -88,7 +111,7 @@ func (f *Flags) Open(ctx context.Context) (*Sides, error) {
 	if f.Peer == "" && f.PeerNetns == "" && f.PeerNetdev != "" && f.PeerNetdev != f.Netdev {
 		return nil, errors.New("-peer-netdev needs -peer or -peer-netns (loopback uses -netdev on both ends)")
 	}
-	if err := recoverStale(ctx, f.Journal); err != nil {
+	if err := recoverStale(ctx, f.Journal, f.Log); err != nil {
 		return nil, err
 	}
 	s := &Sides{Mode: Loopback, Near: &Local{Journal: f.Journal}, NearNetdev: f.Netdev, FarNetdev: f.PeerNetdev}
@@ -98,7 +121,7 @@ func (f *Flags) Open(ctx context.Context) (*Sides, error) {
 	switch {
 	case f.PeerNetns != "":
 		j := f.Journal + ".netns-" + f.PeerNetns
-		if err := recoverStale(ctx, j); err != nil {
+		if err := recoverStale(ctx, j, f.Log); err != nil {
 			return nil, err
 		}
 		s.Mode, s.Far = TwoNetns, &Local{Netns: f.PeerNetns, Journal: j}
@@ -132,12 +155,20 @@ func (f *Flags) Open(ctx context.Context) (*Sides, error) {
 	return s, nil
 }
 
-// recoverStale restores a journal an earlier run left with pending changes.
-func recoverStale(ctx context.Context, path string) error {
+// recoverStale restores a journal an earlier run left with pending
+// changes, and says on log (when not nil) what it undid.
+func recoverStale(ctx context.Context, path string, log io.Writer) error {
 	if _, err := os.Stat(path); err != nil {
 		return nil
 	}
-	if _, err := tuneRecover(ctx, path); err != nil {
+	rep, err := tuneRecover(ctx, path)
+	if log != nil && len(rep.Undone) > 0 {
+		fmt.Fprintf(log, "restored what an earlier run left in %s:\n", path)
+		for _, e := range rep.Undone {
+			fmt.Fprintf(log, "  %s\n", e.UndoString())
+		}
+	}
+	if err != nil {
 		if errors.Is(err, tune.ErrLocked) {
 			// Another run is using it right now: recovering it would undo
 			// that run's changes under it.

@@ -151,6 +151,12 @@ func (e Entry) String() string {
 	return fmt.Sprintf("#%d %s %s: %s -> %s", e.Seq, e.Kind, e.Kind.target(e.Target), e.Old, e.New)
 }
 
+// UndoString describes the entry's undo in the direction it goes:
+// "#1 mtu netdev eth0: mtu 9000 -> mtu 1500 (undone)".
+func (e Entry) UndoString() string {
+	return fmt.Sprintf("#%d %s %s: %s -> %s (undone)", e.Seq, e.Kind, e.Kind.target(e.Target), e.New, e.Old)
+}
+
 // Change is a change to make: a kind, a target and the new value. Make one
 // with MTU, LinkUp, Ring, Channels, AddRXE, DeleteRXE, Affinity, Governor
 // or Spread, and give it to Session.Apply.

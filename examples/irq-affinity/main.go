@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/runbook"
 	"github.com/rocekit/rocekit/tune"
 )
 
@@ -38,14 +39,14 @@ func main() {
 	journal := flag.String("journal", "irq-affinity-journal.jsonl", "journal of the affinity changes")
 	restore := flag.Bool("restore", false, "undo what the journal holds (a -keep run, or a crash) and exit")
 	watch := flag.Duration("watch", 10*time.Second, "how long to watch interrupts and load")
-	flag.Parse()
+	runbook.Parse("irq-affinity")
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if *restore {
 		rep, err := tune.Recover(ctx, *journal)
 		for _, e := range rep.Undone {
-			fmt.Println("restored", e)
+			fmt.Println("restored", e.UndoString())
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "irq-affinity:", err)

@@ -85,7 +85,7 @@ func main() {
 	flag.BoolVar(&c.AllSizes, "a", false, "every message size from 2 B to 8 MiB (ib_send_bw -a) instead of -s")
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
 	flag.StringVar(&c.Out, "out", "mtu-sweep-out", "folder for report.md, bandwidth.svg, summary.json and the round archives")
-	flag.Parse()
+	runbook.Parse("mtu-sweep")
 	runbook.Main("mtu-sweep", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
@@ -99,6 +99,10 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	if c.Count < 1 {
 		return fmt.Errorf("-count %d: need at least one run per MTU", c.Count)
 	}
+	if err := c.CheckPaths(c.Out, c.Store, progress); err != nil {
+		return err
+	}
+	c.Log = progress
 	sides, err := c.Open(ctx)
 	if err != nil {
 		return err
@@ -164,10 +168,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		}
 		p.observe(round, metricKey(c))
 		files := runbook.PairFiles(&round, pairs)
-		if err := store.Append(round); err != nil {
-			return err
-		}
-		if _, err := runbook.WriteArchive(c.Out, round, files); err != nil {
+		if err := runbook.SaveRound(store, c.Out, round, files); err != nil {
 			return err
 		}
 		rounds = append(rounds, round)

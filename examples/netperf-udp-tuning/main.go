@@ -99,7 +99,7 @@ func main() {
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
 	flag.StringVar(&c.Out, "out", "netperf-udp-tuning-out", "folder for report.md, the plots, summary.json and the round archives")
 	flag.StringVar(&c.Governor, "governor", "performance", "cpufreq governor of round C on both ends; restored on exit")
-	flag.Parse()
+	runbook.Parse("netperf-udp-tuning")
 	runbook.Main("netperf-udp-tuning", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
@@ -120,6 +120,10 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	if c.Peer == "" && c.PeerNetns == "" {
 		return errLoopback
 	}
+	if err := c.CheckPaths(c.Out, c.Store, progress); err != nil {
+		return err
+	}
+	c.Log = progress
 	sides, err := c.Open(ctx)
 	if err != nil {
 		return err
@@ -135,10 +139,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		if err != nil {
 			return fmt.Errorf("round %s: %w", s.Letter, err)
 		}
-		if err := store.Append(res.Round); err != nil {
-			return err
-		}
-		if _, err := runbook.WriteArchive(c.Out, res.Round, res.Files); err != nil {
+		if err := runbook.SaveRound(store, c.Out, res.Round, res.Files); err != nil {
 			return err
 		}
 		results = append(results, res)

@@ -87,7 +87,7 @@ func main() {
 	flag.IntVar(&c.Iterations, "n", 10000, "iterations per run (-n)")
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
 	flag.StringVar(&c.Out, "out", "qp-scaling-out", "folder for report.md, qps.svg, summary.json and the round archives")
-	flag.Parse()
+	runbook.Parse("qp-scaling")
 	runbook.Main("qp-scaling", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
@@ -101,6 +101,10 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	if c.Count < 1 {
 		return fmt.Errorf("-count %d: need at least one run per QP count", c.Count)
 	}
+	if err := c.CheckPaths(c.Out, c.Store, progress); err != nil {
+		return err
+	}
+	c.Log = progress
 	sides, err := c.Open(ctx)
 	if err != nil {
 		return err
@@ -163,10 +167,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		s.NearHot, s.FarHot = ends.hot(&round, before, after)
 		s.observe(round)
 		files := runbook.PairFiles(&round, pairs)
-		if err := store.Append(round); err != nil {
-			return err
-		}
-		if _, err := runbook.WriteArchive(c.Out, round, files); err != nil {
+		if err := runbook.SaveRound(store, c.Out, round, files); err != nil {
 			return err
 		}
 		rounds = append(rounds, round)

@@ -62,13 +62,17 @@ func main() {
 	flag.IntVar(&c.Iterations, "n", 10000, "iterations per run (-n)")
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
 	flag.StringVar(&c.Out, "out", "softroce-baseline-out", "folder for report.md and the round archives")
-	flag.Parse()
+	runbook.Parse("softroce-baseline")
 	runbook.Main("softroce-baseline", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
 // run does the baseline and restores every change it made before it
 // returns, whatever happened.
 func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
+	if err := c.CheckPaths(c.Out, c.Store, progress); err != nil {
+		return err
+	}
+	c.Log = progress
 	sides, err := c.Open(ctx)
 	if err != nil {
 		return err
