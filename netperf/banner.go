@@ -22,13 +22,25 @@ var bannerTests = map[string]string{
 }
 
 // parseBanner recognises netperf's banner line: "TITLE from ADDR (ADDR)
-// port N FAMILY to ADDR (ADDR) port N FAMILY[ : option]...".
-func parseBanner(s string) (*Banner, bool) {
-	title, rest, ok := strings.Cut(s, " from ")
-	if !ok || !strings.HasSuffix(title, " TEST") || !strings.Contains(rest, " to ") {
-		return nil, false
+// port N FAMILY to ADDR (ADDR) port N FAMILY[ : option]..." (2.4 and
+// later, "MIGRATED TITLE ..." from 2.5 on), or the banner of netperf
+// before 2.4, "TITLE to HOST[ : option]...". Leading blanks (a page's
+// indentation) and a "^C" echoed by the terminal are skipped. A banner
+// that a page or mailer wrapped (no " to " part, or no "port" after it)
+// is returned with incomplete set, for the caller to join with the next
+// line.
+func parseBanner(s string) (b *Banner, incomplete, ok bool) {
+	s = strings.TrimSpace(leadTrim(s))
+	title, rest, found := strings.Cut(s, " from ")
+	legacy := false
+	if !found || !strings.HasSuffix(title, " TEST") {
+		title, rest, found = strings.Cut(s, " TEST to ")
+		if !found || !legacyTitle(title+" TEST") {
+			return nil, false, false
+		}
+		title, rest, legacy = title+" TEST", "to "+rest, true
 	}
-	b := &Banner{Text: s, Title: title}
+	b = &Banner{Text: s, Title: title, Legacy: legacy}
 	parts := strings.Split(rest, " : ")
 	for _, p := range parts[1:] {
 		if p = strings.TrimSpace(p); p != "" {
@@ -38,7 +50,48 @@ func parseBanner(s string) (*Banner, bool) {
 	if d, ok := strings.CutPrefix(title, "OMNI "); ok {
 		b.Direction = strings.TrimSuffix(d, " TEST")
 	}
-	return b, true
+	if !legacy {
+		_, to, hasTo := strings.Cut(parts[0], " to ")
+		incomplete = !hasTo || !strings.Contains(to, " port ")
+	}
+	return b, incomplete, true
+}
+
+// legacyTitle reports whether a title is one that netperf before 2.4
+// printed as "TITLE to HOST": the classic titles, and their XTI, SCTP,
+// DLPI and Unix-domain cousins (upper-case words ending in TEST). Prose
+// such as "Ran the TCP TEST to see" does not match: its words are not
+// all upper case.
+func legacyTitle(title string) bool {
+	if _, ok := bannerTests[title]; ok {
+		return true
+	}
+	words := strings.Fields(title)
+	if len(words) < 2 || len(words) > 6 {
+		return false
+	}
+	for _, w := range words {
+		if strings.ToUpper(w) != w {
+			return false
+		}
+	}
+	return true
+}
+
+// bannerContinues reports whether a line is the wrapped rest of an
+// incomplete banner: "to 192.168.10.20 () port 0 AF_INET" or "port 0
+// AF_INET".
+func bannerContinues(s string) bool {
+	t := strings.TrimSpace(s)
+	return strings.HasPrefix(t, "to ") || strings.HasPrefix(t, "port ")
+}
+
+// leadTrim drops what can stand before a netperf line in a pasted
+// output: blanks and tabs (a page's indentation) and the "^C" a terminal
+// echoes when netperf is stopped with Ctrl-C.
+func leadTrim(s string) string {
+	s = strings.TrimLeft(s, " \t")
+	return strings.TrimPrefix(s, "^C")
 }
 
 // Test returns the netperf test name the banner's title stands for:

@@ -293,11 +293,19 @@ func serviceDemandUnit(titles []string) string {
 // titleUnit finds the throughput unit in the titles: "10^6bits/sec", or
 // "10^6bits/s" (cut to 8 characters by %-8.8s) in the CPU titles. The RR
 // transaction rate ("Trans. Rate per sec") is Trans/sec.
+//
+// netperf pads the prefix to eight characters before "/s", so -f M, K, G
+// with -c/-C print "MBytes  /s": a prefix followed by a lone "/s" is
+// joined back into one unit ("MBytes/s").
 func titleUnit(titles []string, table Table) Unit {
 	for j := len(titles) - 1; j >= 0; j-- {
-		for _, fld := range strings.Fields(titles[j]) {
+		fs := strings.Fields(titles[j])
+		for k, fld := range fs {
 			if isUnitToken(fld) {
 				return Unit(fld)
+			}
+			if k+1 < len(fs) && (fs[k+1] == "/s" || fs[k+1] == "/sec") && isUnitToken(fld+fs[k+1]) {
+				return Unit(fld + fs[k+1])
 			}
 		}
 	}

@@ -114,10 +114,14 @@ type StreamDetail struct {
 // RRDetail is TCP_RR's -v 2 block: alignment, offsets, round-trip
 // latency, transaction rate, and outbound and inbound throughput.
 type RRDetail struct {
-	LocalSendAlign, RemoteRecvAlign   int     // buffer alignment (-a, -A)
-	LocalSendOffset, RemoteRecvOffset int     // buffer offsets (-o, -O)
-	RoundTripLatencyMicros            float64 // "RoundTrip Latency usec/Tran"
-	TransPerSec                       float64 // "Trans Rate per sec", 3 decimals
+	LocalSendAlign, RemoteRecvAlign   int // buffer alignment (-a, -A)
+	LocalSendOffset, RemoteRecvOffset int // buffer offsets (-o, -O)
+	// Rates is true when the block has the latency and rate columns
+	// ("RoundTrip Trans Throughput"); netperf before 2.4 printed the
+	// alignment and offsets only, and the fields below are then zero.
+	Rates                  bool
+	RoundTripLatencyMicros float64 // "RoundTrip Latency usec/Tran"
+	TransPerSec            float64 // "Trans Rate per sec", 3 decimals
 	// Outbound and Inbound are the throughputs each way, in Unit
 	// ("10^6bits/s").
 	Outbound, Inbound float64
@@ -186,9 +190,13 @@ func (x *fields) rest(i int) string {
 	return strings.Join(x.fs[i:], " ")
 }
 
+// fail records the first problem of a line that looks like a result
+// row: a warning with its line number (the row is not kept) and the
+// parse error the Result is returned with.
 func (x *fields) fail(msg string) {
 	if !x.bad {
 		x.bad = true
+		x.f.warnf(x.l.n, "result row not parsed (%s): %q", msg, clip(x.l.text))
 		x.f.setErr(x.l, msg)
 	}
 }
@@ -216,9 +224,11 @@ func (p *classicParser) streamRow(l line, cpu bool, local, remote string) {
 		r.RemoteCPU = x.cpu(6, remote)
 		next = 9
 	}
-	p.c.Brand = x.rest(next)
-	p.c.Stream = r
 	p.rows = !x.bad
+	if p.rows {
+		p.c.Brand = x.rest(next)
+		p.c.Stream = r
+	}
 }
 
 func (p *classicParser) rrRow(l line, cpu bool, local, remote string) {
@@ -239,15 +249,19 @@ func (p *classicParser) rrRow(l line, cpu bool, local, remote string) {
 		r.RemoteCPU = x.cpu(7, remote)
 		next = 10
 	}
-	p.c.Brand = x.rest(next)
-	p.c.RR = r
 	p.rows = !x.bad
+	if p.rows {
+		p.c.Brand = x.rest(next)
+		p.c.RR = r
+	}
 }
 
 func (p *classicParser) rrRemote(l line) {
 	x := newFields(p.f, l)
-	p.c.RR.RemoteSendSocketBytes = x.int(0, "remote send socket size")
-	p.c.RR.RemoteRecvSocketBytes = x.int(1, "remote receive socket size")
+	send, recv := x.int(0, "remote send socket size"), x.int(1, "remote receive socket size")
+	if p.c.RR != nil && !x.bad {
+		p.c.RR.RemoteSendSocketBytes, p.c.RR.RemoteRecvSocketBytes = send, recv
+	}
 }
 
 func (p *classicParser) udpSendRow(l line, cpu bool, method string) {
@@ -263,8 +277,10 @@ func (p *classicParser) udpSendRow(l line, cpu bool, method string) {
 	if cpu {
 		r.CPU = &CPU{UtilPercent: x.float(6, "CPU utilisation"), ServiceDemand: x.float(7, "service demand"), Method: method}
 	}
-	p.c.UDPSend = r
 	p.rows = !x.bad
+	if p.rows {
+		p.c.UDPSend = r
+	}
 }
 
 func (p *classicParser) udpRecvRow(l line, cpu bool, method string) {
@@ -278,7 +294,9 @@ func (p *classicParser) udpRecvRow(l line, cpu bool, method string) {
 	if cpu {
 		r.CPU = &CPU{UtilPercent: x.float(4, "CPU utilisation"), ServiceDemand: x.float(5, "service demand"), Method: method}
 	}
-	p.c.UDPRecv = r
+	if !x.bad {
+		p.c.UDPRecv = r
+	}
 	p.rows = p.rows && !x.bad
 }
 
@@ -296,9 +314,11 @@ func (p *classicParser) terse(body []line, i int, fs []string) int {
 		t.Method = fs[1]
 		next = 2
 	}
-	c.Brand = x.rest(next)
-	c.Terse = t
 	p.rows = !x.bad
+	if p.rows {
+		c.Brand = x.rest(next)
+		c.Terse = t
+	}
 	return i + 1
 }
 
@@ -319,8 +339,18 @@ func (p *classicParser) alignment(body []line, i int) int {
 		p.f.warnf(body[i].n, "a -v 2 block without a table")
 		return i + 1
 	}
+	if !rr && p.c.Table == TableRR {
+		// Before the omni migration (2.4) TCP_RR -v 2 printed only the
+		// alignment and offset lines.
+		p.c.RRDetail = &RRDetail{
+			LocalSendAlign: x.int(0, "local send alignment"), RemoteRecvAlign: x.int(1, "remote receive alignment"),
+			LocalSendOffset: x.int(2, "local send offset"), RemoteRecvOffset: x.int(3, "remote receive offset"),
+		}
+		return i + 1
+	}
 	if rr {
 		p.c.RRDetail = &RRDetail{
+			Rates:          true,
 			LocalSendAlign: x.int(0, "local send alignment"), RemoteRecvAlign: x.int(1, "remote receive alignment"),
 			LocalSendOffset: x.int(2, "local send offset"), RemoteRecvOffset: x.int(3, "remote receive offset"),
 			RoundTripLatencyMicros: x.float(4, "round-trip latency"),

@@ -15,8 +15,13 @@ func (p *classicParser) summarise() {
 		p.setThroughput(c.Stream.Throughput, c.Unit, c.UnitAssumed)
 	case TableRR:
 		p.setThroughput(c.RR.Rate, c.Unit, c.UnitAssumed)
-		if c.Unit.IsTransactions() {
+		switch {
+		case c.Unit.IsTransactions():
 			res.TransPerSec = float64p(c.RR.Rate)
+		case c.RRDetail != nil && c.RRDetail.Rates:
+			// -f m and the like print a bit rate in the table; the -v 2
+			// block still has the transaction rate.
+			res.TransPerSec = float64p(c.RRDetail.TransPerSec)
 		}
 	case TableUDPStream:
 		if c.UDPRecv == nil {

@@ -20,7 +20,7 @@ func Detect(data []byte) Form {
 }
 
 func detect(s string) Form {
-	var banner, version, failed bool
+	var banner, version, failed, wrapped bool
 	for s != "" {
 		var t string
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -28,8 +28,14 @@ func detect(s string) Form {
 		} else {
 			t, s = s, ""
 		}
-		t = strings.TrimSuffix(t, "\r")
+		t = leadTrim(strings.TrimSuffix(t, "\r"))
 		trimmed := strings.TrimSpace(t)
+		if wrapped {
+			wrapped = false
+			if bannerContinues(t) {
+				continue
+			}
+		}
 		switch {
 		case trimmed == "", strings.HasPrefix(t, "!!!"), strings.HasPrefix(t, "Interim result:"),
 			strings.HasPrefix(t, "enable_enobufs failed"), strings.HasPrefix(t, "Sorry, Demo Mode"),
@@ -40,9 +46,11 @@ func detect(s string) Form {
 			continue
 		case isSelectorLine(t):
 			return FormKeyVal
+		case isCSVTitleLine(trimmed) && !blankLine(nextLine(s)):
+			return FormCSV // -o with one selector: "Round Trip Latency usec/tran"
 		}
-		if _, ok := parseBanner(t); ok {
-			banner = true
+		if _, incomplete, ok := parseBanner(t); ok {
+			banner, wrapped = true, incomplete
 			continue
 		}
 		if wordsPrefix(t, titleStream) || wordsEqual(t, titleRR) || wordsPrefix(t, titleUDP) {
@@ -86,6 +94,29 @@ func detect(s string) Form {
 	}
 	return FormUnknown
 }
+
+// isCSVTitleLine reports whether a line is the -o header of a single
+// selector ("Round Trip Latency usec/tran", "Throughput"): with one
+// selector there is no comma to tell it by. -O prints such a title over
+// four lines, so a title that is a whole -o header and is followed by a
+// value line (not by -O's blank-padded lines) is -o.
+func isCSVTitleLine(t string) bool {
+	if strings.Contains(t, ",") {
+		return false
+	}
+	_, ok := byCSVHeader[t]
+	return ok
+}
+
+// nextLine returns the first line of s.
+func nextLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func blankLine(s string) bool { return strings.TrimSpace(s) == "" }
 
 // looksCSV reports whether a line with commas is -o output: every field
 // a known -o header (the header line), or some field a number or a header

@@ -97,7 +97,7 @@ func loopbackTables(m map[string]expect, stream func(float64, Unit, float64) sum
 		check: func(t *testing.T, r *Result) { wantRows(t, r, TableRR, unitM, true) }}
 	m["tcp-rr-v2"] = expect{summary: summary{Form: FormClassic, Test: "TCP_RR", Throughput: &Rate{Value: 117256.42, Unit: UnitTransPerSec}, TransPerSec: f64(117256.42)},
 		check: func(t *testing.T, r *Result) {
-			wantEqual(t, "-v 2 RR detail", r.Classic.RRDetail, &RRDetail{LocalSendAlign: 8, RoundTripLatencyMicros: 8.528, TransPerSec: 117256.416, Outbound: 0.938, Inbound: 0.938, Unit: "10^6bits/s"})
+			wantEqual(t, "-v 2 RR detail", r.Classic.RRDetail, &RRDetail{Rates: true, LocalSendAlign: 8, RoundTripLatencyMicros: 8.528, TransPerSec: 117256.416, Outbound: 0.938, Inbound: 0.938, Unit: "10^6bits/s"})
 		}}
 	m["tcp-stream-cpu-v2"] = expect{summary: stream(16343.66, "10^6bits/s", 16343.66), check: func(t *testing.T, r *Result) {
 		c := wantRows(t, r, TableStream, "10^6bits/s", true)

@@ -65,10 +65,12 @@ func newFrame(s string, form Form) *frame {
 	f.body = make([]line, 0, len(lines))
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
-		t := l.text
-		trimmed := strings.TrimSpace(t)
+		t := leadTrim(l.text)
+		if t != l.text && strings.HasPrefix(strings.TrimLeft(l.text, " \t"), "^C") {
+			f.warnf(l.n, "^C: netperf was stopped with Ctrl-C; the results cover the time until then")
+		}
 		switch {
-		case trimmed == "":
+		case strings.TrimSpace(t) == "":
 			f.body = append(f.body, l)
 		case strings.HasPrefix(t, "!!!"):
 			i = f.confidenceBlock(lines, i) - 1
@@ -78,9 +80,12 @@ func newFrame(s string, form Form) *frame {
 			f.res.Version = strings.TrimSpace(strings.TrimPrefix(t, "Netperf version "))
 		case isSelectorLine(t):
 			f.body = append(f.body, l)
-		case f.banner(l):
 		case f.diagnostic(l):
 		default:
+			if took := f.banner(lines, i); took > 0 {
+				i += took - 1
+				continue
+			}
 			if k, ok := classifyFailureLine(t); ok {
 				f.failures = append(f.failures, failureLine{l, k})
 				if k == KindBadOption && strings.HasPrefix(t, "Usage: netperf ") {
@@ -95,15 +100,25 @@ func newFrame(s string, form Form) *frame {
 	return f
 }
 
-// banner takes the first banner line; a second one is kept as a warning.
-func (f *frame) banner(l line) bool {
-	b, ok := parseBanner(l.text)
+// banner takes the first banner line, joined with its wrapped rest
+// (lines[i+1]) when a page or mailer wrapped it; a second banner is kept
+// as a warning. It returns how many lines it took (0: not a banner).
+func (f *frame) banner(lines []line, i int) int {
+	l := lines[i]
+	b, incomplete, ok := parseBanner(l.text)
 	if !ok {
-		return false
+		return 0
+	}
+	took := 1
+	if incomplete && i+1 < len(lines) && bannerContinues(lines[i+1].text) {
+		if joined, _, ok := parseBanner(b.Text + " " + strings.TrimSpace(lines[i+1].text)); ok {
+			b, took = joined, 2
+			f.warnf(l.n, "banner wrapped onto line %d: joined", lines[i+1].n)
+		}
 	}
 	if f.res.Banner != nil {
 		f.warnf(l.n, "a second banner (%s): only the first test is parsed", b.Title)
-		return true
+		return took
 	}
 	f.res.Banner = b
 	f.res.Test = b.Test()
@@ -111,12 +126,12 @@ func (f *frame) banner(l line) bool {
 		f.confidence().LevelPercent = level
 		f.confidence().TargetWidthPercent = 2 * hw
 	}
-	return true
+	return took
 }
 
 // diagnostic turns netperf's informational lines into warnings.
 func (f *frame) diagnostic(l line) bool {
-	t := l.text
+	t := leadTrim(l.text)
 	switch {
 	case strings.HasPrefix(t, "enable_enobufs failed"):
 		f.warnf(l.n, "netperf: %s (UDP send errors are not counted)", strings.TrimSpace(t))
@@ -144,7 +159,7 @@ func (f *frame) confidenceBlock(lines []line, i int) int {
 	c := f.confidence()
 	c.Achieved = false
 	first := lines[i].n
-	for ; i < len(lines) && strings.HasPrefix(lines[i].text, "!!!"); i++ {
+	for ; i < len(lines) && strings.HasPrefix(leadTrim(lines[i].text), "!!!"); i++ {
 		t := lines[i].text
 		_, val, ok := strings.Cut(t, " : ")
 		if !ok {

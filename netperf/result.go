@@ -153,12 +153,19 @@ type Interim struct {
 
 // Banner is netperf's first line (omitted with -P 0), e.g. "MIGRATED TCP
 // STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 () port
-// 0 AF_INET : demo". Its addresses and ports are not parsed: netperf
+// 0 AF_INET : demo", or before 2.4 "TCP STREAM TEST to HOST". Its addresses and ports are not parsed: netperf
 // prints "()" and "port 0" for what it was not told.
 type Banner struct {
-	Text string // the whole line
-	// Title is the text before " from ": "MIGRATED TCP STREAM TEST".
+	// Text is the whole line, without leading blanks; a banner that a
+	// page or mailer wrapped onto two lines is joined with one blank.
+	Text string
+	// Title is the text before " from " ("MIGRATED TCP STREAM TEST"), or
+	// before " to " in the banner of netperf before 2.4 ("TCP STREAM
+	// TEST to HOST").
 	Title string
+	// Legacy is true for the banner of netperf before 2.4, "TITLE to
+	// HOST", which names neither the local address nor the families.
+	Legacy bool
 	// Direction is the %s of "OMNI %s TEST" ("Send", "Receive",
 	// "Send|Recv", ...); "" for other tests.
 	Direction string

@@ -87,7 +87,7 @@ func TestDetect(t *testing.T) {
 }
 
 func TestBanner(t *testing.T) {
-	b, ok := parseBanner("MIGRATED TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 198.18.2.2 () port 0 AF_INET : +/-2.500% @ 99% conf.  : demo")
+	b, _, ok := parseBanner("MIGRATED TCP STREAM TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 198.18.2.2 () port 0 AF_INET : +/-2.500% @ 99% conf.  : demo")
 	if !ok {
 		t.Fatal("banner not recognised")
 	}
@@ -102,12 +102,12 @@ func TestBanner(t *testing.T) {
 		"OMNI Send|Recv TEST":                        "OMNI",
 		"SCTP STREAM TEST":                           "",
 	} {
-		b, ok := parseBanner(title + " from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 () port 0 AF_INET")
+		b, _, ok := parseBanner(title + " from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 () port 0 AF_INET")
 		if !ok || b.Test() != test {
 			t.Errorf("%q: test %q, want %q", title, b.Test(), test)
 		}
 	}
-	if _, ok := parseBanner("THIS IS NOT A TEST"); ok {
+	if _, _, ok := parseBanner("THIS IS NOT A TEST"); ok {
 		t.Error("a line without from/to is not a banner")
 	}
 }
