@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -262,7 +263,7 @@ func parseChipColumns(it *Interrupt, rest string) {
 	if len(toks) == 0 {
 		return
 	}
-	if oldChip(toks[0]) == "" {
+	if oldChip(toks[0]) == "" || len(toks) > 1 && newColumn(toks[1]) {
 		for i, t := range toks {
 			if m := hwirqType.FindStringSubmatch(t); m != nil {
 				it.Chip = strings.TrimSpace(rest[:offs[i]])
@@ -276,6 +277,11 @@ func parseChipColumns(it *Interrupt, rest string) {
 					it.HWIRQ, end = toks[i-1], offs[i-1]
 				}
 				it.Chip, it.Type = strings.TrimSpace(rest[:end]), t
+				// A flow handler name may follow ("xen-dyn  Edge  -virq"
+				// on arm64 Xen).
+				if i+1 < len(toks) && hwirqType.MatchString(toks[i+1]) && toks[i+1][0] == '-' {
+					i++
+				}
 				setActions(it, rest, offs, i+1)
 				return
 			}
@@ -299,6 +305,17 @@ func oldChip(chip string) string {
 		}
 	}
 	return ""
+}
+
+// newColumn reports whether t is a hwirq-handler column of a known flow
+// handler ("2-edge", "-virq") or a trigger column: a chip whose name ends
+// like an old chip-handler pair ("xen-percpu") is then a current one.
+func newColumn(t string) bool {
+	if t == "Level" || t == "Edge" {
+		return true
+	}
+	m := hwirqType.FindStringSubmatch(t)
+	return m != nil && slices.Contains(oldChipTypes, m[2])
 }
 
 // setActions sets the action names from field i of rest on.
