@@ -5,7 +5,10 @@
 //	rdma link add rxe0 type rxe netdev eth0  # Handle.AddLink
 //	rdma link show                           # Handle.Links, Handle.WaitActive
 //	show_gids                                # Root.GIDTables
+//	show_gids > gids.txt (on another host)   # ParseShowGIDs
 //	ib_send_bw -x IDX ...                    # SelectGID, CheckCompatible
+//	rdma statistic show link rxe0/1          # Root.PortCounters, DeltaPortCounters
+//	cat .../ports/1/{hw_counters,counters}/* # Root.PortCounters, ParseRDMAStatistic
 //
 // Files under /sys, /proc and /lib/modules are read through a Root, so the
 // same code runs on a live kernel and on fixture trees captured from one
