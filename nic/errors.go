@@ -29,6 +29,9 @@ var (
 	ErrPathMTU = errors.New("nic: unexpected RoCE path MTU")
 	// ErrFileParse: a kernel file has unexpected content.
 	ErrFileParse = errors.New("nic: cannot parse kernel file")
+	// ErrEthtoolText: the text given as `ethtool -S` output holds no
+	// counter, or could not be read (a line too long).
+	ErrEthtoolText = errors.New("nic: cannot parse ethtool -S text")
 )
 
 // Error describes a failed operation on a netdev.

@@ -85,13 +85,28 @@ func (d StatsDelta) Get(source, name string) (CounterDelta, bool) {
 }
 
 // Losses returns the counters of a loss class (drop, discard, error,
-// missed, out of buffer) that grew.
+// missed, out of buffer) that grew; pause counters are not losses (see
+// Pauses).
 //
 // Similar to: ethtool -S eth0 | grep -E 'drop|discard|err|miss|buffer' (twice, and subtract)
 func (d StatsDelta) Losses() []CounterDelta {
 	var out []CounterDelta
 	for _, c := range d.Counters {
-		if c.Class != ClassOther && c.Delta > 0 {
+		if c.Class.IsLoss() && c.Delta > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Pauses returns the flow-control counters (ClassPause) that grew: pause
+// frames and PFC frames sent or received, and pause durations.
+//
+// Similar to: ethtool -S eth0 | grep -E 'pause|pfc|xon|xoff' (twice, and subtract)
+func (d StatsDelta) Pauses() []CounterDelta {
+	var out []CounterDelta
+	for _, c := range d.Counters {
+		if c.Class == ClassPause && c.Delta > 0 {
 			out = append(out, c)
 		}
 	}
