@@ -19,6 +19,8 @@ type StepResult struct {
 	// record arrived (deadline, crash); Stdout and Stderr then hold what
 	// arrived before.
 	Finished bool
+	// Started is true once the agent reported that the step began.
+	Started bool
 }
 
 // Result is everything a guest reported, kept even when the run failed.
@@ -37,6 +39,19 @@ type Result struct {
 	Console []byte
 	// ProtocolErrors lists malformed records that were skipped.
 	ProtocolErrors []string
+	// BootRetry, when not empty, says why the run was booted a second
+	// time: a guest crashed while booting the first time (the error).
+	BootRetry string
+}
+
+// planStarted reports whether any step of the plan began.
+func (r *Result) planStarted() bool {
+	for _, s := range r.Steps {
+		if s.Started {
+			return true
+		}
+	}
+	return false
 }
 
 // OK reports whether the agent finished and every step exited 0.
@@ -93,6 +108,7 @@ func (c *collector) add(rec Record) error {
 		if err != nil {
 			return err
 		}
+		s.Started = true
 		c.echo("=== %s: %s\n", c.res.Guest, s.Step.Name)
 	case KindStdout, KindStderr:
 		s, err := step()

@@ -1,12 +1,15 @@
 package lab
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -15,9 +18,13 @@ import (
 // Run boots the guests together, waits until all have finished their plans
 // or ctx ends, and returns one Result per guest, in order, whatever
 // happened. The error wraps ErrTimeout when ctx's deadline killed a guest,
-// ErrIncomplete when a guest stopped early, or ctx's error on cancel. No
-// QEMU process outlives Run: each runs in its own process group, which is
-// killed on the way out, and dies with the calling process (PDEATHSIG).
+// ErrIncomplete (a *GuestStoppedError quoting the kernel's oops) when a
+// guest stopped early, or ctx's error on cancel. A guest that stops early
+// stops the others at once (ErrPeerStopped): they could only wait for it.
+// When a guest crashes while booting, before its plan started, all guests
+// are booted once more, said on opt.Live and in each Result's BootRetry.
+// No QEMU process outlives Run: each runs in its own process group, which
+// is killed on the way out, and dies with the calling process (PDEATHSIG).
 func Run(ctx context.Context, guests []Guest, opt RunOptions) ([]*Result, error) {
 	if err := validateGuests(guests); err != nil {
 		return nil, err
@@ -32,6 +39,31 @@ func Run(ctx context.Context, guests []Guest, opt RunOptions) ([]*Result, error)
 	if !opt.KeepDir {
 		defer os.RemoveAll(dir)
 	}
+	results, err := runOnce(ctx, guests, opt, filepath.Join(dir, "1"))
+	var stopped *GuestStoppedError
+	if !errors.As(err, &stopped) || stopped.Started || ctx.Err() != nil {
+		return results, err
+	}
+	first := err.Error()
+	if opt.Live != nil {
+		fmt.Fprintf(opt.Live, "lab: %s crashed while booting; booting the guests again, once:\n%s\n", stopped.Guest, first)
+	}
+	results, err = runOnce(ctx, guests, opt, filepath.Join(dir, "2"))
+	for _, r := range results {
+		if r != nil {
+			r.BootRetry = first
+		}
+	}
+	return results, err
+}
+
+// runOnce boots the guests once, in dir.
+func runOnce(ctx context.Context, guests []Guest, opt RunOptions, dir string) ([]*Result, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	results := make([]*Result, len(guests))
 	errs := make([]error, len(guests))
 	var wg sync.WaitGroup
@@ -45,9 +77,18 @@ func Run(ctx context.Context, guests []Guest, opt RunOptions) ([]*Result, error)
 		go func() {
 			defer wg.Done()
 			errs[i] = runGuest(ctx, guests, i, p, opt, results[i])
+			if errors.Is(errs[i], ErrIncomplete) {
+				stop(errs[i]) // the others could only wait for it
+			}
 		}()
 	}
 	wg.Wait()
+	// The guest that stopped first is the cause; the others say they
+	// were stopped for it, which the cause's error already explains.
+	var cause *GuestStoppedError
+	if errors.As(context.Cause(ctx), &cause) {
+		return results, cause
+	}
 	return results, errors.Join(errs...)
 }
 
@@ -143,9 +184,12 @@ func runGuest(ctx context.Context, guests []Guest, gi int, p runPaths, opt RunOp
 	res.Console, _ = os.ReadFile(p.console)
 
 	elapsed := time.Since(began).Round(time.Millisecond)
+	var peer *GuestStoppedError
 	switch {
 	case ctx.Err() != nil && res.Done:
 		return nil // finished just as the deadline came
+	case errors.As(context.Cause(ctx), &peer):
+		return fmt.Errorf("%w: %s killed after %v because %s stopped", ErrPeerStopped, g.Name, elapsed, peer.Guest)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return fmt.Errorf("%w: %s killed after %v", ErrTimeout, g.Name, elapsed)
 	case ctx.Err() != nil:
@@ -153,8 +197,12 @@ func runGuest(ctx context.Context, guests []Guest, gi int, p runPaths, opt RunOp
 	case readErr != nil:
 		return fmt.Errorf("lab: %s: reading results: %w", g.Name, readErr)
 	case !res.Done:
-		return fmt.Errorf("%w: %s after %v (qemu: %v %s; console tail: %s)", ErrIncomplete, g.Name, elapsed,
-			waitErr, tail(qemuOut.b, 300), tail(res.Console, 600))
+		e := &GuestStoppedError{Guest: g.Name, After: elapsed, Started: res.planStarted(),
+			QEMU: strings.TrimSpace(fmt.Sprintf("%v %s", waitErr, tail(qemuOut.b, 300))), Oops: Oops(res.Console)}
+		if e.Oops == "" {
+			e.Tail = tail(bytes.ReplaceAll(res.Console, []byte("\r"), nil), 1500)
+		}
+		return e
 	}
 	return nil
 }

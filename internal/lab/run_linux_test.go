@@ -173,3 +173,75 @@ func TestRunTwoGuestsLinked(t *testing.T) {
 		}
 	}
 }
+
+// TestRunGuestPanicStopsTheRun: a guest whose kernel crashes mid-plan
+// (sysrq c) ends the whole run within seconds, with the oops quoted and the
+// other guest, which was waiting for it, stopped too. Before, the other
+// guest waited until its own step timeout (180 s for sshd in the demo) and
+// the error kept 600 bytes of console tail without the oops.
+func TestRunGuestPanicStopsTheRun(t *testing.T) {
+	img, agent := labEnv(t)
+	name := fmt.Sprintf("waiter-%d", os.Getpid())
+	crasher := Guest{Name: "crasher", Image: img, Plan: Plan{Steps: []Step{
+		{Name: "up", Path: "/bin/sh", Args: []string{"-c", "echo up"}},
+		{Name: "crash", Path: "/bin/sh", Args: []string{"-c", "sleep 3; date +%s.%N; echo c > /proc/sysrq-trigger; sleep 60"}},
+	}}}
+	waiter := Guest{Name: name, Image: img, Plan: Plan{Steps: []Step{
+		{Name: "wait", Path: "/bin/sleep", Args: []string{"600"}},
+	}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	var crashed time.Time
+	res, err := Run(ctx, []Guest{crasher, waiter}, RunOptions{Agent: agent, Live: liveFunc(func(b []byte) {
+		if strings.Contains(string(b), "=== crasher: crash") {
+			crashed = time.Now().Add(3 * time.Second) // the step sleeps 3 s first
+		}
+	})})
+	ended := time.Now()
+	var stopped *GuestStoppedError
+	if !errors.As(err, &stopped) || stopped.Guest != "crasher" || !stopped.Started {
+		t.Fatalf("err = %v, want a *GuestStoppedError for crasher", err)
+	}
+	if !strings.Contains(stopped.Oops, "sysrq triggered crash") || !strings.Contains(stopped.Oops, "Call Trace:") {
+		t.Errorf("oops not quoted:\n%s\nconsole:\n%s", stopped.Oops, res[0].Console)
+	}
+	if crashed.IsZero() || ended.Sub(crashed) > 10*time.Second {
+		t.Errorf("the run ended %v after the crash, want within 10 s", ended.Sub(crashed))
+	}
+	if res[1].Done || len(res[0].Console) == 0 {
+		t.Errorf("waiter done %v; crasher console %d bytes", res[1].Done, len(res[0].Console))
+	}
+	if pids := qemuProcesses(t, "-name "+name); len(pids) > 0 {
+		t.Errorf("the waiting guest's QEMU survives: %v", pids)
+	}
+	t.Logf("run ended %v after the crash; error:\n%v", ended.Sub(crashed).Round(time.Millisecond), err)
+	if dir := os.Getenv("ROCEKIT_LAB_SAVE_CONSOLE"); dir != "" {
+		os.WriteFile(filepath.Join(dir, "sysrq-crash.console"), res[0].Console, 0o644)
+	}
+}
+
+// TestRunBootCrashRetriedOnce: a guest whose kernel cannot start its init
+// crashes while booting; the run is booted once more, said in BootRetry,
+// and the error still names the crash.
+func TestRunBootCrashRetriedOnce(t *testing.T) {
+	img, agent := labEnv(t)
+	g := Guest{Name: "noinit", Image: img, Append: "rdinit=/no/such/init init=/no/such/init",
+		Plan: Plan{Steps: []Step{{Name: "never", Path: "/bin/true"}}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var live strings.Builder
+	var mu sync.Mutex
+	res, err := Run(ctx, []Guest{g}, RunOptions{Agent: agent, Live: liveFunc(func(b []byte) { mu.Lock(); live.Write(b); mu.Unlock() })})
+	var stopped *GuestStoppedError
+	if !errors.As(err, &stopped) || stopped.Started || !strings.Contains(stopped.Oops, "Kernel panic") {
+		t.Fatalf("err = %v, want a boot-time *GuestStoppedError with the panic", err)
+	}
+	if !strings.Contains(res[0].BootRetry, "while booting") || !strings.Contains(live.String(), "booting the guests again, once") {
+		t.Errorf("retry not reported: BootRetry %q, live %q", res[0].BootRetry, live.String())
+	}
+}
+
+// liveFunc is a RunOptions.Live that hands each write to f.
+type liveFunc func([]byte)
+
+func (f liveFunc) Write(b []byte) (int, error) { f(b); return len(b), nil }

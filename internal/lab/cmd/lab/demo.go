@@ -80,6 +80,9 @@ func cmdDemo(ctx context.Context, args []string) error {
 		}
 		fmt.Fprintf(&summary, "## %s (kernel %s, perftest %s, %s in the guests)\n\n", suite, res.kernel,
 			img.Manifest.Packages["perftest"], time.Since(began).Round(time.Second))
+		if res.bootRetry != "" {
+			fmt.Fprintf(&summary, "The guests were booted twice: the first boot crashed.\n\n```\n%s\n```\n\n", res.bootRetry)
+		}
 		for _, e := range res.examples {
 			status := "ok"
 			if !e.ok {
@@ -113,6 +116,8 @@ type demoResult struct {
 	examples []exampleResult
 	restored string // the state check after the examples
 	clean    bool   // both guests as they booted
+	// bootRetry says why the guests were booted twice ("" once).
+	bootRetry string
 }
 
 type exampleResult struct {
@@ -184,13 +189,23 @@ func runDemo(ctx context.Context, s *session, img *lab.Image, examples []demoExa
 	if res == nil {
 		return nil, err
 	}
+	// Each guest's whole console, kept whatever happened: the kernel's
+	// own account of a crash.
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	for _, r := range res {
+		if r != nil {
+			os.WriteFile(filepath.Join(dir, r.Guest+".console"), r.Console, 0o644)
+		}
+	}
 	n := res[1]
 	if err != nil || !n.Done {
 		printFailure(res[0])
 		printFailure(n)
-		return nil, fmt.Errorf("the guests did not finish: %v", err)
+		return nil, fmt.Errorf("the guests did not finish (consoles in %s): %v", dir, err)
 	}
-	out := &demoResult{kernel: n.Agent.Kernel}
+	out := &demoResult{kernel: n.Agent.Kernel, bootRetry: n.BootRetry}
 	for name, data := range n.Files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
