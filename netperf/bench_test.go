@@ -94,3 +94,23 @@ func BenchmarkParseDemoLong(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkParseRealworld parses every real-world corpus output (all
+// forms, failures included) once per iteration; b.SetBytes is the whole
+// corpus.
+func BenchmarkParseRealworld(b *testing.B) {
+	ins := loadRealworld(b)
+	var total int64
+	for _, in := range ins {
+		total += int64(len(in.text))
+	}
+	b.SetBytes(total)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, in := range ins {
+			if res, _ := Parse(strings.NewReader(string(in.text))); res == nil {
+				b.Fatalf("%s: no result", in.name)
+			}
+		}
+	}
+}

@@ -201,12 +201,23 @@ func (x *fields) fail(msg string) {
 	}
 }
 
-func (x *fields) cpu(i int, method string) *CPU {
-	return &CPU{
-		UtilPercent:   x.float(i, "CPU utilisation"),
-		ServiceDemand: x.float(i+2, "service demand"),
+func (x *fields) cpu(i int, method, side string) *CPU {
+	return x.cpuAt(i, i+2, method, side)
+}
+
+// cpuAt reads a side's utilisation and service demand from fields u and
+// sd. A negative utilisation (seen when -c/-C were given a wrong CPU rate)
+// is kept as printed and flagged.
+func (x *fields) cpuAt(u, sd int, method, side string) *CPU {
+	c := &CPU{
+		UtilPercent:   x.float(u, "CPU utilisation"),
+		ServiceDemand: x.float(sd, "service demand"),
 		Method:        method,
 	}
+	if c.UtilPercent < 0 {
+		x.f.warnf(x.l.n, "%s CPU utilisation %v%% is negative: the CPU rate netperf used is wrong (a -c/-C RATE argument?)", side, c.UtilPercent)
+	}
+	return c
 }
 
 func (p *classicParser) streamRow(l line, cpu bool, local, remote string) {
@@ -220,8 +231,8 @@ func (p *classicParser) streamRow(l line, cpu bool, local, remote string) {
 	}
 	next := 5
 	if cpu {
-		r.LocalCPU = x.cpu(5, local)
-		r.RemoteCPU = x.cpu(6, remote)
+		r.LocalCPU = x.cpu(5, local, "local")
+		r.RemoteCPU = x.cpu(6, remote, "remote")
 		next = 9
 	}
 	p.rows = !x.bad
@@ -245,8 +256,8 @@ func (p *classicParser) rrRow(l line, cpu bool, local, remote string) {
 	}
 	next := 6
 	if cpu {
-		r.LocalCPU = x.cpu(6, local)
-		r.RemoteCPU = x.cpu(7, remote)
+		r.LocalCPU = x.cpu(6, local, "local")
+		r.RemoteCPU = x.cpu(7, remote, "remote")
 		next = 10
 	}
 	p.rows = !x.bad
@@ -275,7 +286,7 @@ func (p *classicParser) udpSendRow(l line, cpu bool, method string) {
 		Throughput:   x.float(5, "send throughput"),
 	}
 	if cpu {
-		r.CPU = &CPU{UtilPercent: x.float(6, "CPU utilisation"), ServiceDemand: x.float(7, "service demand"), Method: method}
+		r.CPU = x.cpuAt(6, 7, method, "local")
 	}
 	p.rows = !x.bad
 	if p.rows {
@@ -292,7 +303,7 @@ func (p *classicParser) udpRecvRow(l line, cpu bool, method string) {
 		Throughput:  x.float(3, "receive throughput"),
 	}
 	if cpu {
-		r.CPU = &CPU{UtilPercent: x.float(4, "CPU utilisation"), ServiceDemand: x.float(5, "service demand"), Method: method}
+		r.CPU = x.cpuAt(4, 5, method, "remote")
 	}
 	if !x.bad {
 		p.c.UDPRecv = r

@@ -14,6 +14,9 @@ func seedFixtures(f *testing.F) {
 	for _, fx := range loadFixtures(f) {
 		f.Add(string(fx.input))
 	}
+	for _, in := range loadRealworld(f) {
+		f.Add(string(in.text))
+	}
 	f.Add(bannerStream + titlesStream)
 	f.Add("THROUGHPUT=nan\nLOCAL_SEND_CALLS=-1\nREMOTE_RECV_CALLS=18446744073709551616\n")
 	f.Add("Throughput,Throughput Units\n\"unterminated,1\n")

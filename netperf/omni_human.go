@@ -59,9 +59,11 @@ func parseHuman(s string, names []string) (*Result, error) {
 		}
 		var rows [4]string
 		for k := range rows {
-			rows[k] = body[i+k].text
+			rows[k] = expandTabs(body[i+k].text)
 		}
-		humanBlock(f, o, rows, body[i+4])
+		values := body[i+4]
+		values.text = expandTabs(values.text)
+		humanBlock(f, o, rows, values)
 		i += 5
 		if i < len(body) && body[i].text != "" && strings.TrimSpace(body[i].text) != "" {
 			f.setErr(body[i], "unexpected line after an -O block")

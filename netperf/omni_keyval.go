@@ -30,14 +30,15 @@ func parseKeyVal(s string) (*Result, error) {
 	interims := map[int]*interimKeys{}
 	var order []int
 	for _, l := range f.body {
-		if strings.TrimSpace(l.text) == "" {
+		text := strings.TrimLeft(l.text, " \t") // a page's indentation
+		if text == "" {
 			continue
 		}
-		if !isSelectorLine(l.text) {
+		if !isSelectorLine(text) {
 			f.setErr(l, "not a SELECTOR=value line")
 			continue
 		}
-		name, value, _ := strings.Cut(l.text, "=")
+		name, value, _ := strings.Cut(text, "=")
 		value = unquote(strings.TrimSpace(value))
 		if base, n, ok := indexedKey(name); ok {
 			if slot := interimSlot(base); slot >= 0 {

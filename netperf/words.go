@@ -1,5 +1,7 @@
 package netperf
 
+import "strings"
+
 // Allocation-free helpers over the space-separated words of a line.
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
@@ -55,4 +57,27 @@ func wordsEqual(s, p string) bool {
 		return false
 	}
 	return wordCount(s) == wordCount(p)
+}
+
+// expandTabs is expand(1) with 8-column tab stops: -O output is read by
+// column, and a page or terminal may have turned its indentation or its
+// padding into tabs, or the other way round. A line without tabs is
+// returned as it is.
+func expandTabs(s string) string {
+	if strings.IndexByte(s, '\t') < 0 {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\t' {
+			n := 8 - col%8
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		b.WriteByte(s[i])
+		col++
+	}
+	return b.String()
 }
