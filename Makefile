@@ -30,8 +30,8 @@ test:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) test -count=1 -timeout 30m ./...
 
-## fuzz: run every fuzz target for FUZZTIME (seeds always run in make test)
-FUZZTIME ?= 5s
+## fuzz: run every fuzz target for FUZZTIME executions (seeds always run in make test)
+FUZZTIME ?= 30000x
 fuzz:
 	FUZZTIME=$(FUZZTIME) .ci/fuzz
 
