@@ -32,38 +32,56 @@ type Address struct {
 }
 
 // parseAddress parses the part of an address line after "address:".
-func parseAddress(rest []byte) (Address, bool) {
-	var a Address
+// A line that ends in a key without its value (a page wrapped the line
+// before "VAddr"'s value) parses, and the key is returned so that the
+// value can be taken from the next line.
+func parseAddress(rest []byte) (a Address, dangling string, ok bool) {
 	var f [maxFields][]byte
 	n := splitFields(rest, &f)
-	if n == 0 || n%2 != 0 || n > maxFields {
-		return a, false
+	if n == 0 || n > maxFields {
+		return a, "", false
+	}
+	if n%2 != 0 {
+		dangling = string(f[n-1])
+		if !a.set(dangling, 0) {
+			return a, "", false
+		}
+		n--
 	}
 	for i := 0; i < n; i += 2 {
 		v, ok := parseHex(f[i+1])
-		if !ok || (v > 0xffffffff && string(f[i]) != "VAddr") {
-			return a, false
-		}
-		switch string(f[i]) {
-		case "LID":
-			a.LID = uint32(v)
-		case "QPN":
-			a.QPN = uint32(v)
-		case "PSN":
-			a.PSN = uint32(v)
-		case "OUT":
-			a.OutReads = uint32(v)
-		case "RKey":
-			a.RKey = uint32(v)
-		case "VAddr":
-			a.VAddr = v
-		case "SRQn":
-			a.SRQN = uint32(v)
-		default:
-			return a, false
+		if !ok || !a.set(string(f[i]), v) {
+			return a, "", false
 		}
 	}
-	return a, true
+	return a, dangling, true
+}
+
+// set stores the value of one key of an address line; it reports false
+// for an unknown key or a value out of range.
+func (a *Address) set(key string, v uint64) bool {
+	if v > 0xffffffff && key != "VAddr" {
+		return false
+	}
+	switch key {
+	case "LID":
+		a.LID = uint32(v)
+	case "QPN":
+		a.QPN = uint32(v)
+	case "PSN":
+		a.PSN = uint32(v)
+	case "OUT":
+		a.OutReads = uint32(v)
+	case "RKey":
+		a.RKey = uint32(v)
+	case "VAddr":
+		a.VAddr = v
+	case "SRQn":
+		a.SRQN = uint32(v)
+	default:
+		return false
+	}
+	return true
 }
 
 // parseHex parses "0x1907" or "0000" (C's %#04x prints 0 without 0x).

@@ -77,14 +77,14 @@ func Detect(data []byte) Form {
 				return FormJSON
 			}
 		}
-		if bytes.HasPrefix(t, []byte("#bytes")) {
-			s := string(t)
-			switch {
-			case strings.Contains(s, "t_min"):
+		if isTableHeader(t) {
+			l := parseLayout(string(t))
+			switch l.kind() {
+			case tableLat:
 				return FormTextLat
-			case strings.Contains(s, "t_avg"):
+			case tableLatDur:
 				return FormTextLatDuration
-			case strings.Contains(s, "BW peak["):
+			case tableBW:
 				return FormTextBW
 			}
 		}

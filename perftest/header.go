@@ -118,7 +118,8 @@ func canonKey(k string) string {
 // and values that do not parse (the caller keeps those in Unknown).
 func (h *Header) set(key, value string) bool {
 	num := func(dst *int) bool {
-		v := strings.TrimSpace(strings.TrimSuffix(value, "[B]"))
+		// "1024[B]"; perftest 1.x printed "2048B".
+		v := strings.TrimSuffix(strings.TrimSuffix(value, "[B]"), "B")
 		n, err := strconv.Atoi(v)
 		if err != nil {
 			return false
@@ -204,46 +205,99 @@ func (h *Header) set(key, value string) bool {
 	return true
 }
 
-// addPairs parses a header line holding one or two "key : value" pairs:
-// " Dual-port       : OFF\t\tDevice         : rxe0", " rdma_cm QPs\t : OFF",
-// " PCIe relax order: ON\t\tLock-free\t: OFF",
-// " Data ex. method : rdma_cm \tTOS    : 5". It reports false when the
-// line holds no pair.
+// addPairs parses a header line holding one or more "key : value"
+// pairs, whatever separates them: " Dual-port       : OFF\t\tDevice         : rxe0"
+// as printed, " Dual-port       : OFF          Device         : irdma1" after a
+// terminal copy or expand(1), "Dual-port : OFF Device : mlx5_1" from a web
+// page, " rdma_cm QPs\t : OFF", " Data ex. method : rdma_cm \tTOS    : 5".
+// It reports false when the line holds no pair.
 func (h *Header) addPairs(line string) bool {
-	pieces := strings.FieldsFunc(line, func(r rune) bool { return r == '\t' })
-	var pairs []Field
-	for _, p := range pieces {
-		p = strings.TrimSpace(p)
-		if p == "" {
-			continue
-		}
-		if strings.HasPrefix(p, ":") && len(pairs) > 0 && pairs[len(pairs)-1].Value == "" {
-			// "rdma_cm QPs\t : OFF": the value part of the key before.
-			pairs[len(pairs)-1].Value = strings.TrimSpace(p[1:])
-			continue
-		}
-		k, v, ok := strings.Cut(p, ":")
-		if !ok {
-			// A key alone, its ": value" follows after a TAB.
-			pairs = append(pairs, Field{Key: p})
-			continue
-		}
-		pairs = append(pairs, Field{Key: strings.TrimSpace(k), Value: strings.TrimSpace(v)})
+	seps := pairSeparators(line)
+	if len(seps) == 0 {
+		return false
 	}
-	found := false
-	for _, f := range pairs {
-		if f.Key == "" {
-			continue
+	key := strings.TrimSpace(line[:seps[0]])
+	for i, sep := range seps {
+		end := len(line)
+		if i+1 < len(seps) {
+			end = seps[i+1]
 		}
-		if f.Value == "" && !strings.Contains(line, ":") {
-			continue
+		value, next := line[sep+1:end], ""
+		if i+1 < len(seps) {
+			value, next = splitValueKey(value)
 		}
-		found = true
-		if !h.set(f.Key, f.Value) {
+		f := Field{Key: key, Value: strings.TrimSpace(value)}
+		if f.Key != "" && !h.set(f.Key, f.Value) {
 			h.Unknown = append(h.Unknown, f)
 		}
+		key = next
 	}
-	return found
+	return true
+}
+
+// pairSeparators returns the positions of the colons that end a key: a
+// colon followed by a blank or the end of the line, with a key before it
+// ("EC:0D:9A" and "0x1f:" in values are not separators).
+func pairSeparators(line string) []int {
+	var seps []int
+	for i := 0; i < len(line); i++ {
+		if line[i] != ':' || i+1 < len(line) && line[i+1] != ' ' && line[i+1] != '\t' {
+			continue
+		}
+		before := line[:i]
+		if len(seps) > 0 {
+			before = line[seps[len(seps)-1]+1 : i]
+		}
+		if strings.TrimSpace(before) == "" {
+			continue
+		}
+		seps = append(seps, i)
+	}
+	return seps
+}
+
+// splitValueKey splits the text between two separators into the value of
+// the first pair and the key of the next. The key is, in order: the
+// longest known key (Header.set) that ends the text after a blank; else
+// what follows the last TAB; else what follows the last run of two or
+// more spaces; else the last word. So a value never swallows the next
+// key, and a value with spaces ("Ethernet", "rdma_cm") stays whole.
+func splitValueKey(s string) (value, key string) {
+	s = strings.TrimRight(s, " \t")
+	best := -1
+	for i := len(s) - 1; i > 0; i-- {
+		if (s[i-1] == ' ' || s[i-1] == '\t') && s[i] != ' ' && s[i] != '\t' && knownKey(s[i:]) {
+			best = i
+		}
+	}
+	if best < 0 {
+		best = strings.LastIndexByte(s, '\t') + 1
+	}
+	if best <= 0 {
+		if j := strings.LastIndex(s, "  "); j >= 0 {
+			best = j + 2
+		}
+	}
+	if best <= 0 {
+		best = strings.LastIndexAny(s, " \t") + 1
+	}
+	if best <= 0 {
+		return "", s
+	}
+	return s[:best], strings.TrimSpace(s[best:])
+}
+
+// knownKey reports whether k is a header key that Header.set knows.
+func knownKey(k string) bool { return headerKeys[canonKey(k)] }
+
+// headerKeys are the keys Header.set knows, folded by canonKey.
+var headerKeys = map[string]bool{
+	"dualport": true, "device": true, "numberofqps": true, "transporttype": true, "connectiontype": true,
+	"usingsrq": true, "pcierelaxorder": true, "lockfree": true, "ibvwrapi": true, "usingddp": true,
+	"usingenhancedreorder": true, "txdepth": true, "rxdepth": true, "postlist": true, "recvpostlist": true,
+	"cqmoderation": true, "cqepollbatch": true, "mtu": true, "linktype": true, "buffersize": true,
+	"gidindex": true, "gidindex2": true, "maxinlinedata": true, "outstandreads": true, "rdmacmqps": true,
+	"dataexmethod": true, "tos": true, "userocmmemory": true, "usemusamemory": true, "numanode": true,
 }
 
 // setTitle parses the title line of a test into h: "Send BW Test",

@@ -182,6 +182,7 @@ func TestParseErrors(t *testing.T) {
 		top    = dashes + "                    Send BW Test\n" + " Dual-port       : OFF\t\tDevice         : rxe0\n"
 		head   = top + dashes + " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n"
 	)
+	bad := []WarningKind{WarnBadRow}
 	tests := []struct {
 		name  string
 		in    string
@@ -191,26 +192,30 @@ func TestParseErrors(t *testing.T) {
 		msg   string
 		kinds []WarningKind
 	}{
-		{"garbled number", head + " 2 20 0.03 0.02 0.008388\n 4 20 0.09 0.0x6 0.015915\n 8 20 0.18 0.12 0.015985\n", ErrParse, 7, 2, "bad number", nil},
-		{"too few fields", head + " 2 20 0.03 0.02\n", ErrParse, 6, 0, "4 fields, want 5", nil},
-		{"too many fields", head + " 2 20 0.03 0.02 0.008388 1 2\n", ErrParse, 6, 0, "7 fields, want 5", nil},
+		{"garbled number", head + " 2 20 0.03 0.02 0.008388\n 4 20 0.09 0.0x6 0.015915\n 8 20 0.18 0.12 0.015985\n", ErrParse, 7, 2, "bad number", bad},
+		{"too few fields", head + " 2 20 0.03 0.02\n" + dashes, ErrParse, 6, 0, "4 fields, want 5", bad},
+		{"row cut at the end", head + " 2 20 0.03 0.02 0.008388\n 4 20 0.09\n\n", ErrTruncated, 7, 1, "3 fields, want 5 (cut short)", bad},
+		{"row cut, then more rows", head + " 2 20 0.03\n 4 20 0.09 0.06 0.015915\n", ErrParse, 6, 1, "3 fields, want 5", bad},
+		{"too many fields", head + " 2 20 0.03 0.02 0.008388 1 2\n", ErrParse, 6, 0, "7 fields, want 5", bad},
+		{"unknown table", top + dashes + " #bytes     #iterations    BW min[Gb/sec]\n 65536 1000 1.5\n", ErrParse, 6, 0, "columns this parser does not know", []WarningKind{WarnUnknownLine, WarnBadRow}},
+		{"kernel message", head + " 2 20 0.03 0.02 0.008388\n  489.244399] BUG: Bad page map\n", nil, 0, 1, "", []WarningKind{WarnUnknownLine}},
 		{"truncated table", head, ErrTruncated, 5, 0, "no rows", nil},
 		{"truncated header", top + dashes, ErrTruncated, 0, 0, "no result table", nil},
-		{"row before table", " 65536 300 1 1 1\n", ErrParse, 1, 0, "before any table", nil},
+		{"row before table", " 65536 300 1 1 1\n", ErrParse, 1, 0, "before any table", bad},
 		{"bad address", top + dashes + " local address: LID zz QPN 0x1\n", ErrParse, 5, 0, "bad address", nil},
 		{"bad GID", top + dashes + " local address: LID 0000 QPN 0x1 PSN 0x2\n GID: 1:2:3\n", ErrParse, 6, 0, "bad GID", nil},
 		{"empty", "", ErrUnrecognized, 0, 0, "no title", nil},
-		{"other tool", "MIGRATED TCP STREAM TEST from 0.0.0.0\n 87380  16384  16384    10.00    9426.34\n", ErrParse, 2, 0, "before any table", []WarningKind{WarnUnknownLine}},
+		{"other tool", "MIGRATED TCP STREAM TEST from 0.0.0.0\n 87380  16384  16384    10.00    9426.34\n", ErrParse, 2, 0, "before any table", []WarningKind{WarnUnknownLine, WarnBadRow}},
 		{"long line", strings.Repeat("x", maxLine+10) + "\n", ErrUnrecognized, 0, 0, "no title", []WarningKind{WarnUnknownLine}},
-		{"huge size", head + " 99999999999999999999999 20 0.03 0.02 0.008388\n", ErrParse, 6, 0, "bad number", nil},
+		{"huge size", head + " 99999999999999999999999 20 0.03 0.02 0.008388\n", ErrParse, 6, 0, "bad number", bad},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res, err := parseString(t, tt.in)
-			if !errors.Is(err, tt.is) {
+			if !errors.Is(err, tt.is) || (err == nil) != (tt.is == nil) {
 				t.Fatalf("err = %v, want %v", err, tt.is)
 			}
-			if !strings.Contains(err.Error(), tt.msg) {
+			if err != nil && !strings.Contains(err.Error(), tt.msg) {
 				t.Errorf("err = %q, want it to say %q", err, tt.msg)
 			}
 			var pe *ParseError

@@ -2,50 +2,189 @@ package perftest
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 )
 
-// Column names, for messages.
+// The column order of the tables as perftest 4.x and later print them;
+// Row values are put in these positions (v[i] for column i) before the
+// row is built, whatever order the table header gave.
 var (
-	bwColumns     = []string{"BW peak", "BW average", "MsgRate"}
-	bwPortColumns = []string{"BW peak", "BW average", "MsgRate", "BW Port1", "MsgRate Port1", "BW Port2", "MsgRate Port2"}
-	latColumns    = []string{"t_min", "t_max", "t_typical", "t_avg", "t_stdev", "99% percentile", "99.9% percentile"}
-	latDurColumns = []string{"t_avg", "tps average"}
+	plainBW     = [...]column{colBytes, colIters, colBWPeak, colBWAvg, colMsgRate, colBWPort1, colRatePort1, colBWPort2, colRatePort2}
+	plainLat    = [...]column{colBytes, colIters, colTMin, colTMax, colTTypical, colTAvg, colTStdev, colP99, colP999}
+	plainLatDur = [...]column{colBytes, colIters, colTAvg, colTPS}
 )
 
-// row handles a line that starts with a digit.
+// columnLabels name the columns in warnings.
+var columnLabels = [numColumns]string{
+	colBWPeak: "BW peak", colBWAvg: "BW average", colMsgRate: "MsgRate",
+	colBWPort1: "BW Port1", colRatePort1: "MsgRate Port1", colBWPort2: "BW Port2", colRatePort2: "MsgRate Port2",
+	colTMin: "t_min", colTMax: "t_max", colTTypical: "t_typical", colTAvg: "t_avg", colTStdev: "t_stdev",
+	colP99: "99% percentile", colP999: "99.9% percentile", colTPS: "tps average", colCPU: "CPU_Util",
+}
+
+// setLayout takes the layout of a table header: the plain order the rows
+// are built from (target), whether the header has exactly that order (so
+// rows need no reordering), and where the CPU column goes.
+func (p *textParser) setLayout(l tableLayout) {
+	p.layout = l
+	switch p.table {
+	case tableLat:
+		p.target = plainLat[:]
+	case tableLatDur:
+		p.target = plainLatDur[:]
+	default:
+		p.target = plainBW[:5]
+		if l.has(colBWPort1) {
+			p.target = plainBW[:]
+		}
+	}
+	k := len(p.target)
+	p.plain = l.n == k || l.n == k+1 && l.at[k] == colCPU
+	for i := 0; p.plain && i < k; i++ {
+		p.plain = l.at[i] == p.target[i]
+	}
+}
+
+// row handles a line that starts with a digit. A line that reads as a
+// result row (looksLikeRow) but does not fit the table becomes a
+// WarnBadRow warning and a *ParseError; a row cut short at the end of the
+// input makes the output truncated (ErrTruncated). Other lines that start
+// with a digit are unknown lines.
 func (p *textParser) row(t []byte) {
-	if p.table == tableNone {
-		p.setErr(newParseError(ErrParse, p.line, t, "a result row before any table header"))
+	if !looksLikeRow(t) {
+		p.res.warn(WarnUnknownLine, p.line, clip(string(t)))
+		return
+	}
+	switch p.table {
+	case tableNone:
+		p.badRow(t, "a result row before any table header")
+		return
+	case tableOther:
+		p.badRow(t, "a row under a table header whose columns this parser does not know")
 		return
 	}
 	var u [2]uint64
 	var v [maxFields]float64
 	n, good := scanRow(t, &u, &v)
-	switch p.table {
-	case tableBW:
-		r, ok := p.bwRow(t, n, good, &u, &v)
-		if !ok {
-			return
-		}
-		p.tableRows++
+	if !p.fits(t, n) {
+		return
+	}
+	if !good {
+		p.badRow(t, "bad number in a "+p.what()+" row")
+		return
+	}
+	if !p.plain {
+		p.reorder(n, &u, &v)
+	}
+	p.tableRows++
+	if p.table == tableBW {
+		r := p.bwRow(t, n, &u, &v)
 		p.addBW(r)
 		if p.onRow != nil && p.section == sectionMain {
 			p.onRow(r)
 		}
-	default:
-		r, ok := p.latRow(t, n, good, &u, &v)
-		if !ok {
-			return
+		return
+	}
+	r := p.latRow(t, n, &u, &v)
+	if p.keepRows && p.section == sectionMain {
+		p.res.Lat = appendRow(p.res.Lat, r, p.rowHint)
+	}
+	if p.onRow != nil && p.section == sectionMain {
+		p.onRow(r)
+	}
+}
+
+// what names the table in messages.
+func (p *textParser) what() string {
+	if p.table == tableBW {
+		return "BW"
+	}
+	return "latency"
+}
+
+// fits checks the number of fields of a row against the table header:
+// as many as the header has columns, one fewer when the last column is
+// CPU_Util (a row without it), or one more when the header has no CPU
+// column (a CPU value appended to the row). A row with fewer fields is
+// cut short: if nothing but blank lines follows it, the output is
+// truncated (see textParser.cutRow).
+func (p *textParser) fits(t []byte, n int) bool {
+	want := p.layout.n
+	cpuLast := want > 0 && want <= maxFields && p.layout.at[want-1] == colCPU
+	if n == want || cpuLast && n == want-1 || !p.layout.has(colCPU) && n == want+1 && want < maxFields {
+		return true
+	}
+	msg := fmt.Sprintf("%s row has %d fields, want %d", p.what(), n, want)
+	if n < want {
+		p.res.warn(WarnBadRow, p.line, clip(msg+": "+string(t)))
+		p.cutRow = newParseError(ErrTruncated, p.line, t, msg+" (cut short)")
+		return false
+	}
+	p.badRow(t, msg)
+	return false
+}
+
+// badRow reports a line that reads as a result row but does not parse:
+// a warning with its line number, and the parse error.
+func (p *textParser) badRow(t []byte, msg string) {
+	p.res.warn(WarnBadRow, p.line, clip(msg+": "+string(t)))
+	p.setErr(newParseError(ErrParse, p.line, t, msg))
+}
+
+// reorder moves the values of a row of n fields from the positions of the
+// table header to those of p.target, the CPU value after them, and sets
+// the columns the table does not have to NaN: not printed.
+func (p *textParser) reorder(n int, u *[2]uint64, v *[maxFields]float64) {
+	got, gotU := *v, *u
+	value := func(j int) float64 {
+		if j < 2 {
+			return float64(gotU[j])
 		}
-		p.tableRows++
-		if p.keepRows && p.section == sectionMain {
-			p.res.Lat = appendRow(p.res.Lat, r, p.rowHint)
-		}
-		if p.onRow != nil && p.section == sectionMain {
-			p.onRow(r)
+		return got[j]
+	}
+	for i, c := range p.target {
+		j := int(p.layout.idx[c])
+		switch {
+		case i < 2 && j >= 0 && j < 2:
+			u[i] = gotU[j]
+		case i < 2:
+			u[i] = 0
+		case j >= 0 && j < n:
+			v[i] = value(j)
+		default:
+			v[i] = math.NaN()
 		}
 	}
+	cpu := len(p.target)
+	switch j := int(p.layout.idx[colCPU]); {
+	case j >= 2 && j < n:
+		v[cpu] = got[j]
+	case j < 0 && n == p.layout.n+1:
+		v[cpu] = got[n-1]
+	}
+}
+
+// hasCPU reports whether a row of n fields has the CPU column.
+func (p *textParser) hasCPU(n int) bool {
+	if p.layout.has(colCPU) {
+		return n == p.layout.n
+	}
+	return n == p.layout.n+1
+}
+
+// printedFinite reports whether every value the row printed is finite
+// (values of columns the table does not have are NaN and do not count).
+func (p *textParser) printedFinite(n int, v *[maxFields]float64) bool {
+	if p.plain {
+		return allFinite(v[2:n])
+	}
+	for i := 2; i < len(p.target); i++ {
+		if p.layout.has(p.target[i]) && !finite(v[i]) {
+			return false
+		}
+	}
+	return !p.hasCPU(n) || finite(v[len(p.target)])
 }
 
 // appendRow appends r. The first row allocates room for hint rows (the
@@ -65,47 +204,32 @@ func appendRow[T any](s []T, r T, hint int) []T {
 	return append(s, r)
 }
 
-// bwRow parses a BW row: size, iterations, peak, average, message rate,
-// then the per-port columns and the CPU column when the table has them.
-func (p *textParser) bwRow(t []byte, n int, good bool, u *[2]uint64, v *[maxFields]float64) (BWRow, bool) {
-	base := 5
-	if p.tablePorts {
-		base = 9
-	}
-	if n != base && n != base+1 {
-		p.setErr(newParseError(ErrParse, p.line, t, fmt.Sprintf("BW row has %d fields, want %d", n, base)))
-		return BWRow{}, false
-	}
-	if !good {
-		p.setErr(newParseError(ErrParse, p.line, t, "bad number in a BW row"))
-		return BWRow{}, false
-	}
+// bwRow builds a BW row from values in the positions of p.target: size,
+// iterations, peak, average, message rate, the per-port columns, and the
+// CPU column after them.
+func (p *textParser) bwRow(t []byte, n int, u *[2]uint64, v *[maxFields]float64) BWRow {
 	r := BWRow{Bytes: u[0], Iterations: u[1], Line: p.line}
 	unit := p.res.Header.BWUnit
 	r.Printed = PrintedBW{Peak: v[2], Avg: v[3], Unit: unit}
-	r.PeakMeasured = v[2] != 0
+	r.PeakMeasured = v[2] != 0 && !math.IsNaN(v[2])
 	if r.PeakMeasured {
 		r.BWPeakGbps = unit.ToGbps(v[2])
 	}
 	r.BWAvgGbps = unit.ToGbps(v[3])
 	r.MsgRateMpps = v[4]
-	if p.tablePorts {
+	if len(p.target) > 5 {
 		r.Ports = []PortBW{
 			{BWGbps: unit.ToGbps(v[5]), MsgRateMpps: v[6], BWPrinted: v[5]},
 			{BWGbps: unit.ToGbps(v[7]), MsgRateMpps: v[8], BWPrinted: v[7]},
 		}
 	}
-	if n == base+1 {
-		r.CPUUtilPercent, r.HasCPUUtil = v[base], true
+	if p.hasCPU(n) {
+		r.CPUUtilPercent, r.HasCPUUtil = v[len(p.target)], true
 	}
-	if !allFinite(v[2:n]) {
-		names := bwColumns
-		if p.tablePorts {
-			names = bwPortColumns
-		}
-		p.warnNonFinite(r.Bytes, names, t)
+	if !p.printedFinite(n, v) {
+		p.warnNonFinite(r.Bytes, t)
 	}
-	return r, true
+	return r
 }
 
 // addBW stores a BW row in its section.
@@ -118,7 +242,7 @@ func (p *textParser) addBW(r BWRow) {
 		p.res.ReportBoth.Remote = append(p.res.ReportBoth.Remote, r)
 		return
 	}
-	if !r.PeakMeasured && !p.peakWarned {
+	if !r.PeakMeasured && !p.peakWarned && p.layout.has(colBWPeak) {
 		p.peakWarned = true
 		if !p.res.HasWarning(WarnPeakNotMeasured) {
 			p.res.warn(WarnPeakNotMeasured, r.Line, "BW peak printed as 0.00: perftest did not measure it "+
@@ -130,20 +254,9 @@ func (p *textParser) addBW(r BWRow) {
 	}
 }
 
-// latRow parses a latency row, or a -D latency row.
-func (p *textParser) latRow(t []byte, n int, good bool, u *[2]uint64, v *[maxFields]float64) (LatRow, bool) {
-	base, names := 9, latColumns
-	if p.table == tableLatDur {
-		base, names = 4, latDurColumns
-	}
-	if n != base && n != base+1 {
-		p.setErr(newParseError(ErrParse, p.line, t, fmt.Sprintf("latency row has %d fields, want %d", n, base)))
-		return LatRow{}, false
-	}
-	if !good {
-		p.setErr(newParseError(ErrParse, p.line, t, "bad number in a latency row"))
-		return LatRow{}, false
-	}
+// latRow builds a latency row, or a -D latency row, from values in the
+// positions of p.target (plainLat or plainLatDur).
+func (p *textParser) latRow(t []byte, n int, u *[2]uint64, v *[maxFields]float64) LatRow {
 	r := LatRow{Bytes: u[0], Iterations: u[1], Line: p.line}
 	if p.table == tableLatDur {
 		r.Duration, r.TAvgMicros, r.TPS = true, v[2], v[3]
@@ -151,11 +264,11 @@ func (p *textParser) latRow(t []byte, n int, good bool, u *[2]uint64, v *[maxFie
 		r.TMinMicros, r.TMaxMicros, r.TTypicalMicros = v[2], v[3], v[4]
 		r.TAvgMicros, r.TStdevMicros, r.P99Micros, r.P999Micros = v[5], v[6], v[7], v[8]
 	}
-	if n == base+1 {
-		r.CPUUtilPercent, r.HasCPUUtil = v[base], true
+	if p.hasCPU(n) {
+		r.CPUUtilPercent, r.HasCPUUtil = v[len(p.target)], true
 	}
-	if !allFinite(v[2:n]) {
-		p.warnNonFinite(r.Bytes, names, t)
+	if !p.printedFinite(n, v) {
+		p.warnNonFinite(r.Bytes, t)
 	} else if !r.Duration && !p.percentileWarned && r.P999Micros == r.TMaxMicros {
 		p.percentileWarned = true
 		which := "the 99.9% percentile equals"
@@ -165,7 +278,7 @@ func (p *textParser) latRow(t []byte, n int, good bool, u *[2]uint64, v *[maxFie
 		p.res.warn(WarnCoarsePercentile, r.Line, fmt.Sprintf("%s t_max at %d iterations: too few samples for them "+
 			"(perftest drops the 2 largest samples; t_max is the 3rd largest)", which, r.Iterations))
 	}
-	return r, true
+	return r
 }
 
 func allFinite(v []float64) bool {
@@ -177,9 +290,9 @@ func allFinite(v []float64) bool {
 	return true
 }
 
-// warnNonFinite warns about the inf and nan fields of a row; names[i]
-// names field i+2, and a field past them is the CPU column.
-func (p *textParser) warnNonFinite(size uint64, names []string, row []byte) {
+// warnNonFinite warns about the inf and nan fields of a row, named by the
+// table header (a field past the named columns is the CPU column).
+func (p *textParser) warnNonFinite(size uint64, row []byte) {
 	var f [maxFields][]byte
 	n := min(splitFields(row, &f), maxFields)
 	b := strconv.AppendUint(p.scratch[:0], size, 10)
@@ -194,8 +307,8 @@ func (p *textParser) warnNonFinite(size uint64, names []string, row []byte) {
 		}
 		first = false
 		name := "CPU_Util"
-		if i < len(names) {
-			name = names[i]
+		if j := i + 2; j < p.layout.n && j < maxFields && columnLabels[p.layout.at[j]] != "" {
+			name = columnLabels[p.layout.at[j]]
 		}
 		b = append(append(append(b, name...), ' '), field...)
 	}

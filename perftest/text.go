@@ -14,6 +14,7 @@ const (
 	tableBW
 	tableLat
 	tableLatDur
+	tableOther // a "#bytes" header whose columns name no known table
 )
 
 // sections of --report-both.
@@ -36,8 +37,10 @@ type textParser struct {
 
 	line       int
 	table      tableKind
-	tableCPU   bool // the table has a CPU_Util[%] column
-	tablePorts bool // the table has per-port columns
+	layout     tableLayout // the columns of the table header
+	target     []column    // the column order rows are built in
+	plain      bool        // the header has the columns in target order
+	cutRow     *ParseError // a row with too few fields, the last row-like line so far
 	tableLine  int
 	tableText  string
 	tableRows  int
@@ -46,6 +49,8 @@ type textParser struct {
 	sawTitle, sawHeader, sawAddr bool
 	sawDashes                    bool
 	lastAddr                     *Address
+	addrKey                      string   // the key whose value a wrapped address line left for the next line
+	addrFor                      *Address // the address addrKey belongs to
 
 	inDump    bool
 	dumpStart int
@@ -87,8 +92,22 @@ func (p *textParser) feed(raw []byte) {
 		return
 	}
 	p.endDump()
+	if p.cutRow != nil {
+		// Something follows the short row: it was garbled, not cut off by
+		// the end of the output.
+		p.cutRow.Err = ErrParse
+		p.setErr(p.cutRow)
+		p.cutRow = nil
+	}
+	if p.addrKey != "" && p.addrValue(t) {
+		return
+	}
 	if c := t[0]; c >= '0' && c <= '9' {
 		p.row(t)
+		return
+	}
+	if isTableHeader(t) {
+		p.tableHeader(t)
 		return
 	}
 	switch t[0] {
@@ -102,11 +121,6 @@ func (p *textParser) feed(raw []byte) {
 			p.res.Server = true
 		}
 		if len(bytes.Trim(t, "* ")) == 0 || bytes.Contains(t, []byte("Waiting for client")) {
-			return
-		}
-	case '#':
-		if bytes.HasPrefix(t, []byte("#bytes")) {
-			p.tableHeader(t)
 			return
 		}
 	}
@@ -192,33 +206,20 @@ func (p *textParser) endDump() {
 		fmt.Sprintf("skipped a -U/-H dump of %d latency samples (lines %d-%d)", p.dumpCount, p.dumpStart, p.line-1))
 }
 
-// tableHeader handles a " #bytes ..." line.
+// tableHeader handles a " #bytes ..." line: the table's kind, unit and
+// column layout come from its column names.
 func (p *textParser) tableHeader(t []byte) {
 	s := string(t)
-	var k tableKind
-	switch {
-	case strings.Contains(s, "t_min"):
-		k = tableLat
-	case strings.Contains(s, "tps average"), strings.Contains(s, "t_avg"):
-		k = tableLatDur
-	case strings.Contains(s, "BW peak[") || strings.Contains(s, "BW average["):
-		k = tableBW
-	default:
+	l := parseLayout(s)
+	k := l.kind()
+	if k == tableOther {
 		p.res.warn(WarnUnknownLine, p.line, clip(s))
-		return
 	}
 	p.table, p.tableLine, p.tableText, p.tableRows = k, p.line, s, 0
-	p.tableCPU = strings.Contains(s, "CPU_Util")
-	p.tablePorts = strings.Contains(s, "Port1")
+	p.setLayout(l)
 	switch k {
 	case tableBW:
-		label := s[strings.Index(s, "BW "):]
-		if i := strings.IndexByte(label, '['); i >= 0 {
-			label = label[i+1:]
-			if j := strings.IndexByte(label, ']'); j >= 0 {
-				label = label[:j]
-			}
-		}
+		label := unitLabel(s)
 		p.res.Header.BWUnitLabel = label
 		p.res.Header.BWUnit = parseBWUnit(label)
 		p.setKind(ResultBW)
@@ -227,6 +228,23 @@ func (p *textParser) tableHeader(t []byte) {
 	case tableLatDur:
 		p.setKind(ResultLatDuration)
 	}
+}
+
+// addrValue takes the value a wrapped address line left for the next
+// line ("... RKey 0x002d00 VAddr" then " 0x002aaaaaae1000", as a page
+// that wraps at 80 columns shows it). It reports false, and forgets the
+// key, when the line is not a lone hex number.
+func (p *textParser) addrValue(t []byte) bool {
+	key, a := p.addrKey, p.addrFor
+	p.addrKey, p.addrFor = "", nil
+	if len(t) < 3 || t[0] != '0' || t[1] != 'x' || bytes.IndexAny(t, " \t") >= 0 {
+		return false
+	}
+	v, ok := parseHex(t)
+	if !ok || !a.set(key, v) {
+		return false
+	}
+	return true
 }
 
 // addressLine handles "local address: ...", "remote address: ...",
@@ -239,7 +257,7 @@ func (p *textParser) addressLine(s string) bool {
 			continue
 		}
 		p.sawAddr = true
-		a, ok := parseAddress([]byte(rest))
+		a, key, ok := parseAddress([]byte(rest))
 		if !ok {
 			p.setErr(newParseError(ErrParse, p.line, []byte(s), "bad address line"))
 			p.lastAddr = nil
@@ -251,6 +269,9 @@ func (p *textParser) addressLine(s string) bool {
 		}
 		*list = append(*list, a)
 		p.lastAddr = &(*list)[len(*list)-1]
+		if key != "" {
+			p.addrKey, p.addrFor = key, p.lastAddr
+		}
 		return true
 	}
 	for _, prefix := range [...]string{"GID:", "MGID:"} {
@@ -273,9 +294,15 @@ func (p *textParser) addressLine(s string) bool {
 // finish checks the end of the input and returns the error of Parse.
 func (p *textParser) finish() error {
 	p.endDump()
+	if p.cutRow != nil {
+		p.setErr(p.cutRow)
+		p.cutRow = nil
+	}
 	recognized := p.sawTitle || p.sawHeader || p.sawAddr || p.table != tableNone
 	var trunc error
 	switch {
+	case p.table == tableOther:
+		trunc = newParseError(ErrParse, p.tableLine, []byte(p.tableText), "a table header whose columns this parser does not know")
 	case p.table != tableNone && p.tableRows == 0:
 		trunc = newParseError(ErrTruncated, p.tableLine, []byte(p.tableText), "table header with no rows under it")
 	case recognized && p.table == tableNone:

@@ -46,6 +46,12 @@ const (
 	// WarnUnknownLine: a line the parser does not know, kept so that a new
 	// perftest version cannot hide a message.
 	WarnUnknownLine
+	// WarnBadRow: a line that reads as a result row (a number, then more
+	// numbers) but does not fit the table: too few or too many fields, a
+	// garbled number, no table header above it. Its line number is kept;
+	// the parse error (or ErrTruncated for a row cut short at the end)
+	// says the same.
+	WarnBadRow
 )
 
 var warningKindNames = [...]string{
@@ -59,6 +65,7 @@ var warningKindNames = [...]string{
 	WarnNoTable:          "no_table",
 	WarnUnitUnknown:      "unit_unknown",
 	WarnUnknownLine:      "unknown_line",
+	WarnBadRow:           "bad_row",
 }
 
 // String returns a short snake_case name ("peak_not_measured").
