@@ -35,16 +35,16 @@ type textParser struct {
 	rowHint  int       // how many rows the input can hold at most, or 0
 	onRow    func(Row) // called for every row of the main section, if set
 
-	line       int
-	table      tableKind
-	layout     tableLayout // the columns of the table header
-	target     []column    // the column order rows are built in
-	plain      bool        // the header has the columns in target order
-	cutRow     *ParseError // a row with too few fields, the last row-like line so far
-	tableLine  int
-	tableText  string
-	tableRows  int
-	section    int
+	line      int
+	table     tableKind
+	layout    tableLayout // the columns of the table header
+	target    []column    // the column order rows are built in
+	plain     bool        // the header has the columns in target order
+	cutRow    *ParseError // a row with too few fields, the last row-like line so far
+	tableLine int
+	tableText string
+	tableRows int
+	section   int
 
 	sawTitle, sawHeader, sawAddr bool
 	sawDashes                    bool
