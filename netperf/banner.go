@@ -51,7 +51,8 @@ func parseBanner(s string) (b *Banner, incomplete, ok bool) {
 		b.Direction = strings.TrimSuffix(d, " TEST")
 	}
 	if !legacy {
-		_, to, hasTo := strings.Cut(parts[0], " to ")
+		head := strings.TrimSuffix(parts[0], " to") + " "
+		_, to, hasTo := strings.Cut(head, " to ")
 		incomplete = !hasTo || !strings.Contains(to, " port ")
 	}
 	return b, incomplete, true
@@ -79,11 +80,12 @@ func legacyTitle(title string) bool {
 }
 
 // bannerContinues reports whether a line is the wrapped rest of an
-// incomplete banner: "to 192.168.10.20 () port 0 AF_INET" or "port 0
-// AF_INET".
+// incomplete banner: "to 192.168.10.20 () port 0 AF_INET", "port 0
+// AF_INET", or the remote part after a banner cut after its " to"
+// ("10.200.0.1 () port 0 AF_INET : demo").
 func bannerContinues(s string) bool {
 	t := strings.TrimSpace(s)
-	return strings.HasPrefix(t, "to ") || strings.HasPrefix(t, "port ")
+	return strings.HasPrefix(t, "to ") || strings.HasPrefix(t, "port ") || strings.Contains(t, " AF_")
 }
 
 // leadTrim drops what can stand before a netperf line in a pasted
