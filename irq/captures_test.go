@@ -479,3 +479,46 @@ func checkSoftnetField(t *testing.T, c captureCase, key string, rows []SoftnetSt
 		t.Errorf("expect field %q is not asserted", key)
 	}
 }
+
+// TestCapturesFSSoftnet: FS.Softnet maps the rows of an 11-column
+// softnet_stat through its /sys's online CPU list. The tree is built in a
+// temporary folder from the sysstat capture (CPU 6 offline in its
+// /proc/stat).
+func TestCapturesFSSoftnet(t *testing.T) {
+	captureCases(t, "softnet") // skips without the corpus
+	st, err := ParseStat(bytes.NewReader(captureBytes(t, "stat/001-sysstat-root3-cpu6-offline.txt")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var online CPUList
+	for _, x := range st.CPUs {
+		online = append(online, x.CPU)
+	}
+	root := t.TempDir()
+	for p, b := range map[string][]byte{
+		"proc/net/softnet_stat":         captureBytes(t, "softnet/005-sysstat-root3-11col.txt"),
+		"sys/devices/system/cpu/online": []byte(online.String() + "\n"),
+	} {
+		p = filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, err := NewFS(filepath.Join(root, "proc"), filepath.Join(root, "sys")).Softnet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for _, r := range rows {
+		got = append(got, r.CPU)
+	}
+	if want := []int{0, 1, 2, 3, 4, 5, 7}; !slices.Equal(got, want) {
+		t.Errorf("FS.Softnet CPUs = %v, want %v (online %s)", got, want, online)
+	}
+	if rows[6].Processed != 0x4958 {
+		t.Errorf("CPU 7 processed = %#x, want 0x4958 (the last row)", rows[6].Processed)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -192,6 +194,27 @@ func FuzzParseInterrupts(f *testing.F) {
 			_ = l.Total()
 		}
 		_ = Delta(in, in)
+	})
+}
+
+// FuzzParseInterruptLines feeds headerless and headed text with a CPU
+// list, seeded from the real-world corpus.
+func FuzzParseInterruptLines(f *testing.F) {
+	for _, p := range []string{"interrupts-azure-mana-grep/before.txt", "interrupts-cx5-ryzen-grep/output.txt", "interrupts-xen-hvm-e1000e/output.txt", "interrupts-xen-arm64-vck190/output.txt"} {
+		b, err := os.ReadFile(filepath.Join(realworldDir, p))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, uint8(4))
+	}
+	f.Add([]byte(" 1: 2 3 4 5 x 6-edge\n@:\n"), uint8(2))
+	f.Fuzz(func(t *testing.T, b []byte, n uint8) {
+		in, _ := ParseInterruptLines(bytes.NewReader(b), seq(0, int(n)-1))
+		for _, l := range in.Lines {
+			if len(l.CPUs) != len(l.Counts) || len(l.Counts) > len(in.CPUs) {
+				t.Fatalf("line %q: %d CPUs, %d counts, %d columns", l.Label, len(l.CPUs), len(l.Counts), len(in.CPUs))
+			}
+		}
 	})
 }
 

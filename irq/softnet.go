@@ -101,7 +101,7 @@ func parseSoftnet(b []byte, file string, online []int) ([]SoftnetStat, error) {
 		}
 		s := SoftnetStat{CPU: row - 1, Processed: v[0], Dropped: v[1], TimeSqueeze: v[2], Columns: len(v)}
 		switch {
-		case row-1 < len(online):
+		case row-1 < len(online) && online[row-1] >= 0 && online[row-1] < maxCPUID:
 			s.CPU = online[row-1]
 		case len(online) > 0 && len(v) <= 12:
 			errs = append(errs, newParseError(file, n+1, line, "more rows than online CPUs"))

@@ -75,6 +75,23 @@ func FuzzParseSoftnet(f *testing.F) {
 	})
 }
 
+func FuzzParseSoftnetOnline(f *testing.F) {
+	f.Add(readFixture(f, "bookworm/proc/net/softnet_stat"), []byte{0, 2, 5})
+	f.Add([]byte("1 2 3 4 5 6 7 8 9 a b\n1 2 3\n"), []byte{255})
+	f.Fuzz(func(t *testing.T, b, on []byte) {
+		online := make([]int, len(on))
+		for i, c := range on {
+			online[i] = int(c) - 8 // some negative
+		}
+		got, _ := ParseSoftnetOnline(bytes.NewReader(b), online)
+		for _, s := range got {
+			if s.CPU < 0 || s.CPU >= maxCPUID {
+				t.Fatalf("CPU %d", s.CPU)
+			}
+		}
+	})
+}
+
 func BenchmarkParseSoftnet(b *testing.B) {
 	var sb strings.Builder
 	for c := 0; c < 256; c++ {
