@@ -83,6 +83,9 @@ var namePatterns = []namePattern{
 	// "eth0-Tx-Rx-3" (ena), "eth0-fp-3" (bnx2x, qede), "eth0-rx-3",
 	// "eth0-tx-3", Emulex be2net "eth0-rx-1"/"eth0-tx-0", "eth0:rx-3".
 	{regexp.MustCompile(`(?i)-tx-?rx-([0-9]+)$`), RoleQueue, DirRXTX},
+	// ice 1.16 out of tree, two queue pairs per vector:
+	// "ice-ens2f1-TxRx-0-1" (intel/ethernet-linux-ice issue 16).
+	{regexp.MustCompile(`(?i)-tx-?rx-([0-9]+)-[0-9]+$`), RoleQueue, DirRXTX},
 	{regexp.MustCompile(`(?i)-rx-?tx-([0-9]+)$`), RoleQueue, DirRXTX},
 	{regexp.MustCompile(`-fp-([0-9]+)$`), RoleQueue, DirRXTX},
 	{regexp.MustCompile(`(?i)[-:]rx-?([0-9]+)$`), RoleQueue, DirRX},

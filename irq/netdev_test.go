@@ -178,6 +178,7 @@ func TestClassifyAction(t *testing.T) {
 		{"enp0s8f0:rx-4", "", result{RoleQueue, 4, DirRX}},
 		{"enp0s8f0:tx-4", "", result{RoleQueue, 4, DirTX}},
 		{"ens192-rxtx-0", "", result{RoleQueue, 0, DirRXTX}},
+		{"ice-ens2f1-TxRx-2-3", "ens2f1", result{RoleQueue, 2, DirRXTX}},
 		{"ahci[0000:00:17.0]", "", result{RoleOther, -1, DirUnknown}},
 		{"", "", result{RoleOther, -1, DirUnknown}},
 	}

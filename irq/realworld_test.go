@@ -30,6 +30,7 @@ var realworldProc = map[string]func(t *testing.T, dir string){
 	"interrupts-azure-mlx5-hyperv-fixture": rwAzureMlx5Fixture,
 	"interrupts-azure-mana-hwc-fixture":    rwAzureMANAFixture,
 	"interrupts-gcp-gve-fixture":           rwGVEFixture,
+	"interrupts-hyperv-nvme-tabs":          rwHyperVTabs,
 }
 
 // rwSource is the part of source.json every case must have.
@@ -410,4 +411,17 @@ func rwGVEFixture(t *testing.T, dir string) {
 	if in1, err := rwLines(t, dir, "output.txt", 1); !errors.Is(err, ErrParse) || len(in1.Lines) != 3 {
 		t.Errorf("1 CPU: %v, %d lines", err, len(in1.Lines))
 	}
+}
+
+// rwHyperVTabs: an excerpt retyped with tabs; IRQ 0 is the same MSI as
+// IRQ 1 (same hwirq) and has no action.
+func rwHyperVTabs(t *testing.T, dir string) {
+	in := rwParse(t, dir, "output.txt")
+	if !slices.Equal(in.CPUs, []int{0, 1}) || len(in.Lines) != 2 {
+		t.Fatalf("CPUs %v, %d lines", in.CPUs, len(in.Lines))
+	}
+	rwCheckLines(t, in, []rwLine{
+		{0, "Hyper-V PCIe MSI", "1073741824", "edge", nil, 2},
+		{1, "Hyper-V PCIe MSI", "1073741824", "edge", []string{"nvme0q0"}, 69},
+	})
 }
