@@ -90,10 +90,10 @@ var knownCounterClasses = map[string]CounterClass{
 
 // ClassifyCounter classifies an RDMA port counter by name: the names of
 // rdma_rxe, mlx5 and the PMA from a table, others (irdma, bnxt_re, hfi1,
-// ...) by their words: cnp/ecn are congestion; retry, retrans, seq, dup,
-// nak, rnr, oos, timeout are retransmission; err, discard, drop, downed,
-// invalid are error; pkts, packets, octets, bytes, data, requests are
-// traffic.
+// ...) by their words: cnp/ecn are congestion; retry, retrans, resend,
+// seq, dup, nak, rnr, oos, timeout are retransmission; err, discard, drop,
+// downed, invalid, overrun are error; pkts, packets, octets, bytes, data,
+// requests are traffic.
 func ClassifyCounter(name string) CounterClass {
 	if c, ok := knownCounterClasses[strings.TrimPrefix(name, "vport_")]; ok {
 		return c
@@ -108,12 +108,14 @@ func ClassifyCounter(name string) CounterClass {
 		}
 		return false
 	}
+	lower := strings.ToLower(name)
 	switch {
 	case has("cnp", "ecn", "congest"):
 		return ClassCongestion
-	case has("retr", "retx", "seq", "dup", "nak", "rnr", "oos", "timeout", "timedout"):
+	case has("retr", "retx", "resend", "seq", "dup", "nak", "rnr", "oos"),
+		strings.Contains(lower, "timeout"), strings.Contains(lower, "timedout"):
 		return ClassRetransmission
-	case has("err", "discard", "drop", "downed", "invalid", "bad"):
+	case has("err", "discard", "drop", "downed", "invalid", "bad", "ovr", "overrun", "overflow"):
 		return ClassError
 	case has("pkts", "packets", "octets", "bytes", "data", "requests", "sends", "recvs", "reads", "writes"):
 		return ClassTraffic

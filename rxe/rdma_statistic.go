@@ -8,16 +8,17 @@ import (
 	"strconv"
 )
 
-// RDMAStatistic is the text output of `rdma statistic show`, parsed: one
-// PortCounters per "link DEV/PORT" record, its counters in HW (the command
-// prints hw_counters). Time is left zero: set it before DeltaPortCounters.
-type RDMAStatistic struct {
+// PortCounterText is port counters read from a command's text output
+// (ParseRDMAStatistic, ParseCounterListing): one PortCounters per port, in
+// the order they came. Time is left zero: set it before DeltaPortCounters.
+type PortCounterText struct {
 	Ports []PortCounters `json:"ports"`
-	// Warnings are tokens that are not "name value" pairs, with their line.
+	// Warnings are lines or tokens that are not counters, with their line.
 	Warnings []LineWarning `json:"warnings,omitempty"`
 }
 
-// ParseRDMAStatistic reads `rdma statistic show` output in any of its
+// ParseRDMAStatistic reads `rdma statistic show` output, whose counters
+// are the hw_counters of each link (they go to HW), in any of its
 // shapes: one line per link (the default), the -p form (a "link DEV/PORT"
 // line, then one tab-indented "name value" line per counter), and either
 // of them wrapped at arbitrary points (mail, terminals). A value that is
@@ -26,8 +27,8 @@ type RDMAStatistic struct {
 // record or reading fails; the records read so far are kept.
 //
 // Similar to: rdma statistic show; rdma statistic show link mlx5_0/1 -p
-func ParseRDMAStatistic(r io.Reader) (RDMAStatistic, error) {
-	var out RDMAStatistic
+func ParseRDMAStatistic(r io.Reader) (PortCounterText, error) {
+	var out PortCounterText
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	var cur *PortCounters

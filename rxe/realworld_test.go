@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -135,6 +136,7 @@ func TestRealworldCorpusListed(t *testing.T) {
 	for _, c := range rdmaStatisticCases {
 		listed = append(listed, c.name)
 	}
+	listed = append(listed, counterListingCases...)
 	for _, e := range ents {
 		if !e.IsDir() {
 			continue
@@ -191,4 +193,89 @@ func TestRealworldRDMAStatistic(t *testing.T) {
 			}
 		})
 	}
+}
+
+var counterListingCases = []string{
+	"counters-listing-mlx5-saturated-gpud",
+	"hw_counters-listing-hfi1-omnipath-netdata",
+	"counters-listing-i40iw-no-pma",
+}
+
+// TestRealworldCounterListings parses shell listings of counter files:
+// mlx5 PMA counters stuck at the top of their width (4-bit
+// excessive_buffer_overrun_errors at 15 too), hfi1's own
+// hw_counters names, and i40iw's "N/A (no PMA)".
+func TestRealworldCounterListings(t *testing.T) {
+	t.Run("counters-listing-mlx5-saturated-gpud", func(t *testing.T) {
+		l, err := ParseCounterListing(bytesReader(readRealworld(t, counterListingCases[0])), SourcePMA)
+		if err != nil || len(l.Ports) != 1 || len(l.Warnings) != 0 {
+			t.Fatalf("%+v, %v", l, err)
+		}
+		c := l.Ports[0]
+		if c.Device != "" || len(c.PMA) != 21 || c.HW != nil {
+			t.Errorf("%s/%d: %d PMA, HW %v", c.Device, c.Port, len(c.PMA), c.HW)
+		}
+		for name, want := range map[string]uint64{"port_xmit_wait": 4294967295, "link_downed": 255, "port_xmit_discards": 65535,
+			"excessive_buffer_overrun_errors": 15, "port_rcv_switch_relay_errors": 2, "unicast_xmit_packets": 242071897216} {
+			if c.PMA[name] != want {
+				t.Errorf("%s = %d, want %d", name, c.PMA[name], want)
+			}
+		}
+		if x, r, ok := c.DataBytes(); !ok || x != 4*205143497464492 || r != 4*205128687774249 {
+			t.Errorf("DataBytes %d %d %v", x, r, ok)
+		}
+		zero := PortCounters{PMA: map[string]uint64{}}
+		for n := range c.PMA {
+			zero.PMA[n] = 0
+		}
+		d, err := DeltaPortCounters(zero, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var saturated, problems []string
+		for _, x := range d.Counters {
+			if x.Saturated {
+				saturated = append(saturated, x.Name)
+			}
+		}
+		for _, x := range d.Problems() {
+			problems = append(problems, x.Name)
+		}
+		if !slices.Equal(saturated, []string{"excessive_buffer_overrun_errors", "link_downed", "port_xmit_discards", "port_xmit_wait"}) {
+			t.Errorf("saturated %v", saturated)
+		}
+		if !slices.Equal(problems, []string{"excessive_buffer_overrun_errors", "link_downed", "port_rcv_switch_relay_errors", "port_xmit_discards", "port_xmit_wait"}) {
+			t.Errorf("problems %v", problems)
+		}
+	})
+	t.Run("hw_counters-listing-hfi1-omnipath-netdata", func(t *testing.T) {
+		l, err := ParseCounterListing(bytesReader(readRealworld(t, counterListingCases[1])), SourceHW)
+		if err != nil || len(l.Ports) != 1 || len(l.Warnings) != 0 {
+			t.Fatalf("%+v, %v", l, err)
+		}
+		c := l.Ports[0]
+		if len(c.HW) != 36 || c.Lifespan.Milliseconds() != 10 || c.HW["RcAcks"] != 19918731 || c.HW["RcResend"] != 2079 || c.HW["PktDrop"] != 134 {
+			t.Errorf("%d counters, lifespan %v: %v", len(c.HW), c.Lifespan, c.HW)
+		}
+		for name, want := range map[string]CounterClass{"RcResend": ClassRetransmission, "RcSeqNak": ClassRetransmission,
+			"RcTimeOut": ClassRetransmission, "RcDupRew": ClassRetransmission, "OtherNak": ClassRetransmission,
+			"PktDrop": ClassError, "RcvHdrOvr0": ClassError, "RcvCstrErr": ClassError, "LoopPkts": ClassTraffic, "DmaWait": ClassOther} {
+			if _, ok := c.HW[name]; !ok || ClassifyCounter(name) != want {
+				t.Errorf("%s: present %v, class %q, want %q", name, ok, ClassifyCounter(name), want)
+			}
+		}
+	})
+	t.Run("counters-listing-i40iw-no-pma", func(t *testing.T) {
+		l, err := ParseCounterListing(bytesReader(readRealworld(t, counterListingCases[2])), SourcePMA)
+		if !errors.Is(err, ErrFileParse) || len(l.Ports) != 0 || len(l.Warnings) != 8 {
+			t.Fatalf("%d ports, %d warnings, %v", len(l.Ports), len(l.Warnings), err)
+		}
+		w := l.Warnings[0]
+		if w.Line != 1 || !errors.Is(w, ErrFileParse) || !strings.Contains(w.Error(), `"N/A (no PMA)"`) || !strings.Contains(w.Error(), "counters/excessive_buffer_overrun_errors") {
+			t.Errorf("first warning %v", w)
+		}
+		if l.Warnings[7].Line != 8 {
+			t.Errorf("last warning %v", l.Warnings[7])
+		}
+	})
 }
