@@ -7,7 +7,11 @@
 // Everything reads and writes through an FS rooted at /proc and /sys
 // (DefaultFS) or at fixture trees (NewFS), and every kernel file has a pure
 // parser (ParseInterrupts, ParseSoftirqs, ParseStat, ParseSoftnet,
-// ParseCPUList) that never panics. Every change returns what it replaced:
+// ParseCPUList) that never panics. Outputs captured elsewhere parse too:
+// ParseInterruptLines takes "grep mlx5 /proc/interrupts" lines with the CPU
+// list, ParseSoftnetOnline maps an old softnet_stat through the online
+// CPUs, and SinceBoot judges one sample. Every change returns what it
+// replaced:
 //
 //	fs, err := irq.DefaultFS()
 //	dev, err := fs.Netdev("eth0")                // IRQs from msi_irqs, classified by name

@@ -2,6 +2,7 @@ package irq_test
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/rocekit/rocekit/irq"
@@ -66,4 +67,32 @@ func ExampleParseCPUList() {
 	l, _ := irq.ParseCPUList("24-47,72-95")
 	fmt.Println(len(l), l.Contains(72), l)
 	// Output: 48 true 24-47,72-95
+}
+
+// Judge a NIC from lines a user pasted ("grep mlx5 /proc/interrupts" on an
+// Azure VM with 2 vCPUs): no header, so the CPU list is given.
+func ExampleParseInterruptLines() {
+	f, err := os.Open("../testdata/realworld/proc/interrupts-azure-mlx5-hyperv-fixture/output.txt")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer f.Close()
+	in, err := irq.ParseInterruptLines(f, irq.CPUList{0, 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var dev irq.Netdev
+	for _, l := range in.Lines {
+		role, q, _ := irq.ClassifyAction(l.Actions[0], "")
+		fmt.Printf("IRQ %d %s %s queue %d\n", l.IRQ, l.Chip, role, q)
+		dev.IRQs = append(dev.IRQs, irq.QueueIRQ{IRQ: l.IRQ, Name: l.Name(), Role: role, Queue: q})
+	}
+	fmt.Println(irq.SinceBoot(dev, in, nil, nil).Reasons[0])
+	// Output:
+	// IRQ 33 Hyper-V PCIe MSI control queue -1
+	// IRQ 34 Hyper-V PCIe MSI queue queue 0
+	// IRQ 35 Hyper-V PCIe MSI queue queue 1
+	// 2 queue IRQs fired, all mostly on CPU1 (98% of 9887)
 }

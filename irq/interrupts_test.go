@@ -229,3 +229,19 @@ func BenchmarkParseInterrupts(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseInterruptLines is BenchmarkParseInterrupts on the same
+// lines without the header, as grep prints them.
+func BenchmarkParseInterruptLines(b *testing.B) {
+	data := genInterrupts(256, 500)
+	data = data[bytes.IndexByte(data, '\n')+1:]
+	cpus := seq(0, 255)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		in, err := ParseInterruptLines(bytes.NewReader(data), cpus)
+		if err != nil || len(in.Lines) != 507 {
+			b.Fatal(err, len(in.Lines))
+		}
+	}
+}
