@@ -76,6 +76,10 @@ var showGIDsCases = []struct {
 		first:  wantEntry{"mlx5_0", 1, 0, "fe80::ac0:ebff:fe21:3da", "v1", "rdma0"},
 		last:   wantEntry{"mlx5_0", 1, 3, "::ffff:192.168.211.242", "v2", "rdma0"},
 		rocev2: 3, score: 3, firstTableSize: 4},
+	{name: "show_gids-mlx4-mlx5-vlan-tensorflow", tables: 3, rows: 9, found: 9,
+		first:  wantEntry{"mlx4_0", 1, 0, "fe80::202:c9ff:feb3:8421", "v1", "eth2"},
+		last:   wantEntry{"mlx5_0", 1, 3, "::ffff:12.12.11.12", "v2", "eth4"},
+		rocev2: -1, score: 1, firstTableSize: 3}, // ConnectX-3 is RoCE v1 only
 	{name: "show_gids-mlx5-ib-mitosis", tables: 2, rows: 2, found: 2,
 		first:  wantEntry{"mlx5_0", 1, 0, "fe80::ec0d:9a03:ca:2f4c", "v1", ""},
 		last:   wantEntry{"mlx5_1", 1, 0, "fe80::ec0d:9a03:78:6376", "v1", ""},
@@ -109,6 +113,16 @@ func TestRealworldShowGIDs(t *testing.T) {
 			}
 			if got, ok := out.Table(tc.last.dev, tc.last.port); !ok || got.Device != lastT.Device {
 				t.Errorf("Table(%s, %d) = %v", tc.last.dev, tc.last.port, ok)
+			}
+			if tc.name == "show_gids-mlx4-mlx5-vlan-tensorflow" {
+				// mlx4_0 port 2 and mlx5_0 come as tables of their own.
+				vlan, _ := first.Entry(2)
+				p2, ok2 := out.Table("mlx4_0", 2)
+				m5, ok5 := out.Table("mlx5_0", 1)
+				sel, err := SelectGID(m5, SelectOptions{Policy: PolicyRoCEv2IPv4})
+				if vlan.Netdev != "eth2.10" || !ok2 || len(p2.Entries) != 2 || !ok5 || err != nil || sel.Entry.Index != 3 {
+					t.Errorf("VLAN %+v; port 2 %v %+v; mlx5_0 %v index %d %v", vlan, ok2, p2.Entries, ok5, sel.Entry.Index, err)
+				}
 			}
 			for pol, want := range map[Policy]int{PolicyRoCEv2IPv4: tc.rocev2, PolicyPerftestScore: tc.score} {
 				sel, err := SelectGID(first, SelectOptions{Policy: pol})
