@@ -77,7 +77,7 @@ func detect(s string) Form {
 			if second, _ := nextWord(t, next); isUnitToken(second) {
 				return FormHuman // -P 0 -O: "12068.49   10^6bits/s  TCP"
 			}
-			if numericLine(t) {
+			if numericLine(t) || terseWithBrand(first, t) {
 				return FormClassic
 			}
 		case startsWithHeaderWord(t):
@@ -166,6 +166,14 @@ func Parse(r io.Reader) (*Result, error) {
 		return nil, fmt.Errorf("%w: empty input", ErrUnrecognized)
 	}
 	return nil, fmt.Errorf("%w: not a netperf output this package knows", ErrUnrecognized)
+}
+
+// terseWithBrand reports whether a line is -v 0's "%7.2f %s": a number
+// with two decimals followed by a -B brand of any words ("9457.59 -b 0").
+// Prose rarely starts with such a number; a comma (CSV) rules it out.
+func terseWithBrand(first, t string) bool {
+	_, frac, ok := strings.Cut(first, ".")
+	return ok && len(frac) == 2 && !strings.Contains(t, ",") && isNumber(first)
 }
 
 // numericLine reports whether every field of a line is a number, but for

@@ -62,7 +62,9 @@ const (
 	// KindBadOption: "invalid option -- 'X'", "option requires an argument",
 	// the usage text, "Only 95% and 99% confidence level is supported",
 	// "Could not open output selection file" (an unknown -o/-k/-O selector
-	// taken as a file name), "Could not open requested fill file".
+	// taken as a file name), "Could not open requested fill file",
+	// "alloc_sendfile_buf_ring: specified file too small" (TCP_SENDFILE
+	// with a -F file smaller than the send ring).
 	KindBadOption Kind = "bad_option"
 	// KindResolve: "Netperf could not resolve HOST as a host name" (exit 255).
 	KindResolve Kind = "resolve"

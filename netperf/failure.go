@@ -19,6 +19,8 @@ var failurePatterns = []struct {
 	{"confidence level is supported", KindBadOption},
 	{"Could not open output selection file", KindBadOption},
 	{"Could not open requested fill file", KindBadOption},
+	// TCP_SENDFILE with a -F file smaller than the send ring (2.4).
+	{"specified file too small", KindBadOption},
 	{"No default port known for the", KindBadOption},
 	{"family mismatch", KindBadOption},
 	{"could not resolve", KindResolve},

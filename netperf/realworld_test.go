@@ -35,6 +35,8 @@ type realGot struct {
 	UDP     []uint64 // sent, received
 	Conf    string   // "", "achieved", "missed"
 	Interim int
+	Terse   float64           // -v 0's number
+	Brand   string            // -B brand of -P 0 / -v 0 lines
 	Sel     map[string]string // omni selectors as printed
 	ErrKind Kind              // *Error kind
 	ErrLine int               // *ParseError or *Error line
@@ -94,7 +96,10 @@ func classicGot(g *realGot, c *Classic) {
 			}
 		}
 	}
+	g.Brand = c.Brand
 	switch {
+	case c.Terse != nil:
+		g.Terse = c.Terse.Value
 	case c.Stream != nil:
 		r := c.Stream
 		g.Sockets, g.Msg, g.Elapsed = []int{r.RecvSocketBytes, r.SendSocketBytes}, []int{r.SendMessageBytes}, r.ElapsedSec
@@ -155,6 +160,12 @@ var realworldCases = map[string]realCase{
 	"manual-2.4-udp-rr-cpu-interval-method":  {want: with(rr("UDP_RR", 15262.48, [4]int{65535, 65535, 65535, 65535}, 1, 1, 10.01), func(g *realGot) { g.CPU = []float64{13.90, 16.11} })},
 	"manual-2.4-tcp-rr-burst":                {want: rr("TCP_RR", 3525.97, [4]int{524288, 524288, 524288, 524288}, 32768, 32768, 10.01)},
 	"manual-2.4-udp-stream-message-too-long": {want: failed("UDP_STREAM", KindDataSend, 2)},
+	"manual-2.4-tcp-maerts-socket-sizes":     {want: stream("TCP_MAERTS", 81.14, "10^6bits/sec", 221184, 131072, 131072, 10.03)},
+	"manual-2.4-tcp-sendfile":                {want: stream("TCP_SENDFILE", 81.83, "10^6bits/sec", 131072, 221184, 221184, 10.02)},
+	"manual-2.4-tcp-sendfile-file-too-small": {want: failed("TCP_SENDFILE", KindBadOption, 2)},
+	"manual-2.4-tcp-rr-v0-p0-brand": {
+		want: realGot{Form: FormClassic, Terse: 9457.59, Brand: "-b 0"},
+		warn: []string{"line 1: -v 0 without a banner: the test, and so the meaning and unit of 9457.59, are unknown"}},
 	"lkml-2006-ipoib-mellanox-cpu-wrapped-banner": {
 		want: with(stream("TCP_STREAM", 286.45, "MBytes/s", 87380, 16384, 16384, 10.00), func(g *realGot) { g.CPU = []float64{40.20, 25.28} }),
 		warn: []string{wrapped}},
