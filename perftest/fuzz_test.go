@@ -30,8 +30,11 @@ func seeds(f *testing.F, patterns ...string) {
 	}
 }
 
+// realWorldSeeds are the real-world outputs (testdata/realworld/perftest).
+const realWorldSeeds = "../testdata/realworld/perftest/*/*.txt"
+
 var (
-	textSeeds = []string{"../testdata/*/perftest/*/*.stdout", "../testdata/*/perftest/*/*.stderr", "testdata/*.txt", "testdata/*.stderr"}
+	textSeeds = []string{"../testdata/*/perftest/*/*.stdout", "../testdata/*/perftest/*/*.stderr", "testdata/*.txt", "testdata/*.stderr", realWorldSeeds}
 	jsonSeeds = []string{"../testdata/*/perftest/*/client.json", "testdata/*.json"}
 )
 

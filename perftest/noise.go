@@ -27,6 +27,7 @@ var toolMessages = []string{
 	"Actual inline-size",
 	"Device not recognized to implement inline feature",
 	"Max msg size in UD is MTU",
+	"Min msg size for RawEth is",
 	"Changing to this MTU",
 	"Requested mtu is higher than active mtu",
 	"Changing to active mtu",
