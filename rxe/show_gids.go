@@ -104,9 +104,9 @@ func ParseShowGIDs(r io.Reader) (ShowGIDs, error) {
 				out.warn(n, line, err)
 				continue
 			}
-			if ip, ok := e.ipv4Col, e.ipv4Col.IsValid(); ok {
-				if g, mapped := e.IPv4(); !mapped || g != ip {
-					out.warn(n, line, fmt.Errorf("IPv4 column %s does not match GID %s", ip, e.GID.Addr()))
+			if e.ipv4Col.IsValid() {
+				if g, mapped := e.IPv4(); !mapped || g != e.ipv4Col {
+					out.warn(n, line, fmt.Errorf("IPv4 column %s does not match GID %s", e.ipv4Col, e.GID.Addr()))
 				}
 			}
 			key := e.Device + "/" + strconv.Itoa(e.Port)
