@@ -6,7 +6,8 @@
 //	ethtool -i eth0                  # Handle.DriverInfo
 //	ethtool eth0                     # Handle.LinkSettings
 //	ethtool -g / -G, -l / -L, -k / -K  # Handle.Ring/SetRing, Channels/SetChannels, Features/SetFeatures
-//	ethtool -S eth0 | grep drop      # Handle.Stats, Delta, StatsDelta.Losses
+//	ethtool -S eth0 | grep drop      # Handle.Stats, Delta, StatsDelta.Losses and Pauses
+//	ethtool -S eth0 > eth0.txt       # ParseEthtoolStats reads such text from other hosts
 //	netstat -su                      # Root.SNMP, Handle.UDP (RcvbufErrors, SndbufErrors)
 //	lspci -vvv | grep -i numa        # Root.Device (NUMA node, local CPUs, PCI ids)
 //

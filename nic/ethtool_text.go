@@ -80,6 +80,7 @@ type ethtoolTextParser struct {
 	stats     map[string]uint64
 	warnings  []TextWarning
 	n         int // lines read
+	repeatAt  int // line of the last repeated-counter warning: one a line
 	firstText int // first line that is not blank
 }
 
@@ -91,7 +92,8 @@ func (p *ethtoolTextParser) warn(b []byte, reason string) {
 }
 
 func (p *ethtoolTextParser) add(name []byte, v uint64, b []byte) {
-	if _, dup := p.stats[string(name)]; dup {
+	if _, dup := p.stats[string(name)]; dup && p.repeatAt != p.n {
+		p.repeatAt = p.n
 		p.warn(b, reasonRepeated)
 	}
 	p.stats[string(name)] = v
