@@ -37,4 +37,15 @@
 // ParseCSV and ParseHuman). The tests run on outputs captured from netperf
 // 2.7.0 and 2.7.1 (testdata/loopback here, ../testdata/*/netperf from the
 // lab's guests).
+//
+// Outputs of older netperfs and pasted outputs read the same: the banners
+// of netperf before 2.4 ("TCP STREAM TEST to HOST", "UDP UNIDIRECTIONAL
+// SEND TEST to HOST", "TCP Connect/Request/Response TEST to HOST"), of
+// 2.4 ("... TEST from ... to ...") and of 2.5 on ("MIGRATED ..."); a
+// banner a mailer wrapped onto two lines; lines indented by a web page,
+// tabs expanded, CRLF line ends, a "^C" echoed before the last interim
+// line; -f M with -c/-C ("MBytes  /s"). A line that looks like a result
+// row but does not parse is a warning naming its line and is not kept.
+// ../testdata/realworld/netperf holds such outputs, found in mailing
+// lists, issues, the netperf manual and other projects' test data.
 package netperf
