@@ -61,7 +61,8 @@ type Classic struct {
 // the optional "!!!" confidence block and demo-mode interim lines, and the
 // table of TCP_STREAM, TCP_MAERTS, UDP_STREAM (both lines), TCP_RR,
 // UDP_RR or TCP_CRR, with or without -c/-C columns, with -P 0 (no titles,
-// -B brand), -v 0 (one number) and -v 2 (alignment and MSS blocks).
+// -B brand), -v 0 (one number) and -v 2 (alignment and MSS blocks),
+// under the banner of any netperf version (see Banner).
 //
 // Similar to: netperf -H HOST -t TCP_STREAM -l 10 | tail -1 | awk '{print $5}'
 //
