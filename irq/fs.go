@@ -143,6 +143,9 @@ func parseCPUHeader(line string) ([]int, bool) {
 	}
 	cpus := make([]int, 0, len(toks))
 	for _, t := range toks {
+		if isElision(t) {
+			continue
+		}
 		n, ok := strings.CutPrefix(t, "CPU")
 		if !ok {
 			return nil, false
@@ -153,8 +156,14 @@ func parseCPUHeader(line string) ([]int, bool) {
 		}
 		cpus = append(cpus, id)
 	}
-	return cpus, true
+	return cpus, len(cpus) > 0
 }
+
+// isElision reports whether t is the "..." a person put in place of
+// columns when pasting a wide output ("CPU0 CPU1 ... CPU38 CPU39"). The
+// kernel never prints it; readers skip it, so that the columns shown keep
+// their CPU ids.
+func isElision(t string) bool { return t == "..." || t == "…" }
 
 // lines splits b into lines without their "\n" (and "\r"), dropping a final
 // empty line.

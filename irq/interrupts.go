@@ -226,7 +226,7 @@ func parseInterruptLine(label, rest string, cpus []int) (it Interrupt, extra boo
 
 // parseCounts reads up to n decimal counts from the start of s, stopping
 // at the first field that is not one, and returns them with the offset
-// after the last.
+// after the last. A "..." that stands for elided columns is skipped.
 func parseCounts(s string, n int) ([]uint64, int) {
 	counts := make([]uint64, 0, n)
 	pos := 0
@@ -241,6 +241,10 @@ func parseCounts(s string, n int) ([]uint64, int) {
 		}
 		if i == j {
 			break
+		}
+		if isElision(s[i:j]) {
+			pos = j
+			continue
 		}
 		c, err := strconv.ParseUint(s[i:j], 10, 64)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -31,6 +32,7 @@ var realworldProc = map[string]func(t *testing.T, dir string){
 	"interrupts-azure-mana-hwc-fixture":    rwAzureMANAFixture,
 	"interrupts-gcp-gve-fixture":           rwGVEFixture,
 	"interrupts-hyperv-nvme-tabs":          rwHyperVTabs,
+	"interrupts-mlx5-40cpu-elided":         rwElided,
 }
 
 // rwSource is the part of source.json every case must have.
@@ -424,4 +426,29 @@ func rwHyperVTabs(t *testing.T, dir string) {
 		{0, "Hyper-V PCIe MSI", "1073741824", "edge", nil, 2},
 		{1, "Hyper-V PCIe MSI", "1073741824", "edge", []string{"nvme0q0"}, 69},
 	})
+}
+
+// rwElided: a 40-CPU output whose author replaced columns and rows with
+// "...": the columns shown keep their CPU ids, the "..." rows are reported.
+func rwElided(t *testing.T, dir string) {
+	in, err := ParseInterrupts(bytes.NewReader(rwBytes(t, dir, "output.txt")))
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line != 6 || !strings.Contains(err.Error(), "line 10") {
+		t.Errorf("err = %v, want ParseErrors for the '...' rows 6 and 10", err)
+	}
+	if !slices.Equal(in.CPUs, []int{0, 1, 38, 39}) || len(in.Lines) != 13 {
+		t.Fatalf("CPUs %v, %d lines", in.CPUs, len(in.Lines))
+	}
+	rwCheckLines(t, in, []rwLine{
+		{0, "IR-IO-APIC", "2", "edge", []string{"timer"}, 33},
+		{96, "IR-PCI-MSI", "9437189", "edge", []string{"mlx5_comp1@pci:0000:12:00.0"}, 68719 + 42920},
+		{179, "IR-PCI-MSI", "9439275", "edge", []string{"mlx5_comp39@pci:0000:12:00.1"}, 5743 + 15415 + 1},
+	})
+	if l, _ := in.ByIRQ(179); l.Count(39) != 1 || l.Count(38) != 0 || l.Count(2) != 0 {
+		t.Errorf("IRQ 179 per CPU = %v %v", l.CPUs, l.Counts)
+	}
+	if l, _ := in.ByLabel("CAL"); l.Count(39) != 430686 {
+		t.Errorf("CAL = %v %v", l.CPUs, l.Counts)
+	}
+	rwCheckNIC(t, in, "", "0000:12:00.0", "", []rwIRQ{{96, RoleQueue, 1, DirRXTX}})
 }

@@ -3,6 +3,7 @@ package irq
 import (
 	"errors"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -74,6 +75,7 @@ func parseSoftirqs(b []byte, file string) (Softirqs, error) {
 			continue
 		}
 		toks, _ := fields(rest)
+		toks = slices.DeleteFunc(toks, isElision)
 		if len(toks) > len(cpus) {
 			toks = toks[:len(cpus)]
 		}
