@@ -159,6 +159,10 @@ var driverCounters = []struct {
 	{"hns3", "mac_rx_undermin_pkt_num", ClassError}, {"hns3", "mac_rx_fragment_pkt_num", ClassError},
 	{"hns3", "ssu_full_drop_num", ClassDrop}, {"hns3", "mac_rx_send_app_bad_pkt_num", ClassError},
 	{"hns3", "mac_tx_control_pkt_num", ClassOther},
+	// be2net (Emulex): per-queue names hold ": "
+	{"be2net", "rxq8: rx_compl_err", ClassError}, {"be2net", "rxq0: rx_drops_no_skbs", ClassDrop},
+	{"be2net", "tx_priority_pauseframes", ClassPause}, {"be2net", "rx_frame_too_long", ClassError},
+	{"be2net", "rxpp_fifo_overflow_drop", ClassDrop}, {"be2net", "rx_address_filtered", ClassOther},
 }
 
 func TestClassifyDriverCounters(t *testing.T) {
@@ -169,8 +173,8 @@ func TestClassifyDriverCounters(t *testing.T) {
 			t.Errorf("%s: ClassifyCounter(%q) = %q, want %q", c.driver, c.name, got, c.class)
 		}
 	}
-	if len(drivers) != 13 {
-		t.Errorf("%d drivers, want 13", len(drivers))
+	if len(drivers) != 14 {
+		t.Errorf("%d drivers, want 14", len(drivers))
 	}
 }
 

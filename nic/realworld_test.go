@@ -26,6 +26,16 @@ type realworldEthtoolCase struct {
 }
 
 var realworldEthtoolCases = map[string]realworldEthtoolCase{
+	"be2net-ethq": {
+		counters: 222,
+		values: map[string]uint64{"rxq0: rx_bytes": 2439792269, "rxq8: rx_compl_err": 93862, "txq7: tx_pkts": 8958932,
+			"rx_address_filtered": 5164994},
+		classes: map[CounterClass]int{ClassDrop: 42, ClassError: 76, ClassPause: 4},
+		named: map[string]CounterClass{"rxq3: rx_drops_no_frags": ClassDrop, "tx_pauseframes": ClassPause,
+			"rx_frame_too_long": ClassError, "rx_address_filtered": ClassOther, "tx_controlframes": ClassOther, "txq0: tx_stops": ClassOther},
+		nonzeroLosses: []string{"rx_dropped_header_too_small", "rx_dropped_tcp_length", "rx_dropped_too_short",
+			"rx_dropped_too_small", "rx_ip_checksum_errs", "rx_tcp_checksum_errs", "rx_udp_checksum_errs", "rxq8: rx_compl_err"},
+	},
 	"bnxt-en-ethq": {
 		counters: 499,
 		values: map[string]uint64{"[0]: rx_discards": 11763190, "[11]: rx_l4_csum_errors": 5858,
