@@ -1,6 +1,7 @@
 // Package tune applies tuning changes so that every system is left as it was
-// found: each change (MTU, link up/down, ring, channels, rxe link, IRQ
-// affinity, CPU governor) is written to a journal file and fsynced before it
+// found: each change (MTU, link up/down, ring, channels, offload features,
+// rxe link, IRQ affinity, CPU governor, sysctls such as net.core.rmem_max,
+// irqbalance paused) is written to a journal file and fsynced before it
 // is made, with the value it replaces, and is made through the package that
 // owns it (nic, rxe, irq). Restore undoes the changes in reverse order; after
 // a crash (the process was killed with SIGKILL mid-run), Recover does the same

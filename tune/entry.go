@@ -2,6 +2,7 @@ package tune
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,6 +22,14 @@ const (
 	KindRXE      Kind = "rxe"      // rxe.Handle.AddLink, DeleteLink
 	KindAffinity Kind = "affinity" // irq.FS.SetAffinity
 	KindGovernor Kind = "governor" // irq.FS.SetGovernors
+	// KindSysctl writes a file under /proc/sys, in a named network
+	// namespace when Target.Netns is set.
+	KindSysctl Kind = "sysctl"
+	// KindFeatures turns offloads on or off: nic.Handle.SetFeatures.
+	KindFeatures Kind = "features"
+	// KindIRQBalance pauses (SIGSTOP) or resumes (SIGCONT) the running
+	// irqbalance daemons.
+	KindIRQBalance Kind = "irqbalance"
 )
 
 // Target is what a change acts on. Which fields count depends on the
@@ -33,6 +42,7 @@ type Target struct {
 	Link   string `json:"link,omitempty"`   // rxe link name, "rxe0"
 	IRQ    int    `json:"irq,omitempty"`
 	CPU    int    `json:"cpu,omitempty"`
+	Key    string `json:"key,omitempty"` // sysctl, "net.core.rmem_max"
 }
 
 // String names the target: "netdev eth0", "netdev v0 in netns a",
@@ -45,6 +55,8 @@ func (t Target) String() string {
 		s = "netdev " + t.Netdev
 	case t.Link != "":
 		s = "rxe link " + t.Link
+	case t.Key != "":
+		s = "sysctl " + t.Key
 	case t.IRQ != 0:
 		return "IRQ " + strconv.Itoa(t.IRQ)
 	default:
@@ -62,8 +74,16 @@ func (k Kind) target(t Target) string {
 		return "IRQ " + strconv.Itoa(t.IRQ)
 	case KindGovernor:
 		return "CPU " + strconv.Itoa(t.CPU)
+	case KindIRQBalance:
+		return "irqbalance"
 	}
 	return t.String()
+}
+
+// IRQBalanceState is whether the irqbalance daemons are paused, and which.
+type IRQBalanceState struct {
+	Paused bool  `json:"paused"`
+	PIDs   []int `json:"pids,omitempty"`
 }
 
 // RXELink is the state of an rxe link: present on a netdev, or absent.
@@ -83,6 +103,13 @@ type Value struct {
 	RXE      *RXELink            `json:"rxe,omitempty"`
 	CPUs     irq.CPUList         `json:"cpus,omitempty"`
 	Governor string              `json:"governor,omitempty"`
+	// Sysctl is the file's content without its trailing newline, with
+	// runs of blanks as one space ("4096 131072 6291456").
+	Sysctl *string `json:"sysctl,omitempty"`
+	// Features are offload states by ethtool -k name; the journal keeps
+	// the old state of the features changed only.
+	Features   map[string]bool  `json:"features,omitempty"`
+	IRQBalance *IRQBalanceState `json:"irqbalance,omitempty"`
 }
 
 // String formats the value as the matching command would take it:
@@ -116,6 +143,29 @@ func (v Value) String() string {
 	}
 	if v.Governor != "" {
 		parts = append(parts, "governor "+v.Governor)
+	}
+	if v.Sysctl != nil {
+		parts = append(parts, strconv.Quote(*v.Sysctl))
+	}
+	if v.Features != nil {
+		names := make([]string, 0, len(v.Features))
+		for n := range v.Features {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			parts = append(parts, n+" "+onOff(v.Features[n]))
+		}
+	}
+	if v.IRQBalance != nil {
+		st := "running"
+		switch {
+		case v.IRQBalance.Paused:
+			st = "paused"
+		case len(v.IRQBalance.PIDs) == 0:
+			st = "not running"
+		}
+		parts = append(parts, "irqbalance "+st)
 	}
 	if len(parts) == 0 {
 		return "nothing"
@@ -221,6 +271,38 @@ func Affinity(irqNum int, cpus irq.CPUList) Change {
 // Similar to: cpupower -c CPU frequency-set -g GOVERNOR
 func Governor(cpu int, governor string) Change {
 	return Change{Kind: KindGovernor, Target: Target{CPU: cpu}, New: Value{Governor: governor}}
+}
+
+// Sysctl sets a kernel parameter by its dotted name ("net.core.rmem_max")
+// or its path under /proc/sys ("net/ipv4/conf/eth0.100/rp_filter"), in a
+// named network namespace when netns is set (only the net.* keys the
+// kernel keeps per namespace exist there; rmem_max and wmem_max do not).
+//
+// Similar to: ip netns exec NETNS sysctl -w KEY=VALUE
+func Sysctl(netns, key, value string) Change {
+	v := normalizeSysctl(value)
+	return Change{Kind: KindSysctl, Target: Target{Netns: netns, Key: key}, New: Value{Sysctl: &v}}
+}
+
+// Features turns offloads on or off by their kernel names, as the
+// ethtool netlink interface and nic.Handle.Features give them ("rx-gro"
+// for ethtool's "gro" or "generic-receive-offload", "rx-lro", "rx-gro-hw",
+// "tx-udp-segmentation").
+//
+// Similar to: ethtool -K NETDEV gro off lro on
+func Features(netns, netdev string, want map[string]bool) Change {
+	return Change{Kind: KindFeatures, Target: Target{Netns: netns, Netdev: netdev}, New: Value{Features: want}}
+}
+
+// PauseIRQBalance pauses every running irqbalance daemon with SIGSTOP, so
+// that it cannot move the IRQs a spread placed; Restore resumes them with
+// SIGCONT. Pausing rather than stopping the service leaves nothing to
+// start again, so even Recover after a crash needs no process: the
+// daemons resume where they were.
+//
+// Similar to: systemctl stop irqbalance (and start after)
+func PauseIRQBalance() Change {
+	return Change{Kind: KindIRQBalance, New: Value{IRQBalance: &IRQBalanceState{Paused: true}}}
 }
 
 // Spread turns an irq policy's plan (irq.RoundRobin, FS.ByNode, PinAll)

@@ -99,6 +99,20 @@ func matches(k Kind, want, got Value) bool {
 		return want.CPUs.Equal(got.CPUs)
 	case KindGovernor:
 		return want.Governor == got.Governor
+	case KindSysctl:
+		return want.Sysctl != nil && got.Sysctl != nil && normalizeSysctl(*want.Sysctl) == *got.Sysctl
+	case KindFeatures:
+		for name, on := range want.Features {
+			if g, ok := got.Features[name]; !ok || g != on {
+				return false
+			}
+		}
+		return want.Features != nil
+	case KindIRQBalance:
+		// Paused: every daemon stopped. Resumed: none of the journaled
+		// ones is (or they are gone).
+		return want.IRQBalance != nil && got.IRQBalance != nil &&
+			(want.IRQBalance.Paused == got.IRQBalance.Paused || (!want.IRQBalance.Paused && len(got.IRQBalance.PIDs) == 0))
 	}
 	return false
 }

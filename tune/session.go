@@ -150,6 +150,7 @@ func (s *Session) apply(ctx context.Context, c Change) (Entry, error) {
 	if err != nil {
 		return Entry{}, err
 	}
+	old = narrowOld(c.Kind, old, c.New)
 	e, err := s.jf.begin(Entry{Kind: c.Kind, Target: c.Target, Old: old, New: c.New})
 	if err != nil {
 		return Entry{}, err

@@ -92,6 +92,13 @@ func (s *liveSystem) read(ctx context.Context, k Kind, t Target) (Value, error) 
 	case KindGovernor:
 		g, err := s.irq.Governor(t.CPU)
 		return Value{Governor: g}, err
+	case KindSysctl:
+		v, err := readSysctl(s.irq.ProcRoot(), t.Netns, t.Key)
+		return Value{Sysctl: &v}, err
+	case KindFeatures:
+		return s.readFeatures(ctx, t)
+	case KindIRQBalance:
+		return readIRQBalance(s.irq)
 	}
 	return Value{}, fmt.Errorf("tune: unknown kind %q", k)
 }
@@ -147,6 +154,12 @@ func (s *liveSystem) write(ctx context.Context, k Kind, t Target, v Value) error
 	case KindGovernor:
 		_, err := s.irq.SetGovernors([]irq.CPUGovernor{{CPU: t.CPU, Governor: v.Governor}})
 		return err
+	case KindSysctl:
+		return writeSysctl(s.irq.ProcRoot(), t.Netns, t.Key, *v.Sysctl)
+	case KindFeatures:
+		return s.writeFeatures(ctx, t, v.Features)
+	case KindIRQBalance:
+		return writeIRQBalance(s.irq, *v.IRQBalance)
 	}
 	return fmt.Errorf("tune: unknown kind %q", k)
 }

@@ -180,6 +180,14 @@ func (c Change) validate() error {
 		}
 	case KindGovernor:
 		return ValidateGovernor(v.Governor)
+	case KindSysctl:
+		return validateSysctlValue(c.Target.Key, v.Sysctl)
+	case KindFeatures:
+		return validateFeatures(c.Target.Netdev, v.Features)
+	case KindIRQBalance:
+		if v.IRQBalance == nil {
+			return invalid("irqbalance", "", "no state given")
+		}
 	}
 	return nil
 }
@@ -207,6 +215,12 @@ func (e Entry) validateUndo() error {
 		ok = len(v.CPUs) > 0
 	case KindGovernor:
 		return ValidateGovernor(v.Governor)
+	case KindSysctl:
+		return validateSysctlValue(e.Target.Key, v.Sysctl)
+	case KindFeatures:
+		return validateFeatures(e.Target.Netdev, v.Features)
+	case KindIRQBalance:
+		ok = v.IRQBalance != nil
 	}
 	if !ok {
 		return invalid(string(e.Kind), e.Kind.target(e.Target), "journal entry #%d has no old value", e.Seq)
@@ -232,8 +246,12 @@ func validateTarget(k Kind, t Target) error {
 		return err
 	}
 	switch k {
-	case KindMTU, KindLink, KindRing, KindChannels:
+	case KindMTU, KindLink, KindRing, KindChannels, KindFeatures:
 		return ValidateNetdev(t.Netdev)
+	case KindSysctl:
+		return ValidateSysctlKey(t.Key)
+	case KindIRQBalance:
+		return nil
 	case KindRXE:
 		return ValidateRXEName(t.Link)
 	case KindAffinity:
@@ -245,4 +263,58 @@ func validateTarget(k Kind, t Target) error {
 		return nil
 	}
 	return invalid("kind", string(k), "unknown kind of change")
+}
+
+// MaxSysctlValue bounds a sysctl value written through a journal.
+const MaxSysctlValue = 4096
+
+// ValidateSysctlKey checks a sysctl name: dotted ("net.core.rmem_max") or
+// a path under /proc/sys ("net/ipv4/conf/eth0.100/rp_filter"), each
+// level of letters, digits, '_', '-' (and '.' in the path form, for VLAN
+// netdevs), none "." or "..", so that it stays under /proc/sys.
+func ValidateSysctlKey(key string) error {
+	if key == "" || len(key) > 256 {
+		return invalid("sysctl", key, "empty or longer than 256 bytes")
+	}
+	sep := "."
+	if strings.Contains(key, "/") {
+		sep = "/"
+	}
+	for _, level := range strings.Split(key, sep) {
+		if level == "" || level == "." || level == ".." {
+			return invalid("sysctl", key, "has an empty, \".\" or \"..\" level")
+		}
+		for _, r := range level {
+			ok := r == '_' || r == '-' || (r == '.' && sep == "/") || r == ':' ||
+				(r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
+			if !ok {
+				return invalid("sysctl", key, "contains %q", r)
+			}
+		}
+	}
+	return nil
+}
+
+func validateSysctlValue(key string, v *string) error {
+	switch {
+	case v == nil:
+		return invalid("sysctl", key, "no value given")
+	case len(*v) > MaxSysctlValue:
+		return invalid("sysctl", key, "value longer than %d bytes", MaxSysctlValue)
+	case strings.ContainsAny(*v, "\n\x00"):
+		return invalid("sysctl", key, "value holds a newline or NUL")
+	}
+	return nil
+}
+
+func validateFeatures(netdev string, f map[string]bool) error {
+	if len(f) == 0 {
+		return invalid("features", netdev, "no feature given")
+	}
+	for name := range f {
+		if err := checkName("feature", name, 64); err != nil {
+			return err
+		}
+	}
+	return nil
 }
