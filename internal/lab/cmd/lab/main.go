@@ -6,6 +6,7 @@
 //	lab test [-suite ...] [-run REGEXP]     run every package's lab tests in every image
 //	lab fixtures [-suite ...] [-out DIR]    capture real tool outputs into testdata
 //	lab demo [-suite ...] [-json]           rxe0 and an ib_send_bw pair in each image, parsed
+//	lab rxe-errors [-qps 1,8] [-u 14,20]    ib_send_bw pairs between two guests with rxe counter deltas
 //
 // Images are cached in $ROCEKIT_LAB_CACHE (default ~/.cache/rocekit/lab).
 // Everything needs root (debootstrap, and the guests' tools run as root).
@@ -38,6 +39,8 @@ func main() {
 		err = cmdDemo(ctx, args)
 	case "fixtures":
 		err = cmdFixtures(ctx, args)
+	case "rxe-errors":
+		err = cmdRxeErrors(ctx, args)
 	default:
 		usage()
 	}
@@ -48,7 +51,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: lab image|run|test|fixtures|demo [flags]; see go doc ./internal/lab/cmd/lab")
+	fmt.Fprintln(os.Stderr, "usage: lab image|run|test|fixtures|demo|rxe-errors [flags]; see go doc ./internal/lab/cmd/lab")
 	flag.PrintDefaults()
 	os.Exit(2)
 }
