@@ -81,6 +81,13 @@ var realworldEthtoolCases = map[string]realworldEthtoolCase{
 			"port.tx_dropped_link_down": ClassDrop, "veb.rx_discards": ClassDiscard, "port.VF_admin_queue_requests": ClassOther},
 		nonzeroLosses: []string{},
 	},
+	"iavf-vf-ethq": {
+		counters:      76,
+		values:        map[string]uint64{"rx-8.packets": 69038, "tx-14.bytes": 6765832, "rx_bytes": 7042004, "tx-15.packets": 2},
+		classes:       map[CounterClass]int{ClassDiscard: 3, ClassError: 1},
+		named:         map[string]CounterClass{"rx_discards": ClassDiscard, "rx_unknown_protocol": ClassDiscard, "rx-0.packets": ClassOther},
+		nonzeroLosses: []string{},
+	},
 	"ice-e810-ethq": {
 		counters: 602,
 		values: map[string]uint64{"rx_unicast": 12117448, "tx_queue_127_bytes": 0, "tx_queue_21_bytes": 9232103576,
