@@ -141,7 +141,7 @@ func (w counterNameWords) outOfBuffer() bool {
 func (w counterNameWords) malformed() bool {
 	return w.any("err", "crc", "timeout", "fifo", "bad", "fail", "invalid", "illegal", "fault",
 		"overrun", "underrun", "undersize", "undrsz", "undermin", "oversize", "ovrsz",
-		"fragment", "jabber", "jbr", "uncorrectable", "latecol", "exesscol") ||
+		"fragment", "jabber", "jbr", "uncorrectable", "latecol", "exesscol", "aborted") ||
 		w.exact("runt", "runts") ||
 		w.seq("late", "coll") || w.seq("excess", "coll") || w.seq("out", "of", "range") ||
 		w.seq("too", "long") || w.seq("too", "big")

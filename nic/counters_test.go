@@ -114,7 +114,7 @@ var driverCounters = []struct {
 	{"ixgbe", "fcoe_bad_fccrc", ClassError}, {"ixgbe", "rx_fcoe_dropped", ClassDrop}, {"ixgbe", "tx_restart_queue", ClassOther},
 	{"ixgbe", "non_eop_descs", ClassOther}, {"ixgbe", "lsc_int", ClassOther},
 	// igb (I350, I210)
-	{"igb", "tx_abort_late_coll", ClassError}, {"igb", "tx_hwtstamp_timeouts", ClassOther}, {"igb", "rx_hwtstamp_cleared", ClassOther},
+	{"igb", "tx_abort_late_coll", ClassError}, {"igb", "tx_aborted_errors", ClassError}, {"igb", "tx_hwtstamp_timeouts", ClassOther}, {"igb", "rx_hwtstamp_cleared", ClassOther},
 	{"igb", "rx_queue_0_alloc_failed", ClassOutOfBuffer}, {"igb", "rx_queue_3_csum_err", ClassError},
 	{"igb", "dropped_smbus", ClassDrop}, {"igb", "tx_single_coll_ok", ClassOther}, {"igb", "tx_deferred_ok", ClassOther},
 	{"igb", "rx_flow_control_xon", ClassPause}, {"igb", "tx_dma_out_of_sync", ClassOther}, {"igb", "tx_tcp_seg_failed", ClassError},

@@ -138,6 +138,15 @@ var realworldEthtoolCases = map[string]realworldEthtoolCase{
 		named: map[string]CounterClass{"rx_pp_alloc_empty": ClassOther, "rx_buffer_passed_thres_phy": ClassOther,
 			"rx0_pp_recycle_ring_full": ClassOther, "rx0_oversize_pkts_sw_drop": ClassDrop},
 	},
+	"r8169-node-exporter": {
+		counters: 15,
+		warnings: map[int]string{1: reasonNotCounter},
+		values:   map[string]uint64{"rx_missed": 401, "duplicate metric": 1, "duplicate_metric": 2, "rx_unicast": 1230297},
+		classes:  map[CounterClass]int{ClassError: 5, ClassMissed: 1},
+		named: map[string]CounterClass{"tx_aborted": ClassError, "tx_underrun": ClassError, "align_errors": ClassError,
+			"tx_single_collisions": ClassOther},
+		nonzeroLosses: []string{"rx_missed"},
+	},
 	"virtio-net-ethq": {
 		counters:      8,
 		values:        map[string]uint64{"tx_queue_1_bytes": 18293525171, "rx_queue_0_packets": 10282181},
