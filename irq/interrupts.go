@@ -32,13 +32,16 @@ type Interrupt struct {
 	// shares its array with Interrupts.CPUs; do not modify it.
 	CPUs   []int
 	Counts []uint64
-	// Chip is the interrupt controller: "IO-APIC", "PCI-MSI",
-	// "PCI-MSIX-0000:00:03.0", "IR-PCI-MSIX-0000:3b:00.0"; "" if missing.
+	// Chip is the interrupt controller as the kernel names it, spaces
+	// included: "IO-APIC", "PCI-MSI", "PCI-MSIX-0000:00:03.0",
+	// "IR-PCI-MSIX-0000:3b:00.0", "Hyper-V PCIe MSI", "ITS-MSI", "GICv3",
+	// "xen-pirq"; "" if missing.
 	Chip string
 	// HWIRQ is the controller's interrupt number as printed ("2",
 	// "32768"); "" if not printed.
 	HWIRQ string
-	// Type is the flow handler or trigger: "edge", "fasteoi", "Level".
+	// Type is the flow handler or trigger: "edge", "fasteoi", "Level",
+	// Xen's "msi-x" and "virq".
 	Type string
 	// Actions are the handlers' names (shared IRQs have several):
 	// "virtio1-input.0", "mlx5_comp3@pci:0000:3b:00.0", "eth0-TxRx-2".
