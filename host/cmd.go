@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -28,6 +29,14 @@ type Cmd struct {
 	// statically linked programs.
 	LineBuffered bool
 
+	// CPUs pins the program, and the children it starts, to these CPUs.
+	// Local and Netns fork it from a thread bound to them, so it never
+	// runs anywhere else; over SSH it runs under "taskset -c", which must
+	// exist there. Empty leaves the affinity as inherited.
+	//
+	// Similar to: taskset -c 2,3 PROG ARGS
+	CPUs []int
+
 	// OnStdout and OnStderr, when set, are called with each line of the
 	// stream (without its newline) as it arrives, from the goroutine that
 	// reads the stream. A slow callback holds the process up once its pipe
@@ -39,6 +48,19 @@ type Cmd struct {
 	// ones; lines in between are dropped and counted (Output.Dropped).
 	// Callbacks still see every line. Zero keeps everything.
 	MaxOutputBytes int
+}
+
+// MaxCPU bounds the CPU numbers of Cmd.CPUs (the kernel's default
+// CPU_SETSIZE).
+const MaxCPU = 1024
+
+// cpuList formats CPUs for taskset -c: "2,3".
+func cpuList(cpus []int) string {
+	s := make([]string, len(cpus))
+	for i, c := range cpus {
+		s[i] = strconv.Itoa(c)
+	}
+	return strings.Join(s, ",")
 }
 
 // validate checks what every runner needs: an argv without NUL bytes (an
@@ -63,6 +85,11 @@ func (c *Cmd) validate() error {
 		}
 		if strings.IndexByte(kv, 0) >= 0 {
 			return fmt.Errorf("%w: environment entry for %s contains a NUL byte", ErrInvalidCmd, k)
+		}
+	}
+	for _, cpu := range c.CPUs {
+		if cpu < 0 || cpu >= MaxCPU {
+			return fmt.Errorf("%w: CPU %d out of range 0-%d", ErrInvalidCmd, cpu, MaxCPU-1)
 		}
 	}
 	if strings.IndexByte(c.Dir, 0) >= 0 {

@@ -58,7 +58,7 @@ func startExec(ctx context.Context, c Cmd, where string, prefix []string, nsPath
 		Stderr:      errW,
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 	}
-	onSpawnThread(func() { err = cmd.Start() })
+	onSpawnThread(func() { err = startPinned(cmd, c.CPUs) })
 	outW.Close()
 	errW.Close()
 	if err != nil {
@@ -115,6 +115,30 @@ func onSpawnThread(f func()) {
 		f()
 	}
 	<-done
+}
+
+// startPinned starts cmd from the calling (spawn) thread with the
+// thread's CPU mask set to cpus, so that the child inherits it from its
+// first instruction, then gives the thread its own mask back.
+func startPinned(cmd *exec.Cmd, cpus []int) error {
+	if len(cpus) == 0 {
+		return cmd.Start()
+	}
+	var old, set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &old); err != nil {
+		return fmt.Errorf("CPU affinity: %w", err)
+	}
+	for _, c := range cpus {
+		set.Set(c)
+	}
+	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		return fmt.Errorf("CPU affinity %s: %w (offline or outside this process's cpuset?)", cpuList(cpus), err)
+	}
+	err := cmd.Start()
+	if rerr := unix.SchedSetaffinity(0, &old); rerr != nil && err == nil {
+		err = fmt.Errorf("restoring the spawn thread's CPU affinity: %w", rerr)
+	}
+	return err
 }
 
 // resolveArgv looks up the program (and the wrappers) in the caller's PATH,

@@ -21,20 +21,25 @@ import (
 
 // remoteScript is the /bin/sh wrapper every SSH command runs under. Its
 // arguments are a nonce, the directory, the number of environment entries,
-// 1 for stdbuf, the entries, then the argv; it reads them only as "$@", so
+// 1 for stdbuf, a CPU list for taskset ("" for none), the entries, then
+// the argv; it reads them only as "$@", so
 // their content is never parsed as shell. Before exec'ing the command it
 // prints one line on stdout: "rocekit-NONCE pid PID" (PID = PGID), or
-// "rocekit-NONCE notfound cmd|stdbuf". A login shell that already leads its
+// "rocekit-NONCE notfound cmd|stdbuf|taskset". A login shell that already leads its
 // process group (sshd calls setsid for each session) keeps it; otherwise
 // setsid(1), which then does not fork, makes one.
-const remoteScript = `n=$1 d=$2 e=$3 b=$4
-shift 4
+const remoteScript = `n=$1 d=$2 e=$3 b=$4 c=$5
+shift 5
 if [ -n "$d" ]; then cd -- "$d" || exit 126; fi
 while [ "$e" -gt 0 ]; do export "$1" || exit 126; shift; e=$((e-1)); done
 if ! command -v -- "$1" >/dev/null 2>&1; then echo "rocekit-$n notfound cmd"; exit 127; fi
 if [ "$b" = 1 ]; then
 	command -v stdbuf >/dev/null 2>&1 || { echo "rocekit-$n notfound stdbuf"; exit 127; }
 	set -- stdbuf -oL -eL "$@"
+fi
+if [ -n "$c" ]; then
+	command -v taskset >/dev/null 2>&1 || { echo "rocekit-$n notfound taskset"; exit 127; }
+	set -- taskset -c "$c" "$@"
 fi
 if kill -s 0 -- -$$ 2>/dev/null; then s=; else s=setsid; fi
 echo "rocekit-$n pid $$"
@@ -46,7 +51,7 @@ func remoteCommand(nonce string, c Cmd) string {
 	if c.LineBuffered {
 		buf = "1"
 	}
-	args := append([]string{nonce, c.Dir, strconv.Itoa(len(c.Env)), buf}, c.Env...)
+	args := append([]string{nonce, c.Dir, strconv.Itoa(len(c.Env)), buf, cpuList(c.CPUs)}, c.Env...)
 	args = append(args, c.Argv...)
 	return "exec /bin/sh -c " + Quote(remoteScript) + " rocekit " + QuoteCommand(args)
 }
@@ -54,7 +59,7 @@ func remoteCommand(nonce string, c Cmd) string {
 // remoteStart is what the wrapper's first line said.
 type remoteStart struct {
 	pid      int
-	notFound string // "cmd" or "stdbuf" when that program is missing
+	notFound string // "cmd", "stdbuf" or "taskset" when that program is missing
 }
 
 // readRemoteStart reads stdout up to the wrapper's line, skipping what a
@@ -141,8 +146,8 @@ func (s *SSH) Start(ctx context.Context, c Cmd) (*Process, error) {
 	case st.notFound != "":
 		sess.Close()
 		name := c.Argv[0]
-		if st.notFound == "stdbuf" {
-			name = "stdbuf"
+		if st.notFound != "cmd" {
+			name = st.notFound
 		}
 		return fail(&exec.Error{Name: name, Err: exec.ErrNotFound})
 	case st.err != nil:
