@@ -71,6 +71,15 @@ var realworldEthtoolCases = map[string]realworldEthtoolCase{
 		classes:  map[CounterClass]int{ClassError: 1, ClassOutOfBuffer: 2},
 		named:    map[string]CounterClass{"tx_too_big": ClassError, "tx_busy": ClassOther},
 	},
+	"i40e-2.3.2-k-ethq": {
+		counters: 418,
+		values: map[string]uint64{"rx_dropped": 179160, "tx-63.bytes": 0, "rx-5.packets": 36939691673,
+			"port.tx_size_127": 334242431469, "port.fdir_sb_status": 1},
+		classes: map[CounterClass]int{ClassDrop: 4, ClassDiscard: 4, ClassError: 17, ClassOutOfBuffer: 2, ClassPause: 44},
+		named: map[string]CounterClass{"port.tx_hwtstamp_timeouts": ClassOther, "port.tx_hwtstamp_skipped": ClassOther,
+			"port.arq_overflows": ClassOther, "port.tx_priority_3_xoff_tx": ClassPause, "rx_pg_alloc_fail": ClassOutOfBuffer},
+		nonzeroLosses: []string{"rx_dropped"},
+	},
 	"i40e-x710-ethq": {
 		counters: 202,
 		values: map[string]uint64{"port.rx_bytes": 30388004820195, "tx-11.tx_packets": 28143365262,
