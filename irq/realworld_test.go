@@ -33,6 +33,7 @@ var realworldProc = map[string]func(t *testing.T, dir string){
 	"interrupts-gcp-gve-fixture":           rwGVEFixture,
 	"interrupts-hyperv-nvme-tabs":          rwHyperVTabs,
 	"interrupts-mlx5-40cpu-elided":         rwElided,
+	"interrupts-i40e-vfio-guest":           rwI40EGuest,
 }
 
 // rwSource is the part of source.json every case must have.
@@ -451,4 +452,24 @@ func rwElided(t *testing.T, dir string) {
 		t.Errorf("CAL = %v %v", l.CPUs, l.Counts)
 	}
 	rwCheckNIC(t, in, "", "0000:12:00.0", "", []rwIRQ{{96, RoleQueue, 1, DirRXTX}})
+}
+
+// rwI40EGuest: an X710 passed through to a guest on PCI segment 1; the
+// stored part ends at IRQ 12.
+func rwI40EGuest(t *testing.T, dir string) {
+	in := rwParse(t, dir, "output.txt")
+	if len(in.CPUs) != 4 || len(in.Lines) != 12 {
+		t.Fatalf("CPUs %v, %d lines", in.CPUs, len(in.Lines))
+	}
+	rwCheckLines(t, in, []rwLine{
+		{1, "IO-APIC", "17", "fasteoi", []string{"ACPI:Ged"}, 0},
+		{9, "PCI-MSI", "134463488", "edge", []string{"i40e-0001:00:0f.0:misc"}, 2},
+	})
+	dev := rwCheckNIC(t, in, "enP1s15", "0001:00:0f.0", "", []rwIRQ{
+		{9, RoleControl, -1, DirUnknown}, {10, RoleQueue, 0, DirRXTX}, {11, RoleQueue, 1, DirRXTX}, {12, RoleQueue, 2, DirRXTX},
+	})
+	rwCheckVerdict(t, SinceBoot(dev, in, nil, nil), rwVerdict{
+		Total: 119, Busiest: 0, SharePct: 100, OK: true,
+		Reasons: []string{"1 queue IRQs fired on 1 CPUs (0); busiest CPU0 took 100% of 119"},
+	})
 }
