@@ -163,6 +163,12 @@ var driverCounters = []struct {
 	{"be2net", "rxq8: rx_compl_err", ClassError}, {"be2net", "rxq0: rx_drops_no_skbs", ClassDrop},
 	{"be2net", "tx_priority_pauseframes", ClassPause}, {"be2net", "rx_frame_too_long", ClassError},
 	{"be2net", "rxpp_fifo_overflow_drop", ClassDrop}, {"be2net", "rx_address_filtered", ClassOther},
+	// ethtool -S --all-groups: the standard IEEE and RMON groups (ethtool 5.13 and later)
+	{"groups", "eth-mac-FrameCheckSequenceErrors", ClassError}, {"groups", "eth-mac-AlignmentErrors", ClassError},
+	{"groups", "eth-mac-FramesLostDueToIntMACRcvError", ClassDrop}, {"groups", "eth-mac-FramesReceivedOK", ClassOther},
+	{"groups", "eth-ctrl-MACControlFramesTransmitted", ClassOther}, {"groups", "rmon-etherStatsUndersizePkts", ClassError},
+	{"groups", "rmon-etherStatsJabbers", ClassError}, {"groups", "rmon-etherStatsFragments", ClassError},
+	{"groups", "rmon-rx-etherStatsPkts64to64Octets", ClassOther}, {"groups", "pause-tx_pause_frames", ClassPause},
 }
 
 func TestClassifyDriverCounters(t *testing.T) {
@@ -173,8 +179,8 @@ func TestClassifyDriverCounters(t *testing.T) {
 			t.Errorf("%s: ClassifyCounter(%q) = %q, want %q", c.driver, c.name, got, c.class)
 		}
 	}
-	if len(drivers) != 14 {
-		t.Errorf("%d drivers, want 14", len(drivers))
+	if len(drivers) != 15 {
+		t.Errorf("%d drivers, want 15", len(drivers))
 	}
 }
 
