@@ -1,9 +1,12 @@
 package perftest
 
 import (
+	"bufio"
 	"bytes"
 	"io"
+	"math"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -115,4 +118,76 @@ func BenchmarkParseJSON(b *testing.B) {
 		}
 		return len(res.BW)
 	})
+}
+
+// naiveRow is what a straightforward parser keeps of a row.
+type naiveRow struct {
+	bytes, iters uint64
+	values       []float64
+}
+
+// naiveParse is the parser the issue measures rocekit against: a
+// bufio.Scanner, strings.Fields and strconv, rows taken after the
+// "#bytes" header while their fields parse. It reads no header, warns
+// about nothing and does not check the column count.
+func naiveParse(r io.Reader) ([]naiveRow, error) {
+	var rows []naiveRow
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
+	inTable := false
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 {
+			continue
+		}
+		if strings.HasPrefix(f[0], "#bytes") {
+			inTable = true
+			continue
+		}
+		if !inTable || len(f) < 3 {
+			continue
+		}
+		size, err1 := strconv.ParseUint(f[0], 10, 64)
+		iters, err2 := strconv.ParseUint(f[1], 10, 64)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		row := naiveRow{bytes: size, iters: iters, values: make([]float64, 0, len(f)-2)}
+		for _, s := range f[2:] {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				v = math.NaN() // "-nan"
+			}
+			row.values = append(row.values, v)
+		}
+		rows = append(rows, row)
+	}
+	return rows, sc.Err()
+}
+
+// BenchmarkParseVsNaive parses the same 8 MiB inputs with Parse and with
+// naiveParse, side by side (issue 13: Parse stays at least 1.3x as fast).
+// Compare the MB/s of the rocekit and naive sub-benchmarks.
+func BenchmarkParseVsNaive(b *testing.B) {
+	for _, in := range []struct{ name, seed string }{{"bw", "bench-seed-bw.txt"}, {"lat", "bench-seed-lat.txt"}} {
+		data, rows := largeInput(b, in.seed, 8<<20)
+		b.Run(in.name+"/rocekit", func(b *testing.B) {
+			benchParse(b, data, rows, func(r io.Reader) int {
+				res, err := Parse(r)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return len(res.BW) + len(res.Lat)
+			})
+		})
+		b.Run(in.name+"/naive", func(b *testing.B) {
+			benchParse(b, data, rows, func(r io.Reader) int {
+				got, err := naiveParse(r)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return len(got)
+			})
+		})
+	}
 }

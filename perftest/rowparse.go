@@ -52,26 +52,30 @@ func (p *textParser) setLayout(l tableLayout) {
 // input makes the output truncated (ErrTruncated). Other lines that start
 // with a digit are unknown lines.
 func (p *textParser) row(t []byte) {
-	if !looksLikeRow(t) {
-		p.res.warn(WarnUnknownLine, p.line, clip(string(t)))
-		return
-	}
-	switch p.table {
-	case tableNone:
-		p.badRow(t, "a result row before any table header")
-		return
-	case tableOther:
-		p.badRow(t, "a row under a table header whose columns this parser does not know")
+	if p.table == tableNone || p.table == tableOther {
+		switch {
+		case !looksLikeRow(t):
+			p.res.warn(WarnUnknownLine, p.line, clip(string(t)))
+		case p.table == tableNone:
+			p.badRow(t, "a result row before any table header")
+		default:
+			p.badRow(t, "a row under a table header whose columns this parser does not know")
+		}
 		return
 	}
 	var u [2]uint64
 	var v [maxFields]float64
 	n, good := scanRow(t, &u, &v)
-	if !p.fits(t, n) {
-		return
-	}
-	if !good {
-		p.badRow(t, "bad number in a "+p.what()+" row")
+	if !good || !p.fitsCount(n) {
+		// The slow path: only lines that are not good rows come here.
+		switch {
+		case !looksLikeRow(t):
+			p.res.warn(WarnUnknownLine, p.line, clip(string(t)))
+		case !p.fitsCount(n):
+			p.wrongCount(t, n)
+		default:
+			p.badRow(t, "bad number in a "+p.what()+" row")
+		}
 		return
 	}
 	if !p.plain {
@@ -103,26 +107,27 @@ func (p *textParser) what() string {
 	return "latency"
 }
 
-// fits checks the number of fields of a row against the table header:
-// as many as the header has columns, one fewer when the last column is
-// CPU_Util (a row without it), or one more when the header has no CPU
-// column (a CPU value appended to the row). A row with fewer fields is
-// cut short: if nothing but blank lines follows it, the output is
-// truncated (see textParser.cutRow).
-func (p *textParser) fits(t []byte, n int) bool {
+// fitsCount checks the number of fields of a row against the table
+// header: as many as the header has columns, one fewer when the last
+// column is CPU_Util (a row without it), or one more when the header has
+// no CPU column (a CPU value appended to the row).
+func (p *textParser) fitsCount(n int) bool {
 	want := p.layout.n
 	cpuLast := want > 0 && want <= maxFields && p.layout.at[want-1] == colCPU
-	if n == want || cpuLast && n == want-1 || !p.layout.has(colCPU) && n == want+1 && want < maxFields {
-		return true
-	}
-	msg := fmt.Sprintf("%s row has %d fields, want %d", p.what(), n, want)
-	if n < want {
+	return n == want || cpuLast && n == want-1 || !p.layout.has(colCPU) && n == want+1 && want < maxFields
+}
+
+// wrongCount reports a row whose number of fields does not fit. A row
+// with too few is cut short: if nothing but blank lines follows it, the
+// output is truncated (see textParser.cutRow).
+func (p *textParser) wrongCount(t []byte, n int) {
+	msg := fmt.Sprintf("%s row has %d fields, want %d", p.what(), n, p.layout.n)
+	if n < p.layout.n {
 		p.res.warn(WarnBadRow, p.line, clip(msg+": "+string(t)))
 		p.cutRow = newParseError(ErrTruncated, p.line, t, msg+" (cut short)")
-		return false
+		return
 	}
 	p.badRow(t, msg)
-	return false
 }
 
 // badRow reports a line that reads as a result row but does not parse:
