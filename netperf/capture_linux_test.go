@@ -42,6 +42,9 @@ type loopbackCase struct {
 
 // lbCPU is the -k list of the tcp-stream-k-cpu case (lbLatency is in
 // fixture_loopback_test.go).
+// lbSockbuf asks for the socket sizes requested and granted.
+const lbSockbuf = "THROUGHPUT,THROUGHPUT_UNITS,LOCAL_SEND_CALLS,REMOTE_RECV_CALLS,LSS_SIZE_REQ,LSR_SIZE_REQ,RSS_SIZE_REQ,RSR_SIZE_REQ,LSS_SIZE_END,LSR_SIZE_END,RSS_SIZE_END,RSR_SIZE_END"
+
 const lbCPU = "THROUGHPUT,THROUGHPUT_UNITS,LOCAL_CPU_UTIL,REMOTE_CPU_UTIL,LOCAL_SD,REMOTE_SD,SD_UNITS,LOCAL_CPU_METHOD,REMOTE_CPU_METHOD"
 
 func loopbackCases() []loopbackCase {
@@ -90,6 +93,8 @@ func loopbackCases() []loopbackCase {
 		{name: "selector-file", args: "-t TCP_STREAM -l 1 -- -o THROUGHPUTX", fail: true, note: "expected failure: one unknown selector is taken as a file name (exit 255)"},
 		{name: "confidence-level", args: "-t TCP_STREAM -l 1 -I 90,5", fail: true, note: "expected failure: confidence level other than 95 or 99 (exit 255)"},
 		{name: "message-too-long", args: "-t UDP_STREAM -l 1 -- -m 70000", fail: true, note: "expected failure: send_data: data send error: Message too long (exit 1)"},
+		{name: "udp-stream-sockbuf-clamp", args: "-t UDP_STREAM -l 1 -- -m 1400 -s 64M -S 64M -k " + lbSockbuf, note: "-s/-S 64M above net.core.wmem_max/rmem_max: *_SIZE_END is twice the cap, not twice the request"},
+		{name: "udp-stream-sockbuf-ok", args: "-t UDP_STREAM -l 1 -- -m 1400 -s 1M -S 1M -k " + lbSockbuf, note: "-s/-S 1M under the caps: *_SIZE_END is twice the request (Linux doubles SO_SNDBUF/SO_RCVBUF)"},
 		{name: "server-killed", args: "-t TCP_STREAM -l 4", killChild: true, fail: true, note: "expected failure: netserver's test child killed during the test (exit 1)"},
 	}
 }

@@ -175,6 +175,32 @@ func loopbackOmni(m map[string]expect) {
 		Omni: map[string]string{"PROTOCOL": "UDP", "SOCKET_TYPE": "Datagram", "LOCAL_TRANSPORT_RETRANS": "-1", "LOCAL_BYTES_SENT": "489337800", "REMOTE_BYTES_RECVD": "191989000"}},
 		warn:  []string{"REMOTE_CPU_PERCENT_SWINTR is -nan"},
 		check: func(t *testing.T, r *Result) { wantSelectorCount(t, r, 172) }}
+	// Asked 64M with net.core.rmem_max and wmem_max at 4194304 on the
+	// capturing host: each socket got twice the cap.
+	clamped := func(side string) SocketBuffer {
+		return SocketBuffer{Side: side, AskedBytes: 67108864, GotBytes: 8388608, Clamped: true, CapBytes: 4194304}
+	}
+	m["udp-stream-sockbuf-clamp"] = expect{summary: summary{Form: FormKeyVal, Test: "UDP_STREAM", Throughput: &Rate{Value: 492.09, Unit: "10^6bits/s"}, ThroughputMbps: f64(492.09),
+		UDP: &UDPStream{Sent: 83959, Received: 83959, RecvMbps: f64(492.09), LossRatio: 0}},
+		warn: []string{"line 2: local send socket buffer clamped: asked 67108864 bytes, got 8388608: net.core.wmem_max is 4194304 on netperf's host",
+			"local recv socket buffer clamped", "remote send socket buffer clamped",
+			"line 2: remote recv socket buffer clamped: asked 67108864 bytes, got 8388608: net.core.rmem_max is 4194304 on netserver's host"},
+		check: func(t *testing.T, r *Result) {
+			wantEqual(t, "socket buffers", r.SocketBuffers, []SocketBuffer{clamped("local send"), clamped("local recv"), clamped("remote send"), clamped("remote recv")})
+		}}
+	// Asked 1M under the caps: Linux doubled each to 2M.
+	m["udp-stream-sockbuf-ok"] = expect{summary: summary{Form: FormKeyVal, Test: "UDP_STREAM", Throughput: &Rate{Value: 464.36, Unit: "10^6bits/s"}, ThroughputMbps: f64(464.36),
+		UDP: &UDPStream{Sent: 49087, Received: 41626, RecvMbps: f64(464.36), LossRatio: 1 - 41626.0/49087}},
+		check: func(t *testing.T, r *Result) {
+			for _, b := range r.SocketBuffers {
+				if b.Clamped || b.AskedBytes != 1048576 || b.GotBytes != 2097152 {
+					t.Errorf("%+v", b)
+				}
+			}
+			if len(r.SocketBuffers) != 4 {
+				t.Errorf("%d socket buffers", len(r.SocketBuffers))
+			}
+		}}
 	m["tcp-stream-k-cpu"] = expect{summary: summary{Form: FormKeyVal, Test: "TCP_STREAM", Throughput: &Rate{Value: 14385.43, Unit: "10^6bits/s"}, ThroughputMbps: f64(14385.43),
 		Omni: map[string]string{"LOCAL_CPU_METHOD": "S", "SD_UNITS": "usec/KB"}},
 		check: func(t *testing.T, r *Result) {

@@ -65,6 +65,7 @@ func finishOmni(f *frame, o *Omni) bool {
 		res.UDP = u
 		f.checkLoss(first, u)
 	}
+	res.SocketBuffers = socketBuffers(f, o)
 	omniConfidence(f, o)
 	return true
 }

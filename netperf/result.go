@@ -55,6 +55,12 @@ type Result struct {
 	// UDP is the sent/received view of a UDP_STREAM test.
 	UDP *UDPStream
 
+	// SocketBuffers compares the socket buffers asked for (-s, -S) with
+	// what the kernel gave, when the output has both (omni
+	// X_SIZE_REQ and X_SIZE_END, which Run asks for); a clamped one is
+	// also a warning.
+	SocketBuffers []SocketBuffer
+
 	// Classic is the classic table; nil for omni output.
 	Classic *Classic
 	// Omni holds the -k, -o or -O selectors; nil for classic output.
