@@ -79,6 +79,10 @@ type Result struct {
 	// own diagnostics ("enable_enobufs failed: getprotobyname").
 	Warnings []string
 
+	// Argv is the command Run ran ("netperf -H 198.18.0.2 -t UDP_STREAM
+	// -l 30 -- -m 1400 ..."); nil from the parsers.
+	Argv []string
+
 	// Stdout and Stderr are netperf's raw output, kept by Run (up to 1 MiB
 	// each) for archives; the parsers leave them nil.
 	Stdout, Stderr []byte `json:"-"`

@@ -55,11 +55,16 @@ func Run(ctx context.Context, r host.Runner, o Options) (*Result, error) {
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, ErrRunTimeout)
 	defer cancel()
-	p, err := host.Run(ctx, r, host.Cmd{Argv: o.Argv(), MaxOutputBytes: 1 << 20})
+	argv := o.Argv()
+	p, err := host.Run(ctx, r, host.Cmd{Argv: argv, MaxOutputBytes: 1 << 20})
 	if p == nil {
 		return nil, fmt.Errorf("netperf: %w", err)
 	}
-	return result(p, err)
+	res, err := result(p, err)
+	if res != nil {
+		res.Argv = argv
+	}
+	return res, err
 }
 
 // result turns netperf's output and exit into Run's result and error, and

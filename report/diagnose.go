@@ -44,6 +44,7 @@ const (
 	RuleJitter            = "latency_jitter"
 	RuleQPKnee            = "qp_scaling_knee"
 	RuleUDPLoss           = "udp_loss"
+	RuleBufferClamped     = "socket_buffer_clamped"
 	RuleIRQConcentrated   = "irq_concentrated"
 	RuleIRQOffNode        = "irq_off_numa_node"
 	RuleHotSoftirq        = "hot_softirq_core"
@@ -146,6 +147,7 @@ func Diagnose(in DiagnosisInput) []Finding {
 	}
 	if in.Round != nil {
 		add(CheckJitter(*in.Round, th))
+		add(CheckSocketBuffers(*in.Round))
 		add(CheckUDPLoss(*in.Round, in.NICDelta, in.UDP, th))
 		if in.Link != nil {
 			add(CheckLinkUtilisation(*in.Round, in.ThroughputMetric, *in.Link, th))

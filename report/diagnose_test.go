@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rocekit/rocekit/irq"
@@ -90,8 +91,25 @@ func TestCheckUDPLoss(t *testing.T) {
 	diff(t, []string{RuleUDPLoss}, rules(fs))
 	diff(t, map[string]float64{"loss_ratio": 1 - 556.0/2330, "sent": 2330, "received": 556,
 		"ethtool.rx_queue_0_drops": 100, "udp.rcvbuf_errors": 1774}, evidence(fs[0]))
-	if !bytes.Contains([]byte(fs[0].Action), []byte("-S and net.core.rmem_max")) || !bytes.Contains([]byte(fs[0].Action), []byte("ethtool -G")) {
+	if !bytes.Contains([]byte(fs[0].Action), []byte("raise netperf's -S")) || !bytes.Contains([]byte(fs[0].Action), []byte("ethtool -G")) {
 		t.Errorf("action %q", fs[0].Action)
+	}
+	// The same loss with the receive buffer clamped (asked 2M with the
+	// default rmem_max): the action is the sysctl, not a larger -S.
+	clampedRound := r
+	clampedRound.Params = append(append([]Param(nil), r.Params...),
+		Param{"sockbuf_remote_recv_asked", "2097152"}, Param{"sockbuf_remote_recv_got", "425984"})
+	fs = CheckUDPLoss(clampedRound, nil, &udp, Thresholds{})
+	if !strings.Contains(fs[0].Action, "it was clamped (asked 2 MiB, got 416 KiB): raise net.core.rmem_max to at least 2097152 on netserver's host; a larger -S cannot take effect") {
+		t.Errorf("clamped action %q", fs[0].Action)
+	}
+	cf := CheckSocketBuffers(clampedRound)
+	diff(t, []string{RuleBufferClamped}, rules(cf))
+	if want := "remote recv socket buffer clamped: asked 2 MiB, got 416 KiB (the kernel doubles what it grants: the cap is 212992) — net.core.rmem_max is 212992 on netserver's host"; len(cf) == 1 && cf[0].Summary != want {
+		t.Errorf("clamp summary %q\nwant %q", cf[0].Summary, want)
+	}
+	if fs := CheckSocketBuffers(r); fs != nil {
+		t.Errorf("no sockbuf params, findings %v", fs)
 	}
 	fs = CheckUDPLoss(r, nil, nil, Thresholds{})
 	if !bytes.Contains([]byte(fs[0].Action), []byte("no drop counter explains")) {

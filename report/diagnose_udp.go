@@ -56,7 +56,7 @@ func CheckUDPLoss(r Round, nicDelta *nic.StatsDelta, udp *nic.UDPCounters, th Th
 			}
 		}
 		if l.ReceiveBuffer > 0 {
-			actions = append(actions, "the receiving socket's buffer overflowed: raise netperf's -S and net.core.rmem_max")
+			actions = append(actions, rcvbufAction(r))
 		}
 		if l.Memory > 0 {
 			actions = append(actions, "UDP hit its memory limit: raise net.ipv4.udp_mem")
@@ -69,4 +69,17 @@ func CheckUDPLoss(r Round, nicDelta *nic.StatsDelta, udp *nic.UDPCounters, th Th
 	return one(Finding{Rule: RuleUDPLoss, Severity: SeverityWarning,
 		Summary:  summary,
 		Evidence: evs, Action: action})
+}
+
+// rcvbufAction says what to do about receive buffer overflows: when the
+// receive buffer was clamped, a larger -S cannot take effect and the
+// sysctl is the fix; otherwise both.
+func rcvbufAction(r Round) string {
+	for _, c := range clamps(r) {
+		if c.side == "remote recv" {
+			return sprintf("the receiving socket's buffer overflowed, and it was clamped (asked %s, got %s): raise %s to at least %d on %s; a larger -S cannot take effect before that",
+				byteSize(c.asked), byteSize(c.got), c.sysctl, c.asked, c.host)
+		}
+	}
+	return "the receiving socket's buffer overflowed: raise netperf's -S (and net.core.rmem_max on netserver's host if -S exceeds it)"
 }

@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rocekit/rocekit/netperf"
@@ -18,9 +20,13 @@ import (
 //	rt_latency, min_latency, mean_latency, p50_latency, p90_latency, p99_latency, max_latency
 //	                us, lower is better (omni selectors, when printed)
 //
-// The round's "test" parameter is netperf's test name. Failed repeats and
-// netperf's warnings become round warnings; the error wraps ErrNoData when
-// no repeat has a number.
+// The round's parameters say what was run, from the first repeat with a
+// result: "test" (netperf's test name), "argv" (the command Run ran),
+// "message_size" (LOCAL_SEND_SIZE, or the classic table's), "elapsed_sec",
+// and per socket buffer asked for (-s, -S) "sockbuf_SIDE_asked" and
+// "sockbuf_SIDE_got" in bytes ("sockbuf_remote_recv_got"), which
+// CheckSocketBuffers reads. Failed repeats and netperf's warnings become
+// round warnings; the error wraps ErrNoData when no repeat has a number.
 //
 // Similar to: netperf -H HOST -t UDP_STREAM -l 30 -- -m 1400 | tail -2
 func FromNetperf(name string, start time.Time, runs ...*netperf.Result) (Round, error) {
@@ -54,8 +60,36 @@ func FromNetperf(name string, start time.Time, runs ...*netperf.Result) (Round, 
 	if test != "" {
 		r.Params = []Param{{"test", test}}
 	}
+	for _, res := range runs {
+		if res != nil && res.Form != netperf.FormError {
+			r.Params = append(r.Params, netperfParams(res)...)
+			break
+		}
+	}
 	r.Metrics = set.ms
 	return r, nil
+}
+
+// netperfParams are what one result says of how it was run.
+func netperfParams(res *netperf.Result) []Param {
+	var ps []Param
+	if len(res.Argv) > 0 {
+		ps = append(ps, Param{"argv", strings.Join(res.Argv, " ")})
+	}
+	if v, ok := res.Omni.Value("LOCAL_SEND_SIZE"); ok && v != "" {
+		ps = append(ps, Param{"message_size", v})
+	} else if c := res.Classic; c != nil && c.UDPSend != nil {
+		ps = append(ps, Param{"message_size", strconv.Itoa(c.UDPSend.MessageBytes)})
+	}
+	if v, ok := res.Omni.Value("ELAPSED_TIME"); ok && v != "" {
+		ps = append(ps, Param{"elapsed_sec", v})
+	}
+	for _, b := range res.SocketBuffers {
+		side := strings.ReplaceAll(b.Side, " ", "_")
+		ps = append(ps, Param{"sockbuf_" + side + "_asked", strconv.Itoa(b.AskedBytes)},
+			Param{"sockbuf_" + side + "_got", strconv.Itoa(b.GotBytes)})
+	}
+	return ps
 }
 
 func addNetperf(set *metricSet, res *netperf.Result) (dropped int) {

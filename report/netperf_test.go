@@ -2,7 +2,11 @@ package report
 
 import (
 	"errors"
+	"os"
+	"strings"
 	"testing"
+
+	"github.com/rocekit/rocekit/netperf"
 )
 
 func TestFromNetperfUDPLoss(t *testing.T) {
@@ -18,7 +22,7 @@ func TestFromNetperfUDPLoss(t *testing.T) {
 		"throughput": 17.68, "send_throughput": 74.11, "recv_throughput": 17.68,
 		"loss_ratio": 1 - 556.0/2330, "sent": 2330, "received": 556,
 	}, got)
-	diff(t, []Param{{"test", "UDP_STREAM"}}, r.Params)
+	diff(t, []Param{{"test", "UDP_STREAM"}, {"message_size", "8000"}}, r.Params)
 	loss, _ := r.Metric("loss_ratio")
 	if loss.Better != LowerIsBetter || loss.Unit != UnitRatio {
 		t.Errorf("loss_ratio: %v", loss)
@@ -48,5 +52,39 @@ func TestFromNetperfFailed(t *testing.T) {
 	_, err := FromNetperf("x", t0, netperfFixture(t, "bookworm", "noserver"))
 	if !errors.Is(err, ErrNoData) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestFromNetperfSocketBuffers: a real UDP_STREAM that asked 64M socket
+// buffers on a host whose caps are 4 MiB records what it asked and got,
+// and CheckSocketBuffers names the four clamps with their sysctls.
+func TestFromNetperfSocketBuffers(t *testing.T) {
+	f, err := os.Open("../netperf/testdata/loopback/udp-stream-sockbuf-clamp/client.stdout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := netperf.ParseKeyVal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := FromNetperf("udp", t0, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := r.Param("sockbuf_remote_recv_asked"); v != "67108864" {
+		t.Errorf("asked %q", v)
+	}
+	if v, _ := r.Param("sockbuf_remote_recv_got"); v != "8388608" {
+		t.Errorf("got %q", v)
+	}
+	fs := CheckSocketBuffers(r)
+	var sums []string
+	for _, f := range fs {
+		sums = append(sums, f.Summary[:strings.Index(f.Summary, ":")])
+	}
+	diff(t, []string{"local send socket buffer clamped", "local recv socket buffer clamped", "remote send socket buffer clamped", "remote recv socket buffer clamped"}, sums)
+	if !strings.Contains(fs[3].Action, "raise net.core.rmem_max to at least 67108864 on netserver's host") {
+		t.Errorf("action %q", fs[3].Action)
 	}
 }
