@@ -1,6 +1,10 @@
 package nic
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // DriverInfo is what `ethtool -i` prints.
 type DriverInfo struct {
@@ -31,6 +35,41 @@ type LinkSettings struct {
 	Autoneg      bool   `json:"autoneg"`
 	Port         string `json:"port"` // "TP", "FIBRE", "DA", "Other", ...
 	LinkDetected bool   `json:"link_detected"`
+	// Supported, Advertised and PartnerAdvertised are the link modes by
+	// their kernel names ("25000baseCR_Full", "10000baseT_Full"): what
+	// the NIC can do, what it offers, what the link partner offers.
+	// Empty for virtual NICs.
+	Supported         []string `json:"supported,omitempty"`
+	Advertised        []string `json:"advertised,omitempty"`
+	PartnerAdvertised []string `json:"partner_advertised,omitempty"`
+}
+
+// MaxSupportedMbps is the fastest of the Supported link modes in Mbit/s,
+// 0 when none is known: a 25G NIC linked at 10000 runs below what it can
+// (optics, cable, or the partner).
+//
+// Similar to: ethtool NAME | grep -A20 'Supported link modes'
+func (l LinkSettings) MaxSupportedMbps() int {
+	best := 0
+	for _, m := range l.Supported {
+		best = max(best, LinkModeMbps(m))
+	}
+	return best
+}
+
+// LinkModeMbps is the speed of a kernel link mode name in Mbit/s:
+// "25000baseCR_Full" is 25000, "2500baseT_Full" 2500; 0 for names
+// without a speed ("Autoneg", "FIBRE", "Pause").
+func LinkModeMbps(mode string) int {
+	i := strings.Index(mode, "base")
+	if i <= 0 {
+		return 0
+	}
+	n, err := strconv.Atoi(mode[:i])
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // portName names an ethtool PORT_* value as ethtool does.

@@ -54,8 +54,14 @@ func (h *Handle) LinkSettings(ctx context.Context, netdev string) (LinkSettings,
 	if err != nil {
 		return LinkSettings{}, classify(op, netdev, err)
 	}
-	return LinkSettings{SpeedMbps: speedMbps(speed), Duplex: duplexOf(cmd.Duplex), Autoneg: cmd.Autoneg == 1,
-		Port: portName(cmd.Port), LinkDetected: link == 1}, nil
+	ls := LinkSettings{SpeedMbps: speedMbps(speed), Duplex: duplexOf(cmd.Duplex), Autoneg: cmd.Autoneg == 1,
+		Port: portName(cmd.Port), LinkDetected: link == 1}
+	// ETHTOOL_GLINKSETTINGS carries the modes above bit 31 (25G KR/SR,
+	// 50G, 100G, ...) that the legacy command cuts off.
+	if full, err := h.eth.GetLinkSettings(netdev); err == nil {
+		ls.Supported, ls.Advertised, ls.PartnerAdvertised = full.SupportedLinkModes, full.AdvertisingLinkModes, full.LpAdvertisingModes
+	}
+	return ls, nil
 }
 
 // Ring returns the ring sizes. Drivers without them (veth) give an *Error
