@@ -4,8 +4,10 @@
 // '{print $4}'` does in the runbooks, without its failure modes.
 //
 // The parsers are pure functions of an io.Reader, tested on real captures
-// of perftest 4.5-0.17 (Debian bookworm) and 25.01 (trixie) and on the
-// format strings up to 26.04:
+// of perftest 4.5-0.17 (Debian bookworm) and 25.01 (trixie), on the
+// format strings up to 26.04, and on outputs of real hardware from public
+// bug reports, mailing lists and guides (testdata/realworld/perftest:
+// mlx4, mlx5, irdma, bnxt_re, hns, siw, pib; perftest 1.x to 25.x):
 //
 //	res, err := perftest.Parse(stdout)    // text output of one side
 //	var tool *perftest.Error
@@ -17,9 +19,16 @@
 //	}
 //
 // Parse reads the header by key (so lines a version, side or verb adds or
-// drops do not matter), splits rows at any run of blanks (perftest mixes
-// spaces and TABs, and the spacing changed in 24.07), and takes the unit
-// from the table header: "MB/sec" (before 24.07) and "MiB/sec" are both
+// drops do not matter) and splits a line of two pairs at the second key,
+// not at the TAB perftest put there: output that went through a terminal
+// copy, expand(1), a CI log viewer or a web page has runs of spaces
+// instead ("Dual-port : OFF      Device : irdma1"), and a value never
+// swallows the next key. It splits rows at any run of blanks (perftest
+// mixes spaces and TABs, and the spacing changed in 24.07), reads them by
+// the column names of the table header, so that every layout perftest
+// printed gives rows (the 5-column latency table of 2.x/3.x, whose
+// missing columns are NaN; the BW table of 1.x/2.0 without MsgRate), and
+// takes the unit from the table header: "MB/sec" (before 24.07) and "MiB/sec" are both
 // 2^20 bytes/s, "Gb/sec" is 10^9 bit/s; every BW value is also given in
 // Gb/s (BWAvgGbps) and as printed (Printed). A BW peak printed as 0.00 is
 // "not measured" (-D, --run_infinitely, the server of a send test), not
@@ -35,6 +44,13 @@
 // failure messages on either side's stdout or stderr, and ParseOutput for
 // the stdout and stderr of one side at once. Detect tells which form an
 // input is.
+//
+// A line that reads as a result row but does not fit the table (too few
+// or too many fields, a garbled number) becomes a WarnBadRow warning with
+// its line number and a *ParseError; a row cut short at the end of the
+// input (a paste that stops mid-row) makes the error ErrTruncated. Lines
+// that only start with a digit (kernel console messages interleaved with
+// the output) are unknown lines, not rows.
 //
 // Failures become an *Error whose Kind (device not found, connect failed,
 // handshake, parameter mismatch, QP transition, completion error,

@@ -15,8 +15,9 @@ var (
 	ErrParse = errors.New("perftest: cannot parse")
 
 	// ErrTruncated means the output ends before its results: a table header
-	// with no rows under it, a header block with no table, or --output mode
-	// with no number. The tool was killed (a wrapper's timeout) or failed
+	// with no rows under it, a header block with no table, a last row cut
+	// short (fewer fields than the table header), or --output mode with no
+	// number. The tool was killed (a wrapper's timeout) or failed
 	// without saying why on this stream; the rows that parsed are kept.
 	ErrTruncated = errors.New("perftest: output ends before the results")
 

@@ -24,6 +24,9 @@ import (
 //	rdma_cm QPs	 : OFF
 //	Data ex. method : Ethernet
 //
+// A line holds one or two pairs; the second is found by its key, so
+// the TABs may have become spaces (expand(1), a terminal, a web page).
+//
 // Integer fields whose line is absent are 0, except those where 0 is a
 // printed value, which are -1 (GIDIndex, GIDIndex2, MaxInlineBytes,
 // OutstandingReads, TOS, NUMANode). String fields are "" when absent.

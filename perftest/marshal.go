@@ -11,7 +11,9 @@ import (
 // msg_rate_mpps}], lat [{bytes, iterations, t_min_us, t_max_us,
 // t_typical_us, t_avg_us, t_stdev_us, p99_us, p999_us}] (duration rows:
 // t_avg_us, tps), value, warnings, error {kind, message}. Values that are
-// inf or nan, and peaks that were not measured, are null.
+// inf or nan, peaks that were not measured, and columns an old table does
+// not have (t_avg to p999_us of perftest 2.x/3.x, msg_rate_mpps of 1.x),
+// are null.
 
 type jsonResult struct {
 	Tool       string          `json:"tool"`

@@ -121,8 +121,9 @@ func (r *Result) HasWarning(k WarningKind) bool {
 
 // Parse parses the text output of one side of a BW or latency test
 // (ib_send_bw, ib_write_bw, ib_read_bw, ib_atomic_bw and their _lat
-// counterparts, perftest 4.5-0.17 to 26.x): the title, the header, the
-// address lines and every row of the table. Noise becomes Warnings, never
+// counterparts, perftest 1.x to 26.x): the title, the header, the
+// address lines and every row of the table, whether the output's TABs
+// survived or became spaces. Noise becomes Warnings, never
 // rows. stderr lines may be interleaved (2>&1).
 //
 // The returned Result is never nil and keeps what parsed. The error is an

@@ -65,7 +65,8 @@ type Row interface{ isRow() }
 //	65536      300              20.48              8.45   		   0.000135
 //
 // With -b each side prints the sum of both directions; with -D and
-// --run_infinitely #iterations counts only the sampling window.
+// --run_infinitely #iterations counts only the sampling window. The BW
+// table of perftest 1.x/2.0 has no MsgRate column: MsgRateMpps is NaN.
 type BWRow struct {
 	Bytes      uint64 // #bytes: message size
 	Iterations uint64 // #iterations: iterations x QPs, or completions in the window
@@ -119,6 +120,10 @@ func (BWRow) isRow() {}
 // trip (Result.FullRTT). perftest drops the 2 largest samples, so TMaxMicros
 // is the 3rd largest. With -C the values are cycles although the header
 // says usec; the output cannot tell.
+//
+// perftest 2.x/3.x printed only the first five columns (#bytes
+// #iterations t_min t_max t_typical); the others are NaN (not printed) in
+// their rows, and null in JSON.
 //
 // With -D (Duration set) perftest prints only t_avg and the transaction
 // rate:
