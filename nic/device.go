@@ -53,6 +53,14 @@ func (p PCIDevice) VendorName() string {
 		return "Broadcom"
 	case VendorVirtio:
 		return "Red Hat (virtio)"
+	case 0x1d0f:
+		return "Amazon.com"
+	case 0x1414:
+		return "Microsoft"
+	case 0x1077:
+		return "QLogic"
+	case 0x19e5:
+		return "Huawei"
 	}
 	return fmt.Sprintf("0x%04x", p.Vendor)
 }

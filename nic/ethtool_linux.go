@@ -58,9 +58,11 @@ func (h *Handle) LinkSettings(ctx context.Context, netdev string) (LinkSettings,
 		Port: portName(cmd.Port), LinkDetected: link == 1}
 	// ETHTOOL_GLINKSETTINGS carries the modes above bit 31 (25G KR/SR,
 	// 50G, 100G, ...) that the legacy command cuts off.
-	if full, err := h.eth.GetLinkSettings(netdev); err == nil {
-		ls.Supported, ls.Advertised, ls.PartnerAdvertised = full.SupportedLinkModes, full.AdvertisingLinkModes, full.LpAdvertisingModes
-	}
+	_ = h.inNetns(func() error {
+		var err error
+		ls.Supported, ls.Advertised, ls.PartnerAdvertised, err = linkModes(netdev)
+		return err
+	})
 	return ls, nil
 }
 

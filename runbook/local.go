@@ -269,6 +269,14 @@ func (l *Local) SpreadIRQs(ctx context.Context, netdev string) (Spread, error) {
 	return s, l.apply(ctx, tune.Spread(plan)...)
 }
 
+// SetSysctl sets a kernel parameter in the side's namespace through the
+// journal.
+//
+// Similar to: sysctl -w KEY=VALUE
+func (l *Local) SetSysctl(ctx context.Context, key, value string) error {
+	return l.apply(ctx, tune.Sysctl(l.Netns, key, value))
+}
+
 // SetGovernor sets every CPU's governor through the journal; without
 // cpufreq it changes nothing and says so.
 func (l *Local) SetGovernor(ctx context.Context, governor string) (GovernorResult, error) {

@@ -147,6 +147,16 @@ func (p *Peer) Restore(ctx context.Context) error {
 	return p.call(ctx, "restore", "if-any", nil)
 }
 
+// SetSysctl runs Local.SetSysctl on the peer.
+func (p *Peer) SetSysctl(ctx context.Context, key, value string) error {
+	return p.call(ctx, "set-sysctl", sysctlArg{key, value}, nil)
+}
+
+type sysctlArg struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
 type mtuArg struct {
 	Netdev string `json:"netdev"`
 	MTU    int    `json:"mtu"`
@@ -206,6 +216,14 @@ func ServePeer(ctx context.Context, journalDir, netns, op, arg string, w io.Writ
 		var m mtuArg
 		if err = json.Unmarshal([]byte(arg), &m); err == nil {
 			err = l.SetMTU(ctx, m.Netdev, m.MTU)
+			res = struct{}{}
+		}
+	case "host":
+		res, err = l.Host(ctx)
+	case "set-sysctl":
+		var a sysctlArg
+		if err = json.Unmarshal([]byte(arg), &a); err == nil {
+			err = l.SetSysctl(ctx, a.Key, a.Value)
 			res = struct{}{}
 		}
 	case "netdev", "counters", "spread-irqs", "set-governor":

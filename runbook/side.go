@@ -38,6 +38,11 @@ type Side interface {
 	// SetGovernor sets every CPU's cpufreq governor (journaled). Set is
 	// false, with the reason, where there is no cpufreq (VMs).
 	SetGovernor(ctx context.Context, governor string) (GovernorResult, error)
+	// Host reads the host's preflight facts: kernel, governors,
+	// irqbalance, socket buffer limits, firewall rules.
+	Host(ctx context.Context) (HostInfo, error)
+	// SetSysctl sets a kernel parameter (journaled).
+	SetSysctl(ctx context.Context, key, value string) error
 	// Restore undoes every change the side made, newest first.
 	Restore(ctx context.Context) error
 	// Close releases connections; it does not restore.

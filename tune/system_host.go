@@ -35,6 +35,18 @@ func sysctlPath(procRoot, key string) string {
 	return filepath.Join(procRoot, "sys", rel)
 }
 
+// ReadSysctl reads a kernel parameter by its dotted name or /proc/sys
+// path, in the caller's network namespace or in a named one, with runs of
+// blanks folded to one space ("4096 131072 6291456").
+//
+// Similar to: ip netns exec NETNS sysctl -n KEY
+func ReadSysctl(netns, key string) (string, error) {
+	if err := ValidateSysctlKey(key); err != nil {
+		return "", err
+	}
+	return readSysctl("/proc", netns, key)
+}
+
 // readSysctl reads a sysctl in the caller's namespace or, for netns, in
 // that named network namespace.
 func readSysctl(procRoot, netns, key string) (string, error) {

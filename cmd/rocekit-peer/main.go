@@ -16,6 +16,8 @@
 //	rocekit-peer counters '"eth0"'
 //	rocekit-peer spread-irqs '"eth0"'
 //	rocekit-peer set-governor '"performance"'
+//	rocekit-peer set-sysctl '{"key":"net.core.rmem_max","value":"4194304"}'
+//	rocekit-peer host
 //	rocekit-peer restore
 package main
 
