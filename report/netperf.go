@@ -17,6 +17,8 @@ import (
 //	send_throughput, recv_throughput  Mbit/s (UDP_STREAM)
 //	loss_ratio      ratio 0–1, lower is better (UDP_STREAM: 1 - received/sent)
 //	sent, received  msgs (UDP_STREAM)
+//	sockbuf_SIDE    bytes: the socket buffer the kernel gave, per -s/-S asked
+//	                (sockbuf_remote_recv: netserver's receive buffer)
 //	rt_latency, min_latency, mean_latency, p50_latency, p90_latency, p99_latency, max_latency
 //	                us, lower is better (omni selectors, when printed)
 //
@@ -108,6 +110,11 @@ func addNetperf(set *metricSet, res *netperf.Result) (dropped int) {
 		sent, recv := float64(u.Sent), float64(u.Received)
 		add("sent", UnitMessages, BetterUnknown, &sent)
 		add("received", UnitMessages, BetterUnknown, &recv)
+	}
+	// The socket buffers each run really had (what -s/-S became).
+	for _, b := range res.SocketBuffers {
+		got := float64(b.GotBytes)
+		add("sockbuf_"+strings.ReplaceAll(b.Side, " ", "_"), UnitBytes, BetterUnknown, &got)
 	}
 	if o := res.Omni; o != nil {
 		add("rt_latency", UnitMicros, LowerIsBetter, o.RTLatencyMicros)

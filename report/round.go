@@ -67,6 +67,7 @@ const (
 	UnitRatio     = "ratio"   // 0–1
 	UnitMessages  = "msgs"    // a count of messages
 	UnitPercent   = "%"       // 0–100
+	UnitBytes     = "bytes"   // a size in bytes
 	UnitUnknownBW = "unknown" // perftest --output=bandwidth without the unit
 )
 

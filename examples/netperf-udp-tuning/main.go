@@ -4,9 +4,19 @@
 // compared side by side:
 //
 //	A  default: nothing changed
-//	B  MTU -mtu on both ends
+//	S  net.core.rmem_max and wmem_max raised to the -sockbuf asked, on both
+//	   ends (Linux caps SO_RCVBUF at rmem_max, 212992 by default, so
+//	   "-S 2M" is clamped until they are)
+//	B  S + MTU -mtu on both ends
 //	C  B + the queue IRQs of each NIC spread round-robin over its
 //	   NUMA-local CPUs + cpufreq governor -governor, on both ends
+//	V  C + the runbook's verification run: -m 8000 -s 4M -S 4M
+//
+// Before the rounds, a preflight reads both ends and prints its findings:
+// NIC model, driver and firmware, link speed against the NIC's fastest
+// mode, NUMA node, a firewall rule in the way (quoted), socket buffer
+// limits under -sockbuf, irqbalance, governor, and the two hosts side by
+// side (preflight.md, preflight.json).
 //
 // Each round:
 //
@@ -64,7 +74,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/rocekit/rocekit/irq"
@@ -90,7 +99,7 @@ type config struct {
 func main() {
 	var c config
 	c.Register(flag.CommandLine)
-	flag.StringVar(&c.Rounds, "rounds", "A,B,C", "rounds to run, in order: A default, B MTU -mtu, C B + IRQs spread + -governor")
+	flag.StringVar(&c.Rounds, "rounds", "A,S,B,C,V", "rounds to run, in order: A default, S socket buffer limits, B S + MTU -mtu, C B + IRQs spread + -governor, V C + -m 8000 -s 4M -S 4M")
 	flag.IntVar(&c.MTU, "mtu", 9000, "netdev MTU on both ends in rounds B and C; restored on exit")
 	flag.IntVar(&c.Length, "l", 30, "seconds per netperf run (-l)")
 	flag.IntVar(&c.MsgSize, "m", 1400, "UDP message size in bytes (test-specific -m)")
@@ -130,9 +139,13 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	}
 	defer func() { err = errors.Join(err, sides.Restore()) }()
 
-	prog := runbook.NewProgress(progress, len(specs)*(2+c.Count))
+	prog := runbook.NewProgress(progress, 1+len(specs)*(2+c.Count))
 	store := report.OpenStore(c.Store)
 	t := &tuner{c: c, sides: sides, opts: opts, prog: prog}
+	prog.Step("preflight: both ends' NIC, link, firewall, limits")
+	if err := t.preflight(ctx, out); err != nil {
+		return err
+	}
 	var results []roundResult
 	for _, s := range specs {
 		res, err := t.round(ctx, s)
@@ -175,7 +188,10 @@ type tuner struct {
 	prog  *runbook.Progress
 
 	mtu      int                     // MTU set on both ends, 0 if none
+	limit    int                     // socket buffer limits raised to, 0 if not
 	spread   bool                    // IRQs spread and governor set
+	hosts    []report.HostFacts      // the preflight's facts, near then far
+	pre      []report.Finding        // the preflight's findings
 	governor *runbook.GovernorResult // the far end's SetGovernor, once done
 }
 
@@ -214,7 +230,7 @@ func (t *tuner) round(ctx context.Context, s roundSpec) (roundResult, error) {
 	if res.Far.Addr == "" {
 		return res, fmt.Errorf("%w: %s on %s (netperf needs it to reach netserver)", runbook.ErrNoIPv4, t.sides.FarNetdev, t.sides.Far.Name())
 	}
-	opts := t.opts
+	opts := s.options(t.opts)
 	opts.Host = res.Far.Addr
 
 	t.prog.Step("round %s: start netserver on %s", s.Letter, t.sides.Far.Name())
@@ -223,6 +239,9 @@ func (t *tuner) round(ctx context.Context, s roundSpec) (roundResult, error) {
 		return res, fmt.Errorf("netserver on %s: %w", t.sides.Far.Name(), err)
 	}
 	runs, err := t.runs(ctx, s, opts, &res)
+	if s.Letter == "A" {
+		res.Findings = append(res.Findings, t.pre...)
+	}
 	stopErr := srv.Stop(ctx)
 	res.Files = append(res.Files,
 		report.ArchiveFile{Name: "raw/netserver.stdout", Data: srv.Process().Stdout().Bytes()},
@@ -243,6 +262,9 @@ func (t *tuner) apply(ctx context.Context, s roundSpec, res *roundResult) error 
 		side   runbook.Side
 		netdev string
 	}{{sides.Near, sides.NearNetdev}, {sides.Far, sides.FarNetdev}}
+	if err := t.raiseLimits(ctx, s, res); err != nil {
+		return err
+	}
 	if s.MTU > 0 && t.mtu != s.MTU {
 		for _, b := range both {
 			if err := b.side.SetMTU(ctx, b.netdev, s.MTU); err != nil {
@@ -364,8 +386,8 @@ func (t *tuner) build(s roundSpec, opts netperf.Options, srv *netperf.Netserver,
 	round.SetParam("round", s.Letter)
 	round.SetParam("mode", string(t.sides.Mode))
 	round.SetParam("netdev_mtu", fmt.Sprint(res.Far.Snapshot.MTU))
-	round.SetParam("sockbuf", t.c.SockBuf)
-	round.SetParam("msg_size", fmt.Sprint(t.c.MsgSize))
+	round.SetParam("sockbuf", fmt.Sprint(opts.RemoteSocketBuffer))
+	round.SetParam("msg_size", fmt.Sprint(opts.MessageSize))
 	round.SetParam("length_sec", fmt.Sprint(t.c.Length))
 	for i, r := range runs {
 		if err := addCounters(&round, r); err != nil {
@@ -388,7 +410,7 @@ func (t *tuner) build(s roundSpec, opts netperf.Options, srv *netperf.Netserver,
 	round.Fingerprint = t.fingerprint(res, opts, srv)
 	res.Round = round
 	res.GovernorSet = s.Spread && t.governor != nil && t.governor.Set
-	res.Findings = t.diagnose(res)
+	res.Findings = append(res.Findings, t.diagnose(res)...)
 	growth, err := report.JSONFile("snapshots/growth.json", map[string]runbook.Growth{"receiver": res.Receiver, "sender": res.Sender})
 	if err != nil {
 		return err
@@ -477,9 +499,7 @@ func (t *tuner) fingerprint(res *roundResult, opts netperf.Options, srv *netperf
 	if known {
 		fp.IRQBalance = report.IRQBalanceState(pids)
 	}
-	if k, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
-		fp.Kernel = strings.TrimSpace(string(k))
-	}
+	fp.Kernel = hostsKernel(t.hosts)
 	return fp
 }
 

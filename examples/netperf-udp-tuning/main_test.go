@@ -21,9 +21,11 @@ func TestParseRounds(t *testing.T) {
 		want    []roundSpec
 		wantErr string
 	}{
-		{list: "A,B,C", want: []roundSpec{{Letter: "A"}, {Letter: "B", MTU: 9000}, {Letter: "C", MTU: 9000, Spread: true}}},
-		{list: " a , c", want: []roundSpec{{Letter: "A"}, {Letter: "C", MTU: 9000, Spread: true}}},
-		{list: "B", want: []roundSpec{{Letter: "B", MTU: 9000}}},
+		{list: "A,S,B,C,V", want: []roundSpec{{Letter: "A"}, {Letter: "S", Limits: true}, {Letter: "B", Limits: true, MTU: 9000},
+			{Letter: "C", Limits: true, MTU: 9000, Spread: true}, {Letter: "V", Limits: true, MTU: 9000, Spread: true, Verify: true}}},
+		{list: " a , c", want: []roundSpec{{Letter: "A"}, {Letter: "C", Limits: true, MTU: 9000, Spread: true}}},
+		{list: "B", want: []roundSpec{{Letter: "B", Limits: true, MTU: 9000}}},
+		{list: "s", want: []roundSpec{{Letter: "S", Limits: true}}},
 		{list: "", wantErr: "empty"},
 		{list: "A,D", wantErr: `unknown round "D"`},
 		{list: "A,,B", wantErr: `unknown round ""`},
@@ -49,13 +51,16 @@ func TestParseRounds(t *testing.T) {
 	if _, err := parseRounds("A,B", 0); err == nil || !strings.Contains(err.Error(), "-mtu 0") {
 		t.Errorf("round B with -mtu 0: %v, want an MTU error", err)
 	}
-	if _, err := parseRounds("A", 0); err != nil {
-		t.Errorf("round A alone needs no MTU: %v", err)
+	if _, err := parseRounds("A,S", 0); err != nil {
+		t.Errorf("rounds A and S need no MTU: %v", err)
+	}
+	if _, err := parseRounds("V", 1500); err == nil || !strings.Contains(err.Error(), "at least 8028") {
+		t.Errorf("round V at MTU 1500: %v, want an MTU error", err)
 	}
 }
 
 func TestRoundNames(t *testing.T) {
-	specs, err := parseRounds("A,B,C", 9000)
+	specs, err := parseRounds("A,S,B,C,V", 9000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +68,8 @@ func TestRoundNames(t *testing.T) {
 	for _, s := range specs {
 		got = append(got, s.name())
 	}
-	want := []string{"udp_stream_A_default", "udp_stream_B_mtu9000", "udp_stream_C_mtu9000_irqspread"}
+	want := []string{"udp_stream_A_default", "udp_stream_S_sockmax", "udp_stream_B_sockmax_mtu9000",
+		"udp_stream_C_sockmax_mtu9000_irqspread", "udp_stream_V_sockmax_mtu9000_irqspread_m8000_s4M"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("names (-want +got):\n%s", diff)
 	}

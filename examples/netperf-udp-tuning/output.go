@@ -233,6 +233,10 @@ func writeRound(w io.Writer, sides *runbook.Sides, r roundResult) {
 		fmt.Fprintf(w, "  - %s\n", c)
 	}
 	fmt.Fprintf(w, "- MTU: sender %d, receiver %d\n", r.Near.Snapshot.MTU, r.Far.Snapshot.MTU)
+	if m, ok := r.Round.Metric("sockbuf_remote_recv"); ok && len(m.Values) > 0 {
+		asked, _ := r.Round.Param("sockbuf")
+		fmt.Fprintf(w, "- receive socket buffer: asked %s bytes (-S), got %.0f (the kernel doubles what it grants)\n", asked, m.Values[0])
+	}
 	fmt.Fprintf(w, "- throughput (medians of %d runs): send %s Mbit/s, receive %s Mbit/s, loss %s%%\n",
 		len(r.Round.Outputs), numText(s.SendMbps), numText(s.RecvMbps), numText(s.LossPct))
 	fmt.Fprintf(w, "- receiver NIC drop counters over the round: %s\n", lossesText(r.Receiver.Stats))
