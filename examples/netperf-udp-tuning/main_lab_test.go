@@ -21,7 +21,7 @@ import (
 	"github.com/rocekit/rocekit/runbook"
 )
 
-// TestLabUDPTuning runs rounds A, B and C between the guest's two virtio
+// TestLabUDPTuning runs rounds A, S, B, C and V between the guest's two virtio
 // NICs: eth0 here sends, eth1 in namespace udppeer receives (netserver
 // there), through the QEMU hub. It checks the structured output and that
 // MTUs and IRQ affinities are back as they were; never performance (TCG).
@@ -65,6 +65,7 @@ func TestLabUDPTuning(t *testing.T) {
 	before := affinity()
 	mtu0Before := readMTU(t, "", "eth0")
 	mtu1Before := readMTU(t, "", "eth1")
+	rmemBefore := readSysctl(t, "net/core/rmem_max")
 
 	labtest.Netns(t, "udppeer")
 	// Cleanups run last first: eth1 goes home before the namespace goes.
@@ -81,7 +82,7 @@ func TestLabUDPTuning(t *testing.T) {
 	dir := t.TempDir()
 	c := config{Flags: runbook.Flags{Netdev: "eth0", PeerNetns: "udppeer", PeerNetdev: "eth1",
 		Journal: filepath.Join(dir, "journal.jsonl"), Timeout: 10 * time.Minute},
-		Rounds: "A,B,C", MTU: 9000, Length: 2, MsgSize: 1400, SockBuf: "2M", Count: 2,
+		Rounds: "A,S,B,C,V", MTU: 9000, Length: 2, MsgSize: 1400, SockBuf: "2M", Count: 2,
 		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out"), Governor: "performance"}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -107,6 +108,9 @@ func TestLabUDPTuning(t *testing.T) {
 	if got := readMTU(t, "udppeer", "eth1"); got != mtu1Before || got != 1500 {
 		t.Errorf("eth1 (netns udppeer) MTU %d after the run, want %d (1500)", got, mtu1Before)
 	}
+	if got := readSysctl(t, "net/core/rmem_max"); got != rmemBefore || got != "212992" {
+		t.Errorf("net.core.rmem_max %s after the run, want %s (212992, the default)", got, rmemBefore)
+	}
 	after := affinity()
 	for n, a := range before {
 		if after[n] != a {
@@ -114,7 +118,7 @@ func TestLabUDPTuning(t *testing.T) {
 		}
 	}
 
-	// summary.json: three rounds, in order, with the MTU of each.
+	// summary.json: five rounds, in order, with the MTU of each.
 	var s summary
 	b, err := os.ReadFile(filepath.Join(c.Out, "summary.json"))
 	if err != nil {
@@ -124,10 +128,11 @@ func TestLabUDPTuning(t *testing.T) {
 		t.Fatalf("summary.json: %v", err)
 	}
 	t.Logf("summary.json:\n%s", b)
-	names := []string{"udp_stream_A_default", "udp_stream_B_mtu9000", "udp_stream_C_mtu9000_irqspread"}
-	mtus := []int{1500, 9000, 9000}
-	if s.Mode != "netns" || len(s.Rounds) != 3 {
-		t.Fatalf("summary: mode %q, %d rounds; want netns, 3", s.Mode, len(s.Rounds))
+	names := []string{"udp_stream_A_default", "udp_stream_S_sockmax", "udp_stream_B_sockmax_mtu9000",
+		"udp_stream_C_sockmax_mtu9000_irqspread", "udp_stream_V_sockmax_mtu9000_irqspread_m8000_s4M"}
+	mtus := []int{1500, 1500, 9000, 9000, 9000}
+	if s.Mode != "netns" || len(s.Rounds) != 5 {
+		t.Fatalf("summary: mode %q, %d rounds; want netns, 5", s.Mode, len(s.Rounds))
 	}
 	for i, r := range s.Rounds {
 		if r.Name != names[i] || r.Letter != names[i][11:12] || r.NetdevMTU != mtus[i] {
@@ -147,9 +152,9 @@ func TestLabUDPTuning(t *testing.T) {
 		if f.Round == "" || f.Severity == "" || f.Rule == "" || f.Summary == "" {
 			t.Errorf("finding incomplete: %+v", f)
 		}
-		governorNote = governorNote || (f.Round == names[2] && f.Rule == ruleGovernorNotSet)
+		governorNote = governorNote || (f.Round == names[3] && f.Rule == ruleGovernorNotSet)
 	}
-	if !governorNote && !s.Rounds[2].GovernorSet {
+	if !governorNote && !s.Rounds[3].GovernorSet {
 		t.Errorf("round C neither set the governor nor says why")
 	}
 
@@ -159,8 +164,32 @@ func TestLabUDPTuning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rounds) != 3 {
-		t.Fatalf("store holds %d rounds, want 3", len(rounds))
+	if len(rounds) != 5 {
+		t.Fatalf("store holds %d rounds, want 5", len(rounds))
+	}
+	// -S 2M against the default rmem_max 212992: clamped in round A (the
+	// kernel grants twice the cap), granted after round S raised the
+	// limit (twice the request), 4M in round V.
+	for i, want := range []float64{425984, 4194304, 4194304, 4194304, 8388608} {
+		m, ok := rounds[i].Metric("sockbuf_remote_recv")
+		if !ok || m.Values[0] != want {
+			t.Errorf("%s: netserver's receive buffer %v, want %.0f", names[i], m.Values, want)
+		}
+	}
+	clampInA := false
+	for _, f := range s.Findings {
+		if f.Rule == report.RuleBufferClamped {
+			if f.Round != names[0] {
+				t.Errorf("a clamp finding in %s: %s", f.Round, f.Summary)
+			}
+			clampInA = clampInA || strings.Contains(f.Summary, "net.core.rmem_max is 212992")
+		}
+	}
+	if !clampInA {
+		t.Errorf("round A has no socket_buffer_clamped finding naming rmem_max 212992")
+	}
+	if _, err := os.Stat(filepath.Join(c.Out, "preflight.md")); err != nil {
+		t.Errorf("-out: %v", err)
 	}
 	for i, r := range rounds {
 		if r.Name != names[i] {
@@ -184,7 +213,7 @@ func TestLabUDPTuning(t *testing.T) {
 	}
 
 	// The files of -out; each archive holds netperf's output of every run.
-	for _, name := range []string{"report.md", "throughput.svg", "cpu-A.svg", "cpu-B.svg", "cpu-C.svg"} {
+	for _, name := range []string{"report.md", "preflight.json"} {
 		if _, err := os.Stat(filepath.Join(c.Out, name)); err != nil {
 			t.Errorf("-out: %v", err)
 		}
@@ -222,6 +251,16 @@ func TestLabUDPTuning(t *testing.T) {
 			t.Errorf("%s.tar.gz: fingerprint without the two command lines", name)
 		}
 	}
+}
+
+// readSysctl reads a file under /proc/sys, trimmed.
+func readSysctl(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile("/proc/sys/" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
 }
 
 // readMTU reads a netdev's MTU, in a named namespace or ("") here.
