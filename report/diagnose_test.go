@@ -103,6 +103,12 @@ func TestCheckUDPLoss(t *testing.T) {
 	if !strings.Contains(fs[0].Action, "it was clamped (asked 2 MiB, got 416 KiB): raise net.core.rmem_max to at least 2097152 on netserver's host; a larger -S cannot take effect") {
 		t.Errorf("clamped action %q", fs[0].Action)
 	}
+	// Datagrams that reached a closed port: the end-of-test tail.
+	tail := nic.UDPCounters{NoPorts: 1450}
+	fs = CheckUDPLoss(r, nil, &tail, Thresholds{})
+	if !strings.Contains(fs[0].Action, "1450 datagrams reached the receiver after netserver had closed its socket (NoPorts) against 1774 lost") {
+		t.Errorf("NoPorts action %q", fs[0].Action)
+	}
 	cf := CheckSocketBuffers(clampedRound)
 	diff(t, []string{RuleBufferClamped}, rules(cf))
 	if want := "remote recv socket buffer clamped: asked 2 MiB, got 416 KiB (the kernel doubles what it grants: the cap is 212992) — net.core.rmem_max is 212992 on netserver's host"; len(cf) == 1 && cf[0].Summary != want {
