@@ -179,6 +179,14 @@ type Options struct {
 	// InlineSize is -I, the inline data size of send and write tests;
 	// 0 means perftest's default.
 	InlineSize int
+	// QPTimeout is -u, the RC QP's transport timeout as an exponent:
+	// 4.096 µs × 2^QPTimeout before a packet is sent again (perftest's
+	// default 14 is 67 ms); 0 leaves the default. Raise it where the
+	// peer answers late: emulated or loaded hosts make rdma_rxe
+	// retransmit, and its retransmitted multi-packet sends end in
+	// completion errors (measured in the lab with `lab rxe-errors`: none
+	// with -u 22, failures at 14 and, on kernel 6.1, at 18).
+	QPTimeout int
 	// NoFreqCheck is -F: do not fail or warn when the CPU frequency
 	// cannot be trusted (always wanted in VMs).
 	NoFreqCheck bool
@@ -228,7 +236,7 @@ var longFlags = map[string]string{
 	"--ib-dev": "-d", "--ib-port": "-i", "--gid-index": "-x", "--CPU-freq": "-F",
 	"--connection": "-c", "--all": "-a", "--size": "-s", "--iters": "-n", "--duration": "-D",
 	"--qp": "-q", "--mtu": "-m", "--bidirectional": "-b", "--tx-depth": "-t", "--rx-depth": "-r",
-	"--inline_size": "-I", "--rdma_cm": "-R", "--port": "-p",
+	"--inline_size": "-I", "--rdma_cm": "-R", "--port": "-p", "--qp-timeout": "-u",
 }
 
 // flagName returns the option name of an argument, long options as their
@@ -278,7 +286,7 @@ func (o Options) Validate() error {
 	}{
 		{"IBPort", o.IBPort}, {"Iterations", o.Iterations}, {"Size", o.Size}, {"QPs", o.QPs},
 		{"MTU", o.MTU}, {"Port", o.Port}, {"TXDepth", o.TXDepth}, {"RXDepth", o.RXDepth},
-		{"InlineSize", o.InlineSize},
+		{"InlineSize", o.InlineSize}, {"QPTimeout", o.QPTimeout},
 	} {
 		if f.v < 0 {
 			return optionsErr(f.name, "negative value %d", f.v)
@@ -346,6 +354,9 @@ func (o Options) Validate() error {
 	}
 	if o.InlineSize > 0 && verb >= 2 {
 		return optionsErr("InlineSize", "-I is for send and write tests only (%v)", o.Test)
+	}
+	if o.QPTimeout > 31 {
+		return optionsErr("QPTimeout", "%d is above the 5-bit field's 31", o.QPTimeout)
 	}
 	if o.InlineSize > 1024 {
 		return optionsErr("InlineSize", "%d is above perftest's maximum of 1024 (912 before 24.x)", o.InlineSize)
@@ -450,6 +461,9 @@ func (o Options) owned() []string {
 	}
 	if o.InlineSize > 0 {
 		a = append(a, "-I", strconv.Itoa(o.InlineSize))
+	}
+	if o.QPTimeout > 0 {
+		a = append(a, "-u", strconv.Itoa(o.QPTimeout))
 	}
 	if o.RDMACM {
 		a = append(a, "-R")

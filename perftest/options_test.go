@@ -249,3 +249,18 @@ func TestDeadline(t *testing.T) {
 		t.Errorf("Timeout: %v", d)
 	}
 }
+
+func TestQPTimeout(t *testing.T) {
+	o := Options{Test: SendBW, QPTimeout: 22}
+	if err := o.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	argv, err := o.ClientArgv("198.18.0.2")
+	if got := strings.Join(argv, " "); err != nil || !strings.Contains(got, " -u 22 ") {
+		t.Errorf("argv %q (%v) has no -u 22", got, err)
+	}
+	o.QPTimeout = 32
+	if err := o.Validate(); err == nil || !strings.Contains(err.Error(), "31") {
+		t.Errorf("-u 32: %v", err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/rxe"
 	"github.com/rocekit/rocekit/tune"
 )
 
@@ -122,4 +123,18 @@ func readTrim(path string, warn func(error)) string {
 func (p *Peer) Host(ctx context.Context) (HostInfo, error) {
 	var r HostInfo
 	return r, p.call(ctx, "host", nil, &r)
+}
+
+// PortCounters reads the device's port 1 counters from this host's sysfs
+// (RDMA devices are shared by all network namespaces by default).
+//
+// Similar to: rdma statistic show link DEV/1
+func (l *Local) PortCounters(_ context.Context, device string) (rxe.PortCounters, error) {
+	return rxe.Root{}.PortCounters(device, 1)
+}
+
+// PortCounters runs Local.PortCounters on the peer.
+func (p *Peer) PortCounters(ctx context.Context, device string) (rxe.PortCounters, error) {
+	var r rxe.PortCounters
+	return r, p.call(ctx, "port-counters", device, &r)
 }

@@ -226,6 +226,11 @@ func ServePeer(ctx context.Context, journalDir, netns, op, arg string, w io.Writ
 			err = l.SetSysctl(ctx, a.Key, a.Value)
 			res = struct{}{}
 		}
+	case "port-counters":
+		var dev string
+		if err = json.Unmarshal([]byte(arg), &dev); err == nil {
+			res, err = l.PortCounters(ctx, dev)
+		}
 	case "netdev", "counters", "spread-irqs", "set-governor":
 		var s string
 		if err = json.Unmarshal([]byte(arg), &s); err != nil {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/perftest"
+	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/rxe"
 )
 
 // PerftestOptions completes opts for a pair whose server runs on the far
@@ -40,6 +42,51 @@ type Pairs struct {
 	// 6.12 kernel sometimes fails a send with several QPs: "Failed status
 	// 11" at the client, 2 at the server).
 	Failures []string
+	// Counters are both ends' RDMA port counter deltas over each run, in
+	// run order (rxe: retransmissions, duplicate and out-of-sequence
+	// requests, ...): the evidence beside a failed or slow run.
+	Counters []PairCounters
+}
+
+// PairCounters are the RDMA port counters of one run's two ends.
+type PairCounters struct {
+	Run    int                   `json:"run"` // 1-based
+	Server rxe.PortCountersDelta `json:"server"`
+	Client rxe.PortCountersDelta `json:"client"`
+	// Failure is the run's completion error, "" when it passed.
+	Failure string `json:"failure,omitempty"`
+	// Warnings say what could not be read (a counter file, a device).
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Findings judge each run's RDMA port counters with
+// report.CheckRetransmissions (the client of ib_send_bw is the
+// requester), label naming the step ("8 QPs"); qpTimeout is perftest's -u
+// (0: its default).
+func (ps Pairs) Findings(label string, qpTimeout int) []report.Finding {
+	var runs []report.RDMARun
+	for _, c := range ps.Counters {
+		if len(c.Warnings) > 0 {
+			continue
+		}
+		runs = append(runs, report.RDMARun{Label: fmt.Sprintf("%s run %d", label, c.Run), Failed: c.Failure != "", Failure: c.Failure,
+			QPTimeout: qpTimeout, Requester: c.Client, Responder: c.Server})
+	}
+	return report.CheckRetransmissions(runs)
+}
+
+// CounterFiles are the runs' RDMA counter deltas for a round's archive,
+// counters/N.json.
+func (ps Pairs) CounterFiles() ([]report.ArchiveFile, error) {
+	var files []report.ArchiveFile
+	for _, c := range ps.Counters {
+		f, err := report.JSONFile(fmt.Sprintf("counters/%d.json", c.Run), c)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	return files, nil
 }
 
 // RunPairs runs count pairs, server on the far end and client on the near
@@ -49,9 +96,15 @@ type Pairs struct {
 // out/failed/LABEL-N/ when out is set.
 func RunPairs(ctx context.Context, sides *Sides, far RXEInfo, opts perftest.Options, count int, prog *Progress, label, out string) (Pairs, error) {
 	var ps Pairs
+	nearDev := opts.ClientDevice
+	if nearDev == "" {
+		nearDev = opts.Device
+	}
 	for i := range count {
 		prog.step("%s run %d of %d", label, i+1, count)
+		before := readPairCounters(ctx, sides, opts.Device, nearDev)
 		p, err := perftest.RunPair(ctx, sides.Far.Runner(), sides.Near.Runner(), far.Addr, opts)
+		ps.Counters = append(ps.Counters, pairCounterDeltas(i+1, before, readPairCounters(ctx, sides, opts.Device, nearDev)))
 		if err != nil && !runFailed(ctx, err) {
 			err = fmt.Errorf("%s run %d: %w", label, i+1, err)
 			if out != "" {
@@ -61,6 +114,7 @@ func RunPairs(ctx context.Context, sides *Sides, far RXEInfo, opts perftest.Opti
 		}
 		if err != nil {
 			ps.Failures = append(ps.Failures, fmt.Sprintf("run %d: %v", i+1, err))
+			ps.Counters[len(ps.Counters)-1].Failure = err.Error()
 		}
 		ps.Pairs = append(ps.Pairs, p)
 		ps.Results = append(ps.Results, p.Client.Result)
@@ -74,4 +128,40 @@ func RunPairs(ctx context.Context, sides *Sides, far RXEInfo, opts perftest.Opti
 func runFailed(ctx context.Context, err error) bool {
 	var pe *perftest.PairError
 	return ctx.Err() == nil && errors.As(err, &pe) && pe.Failure != nil && pe.Failure.Kind == perftest.KindCompletion
+}
+
+// pairCounters are both ends' counters at one moment.
+type pairCounters struct {
+	server, client rxe.PortCounters
+	errs           []error
+}
+
+func readPairCounters(ctx context.Context, sides *Sides, farDev, nearDev string) pairCounters {
+	var c pairCounters
+	var err error
+	if c.server, err = sides.Far.PortCounters(ctx, farDev); err != nil {
+		c.errs = append(c.errs, fmt.Errorf("%s %s: %w", sides.Far.Name(), farDev, err))
+	}
+	if c.client, err = sides.Near.PortCounters(ctx, nearDev); err != nil {
+		c.errs = append(c.errs, fmt.Errorf("%s %s: %w", sides.Near.Name(), nearDev, err))
+	}
+	return c
+}
+
+func pairCounterDeltas(run int, before, after pairCounters) PairCounters {
+	pc := PairCounters{Run: run}
+	for _, err := range append(before.errs, after.errs...) {
+		pc.Warnings = append(pc.Warnings, err.Error())
+	}
+	if len(pc.Warnings) > 0 {
+		return pc
+	}
+	var err error
+	if pc.Server, err = rxe.DeltaPortCounters(before.server, after.server); err != nil {
+		pc.Warnings = append(pc.Warnings, err.Error())
+	}
+	if pc.Client, err = rxe.DeltaPortCounters(before.client, after.client); err != nil {
+		pc.Warnings = append(pc.Warnings, err.Error())
+	}
+	return pc
 }

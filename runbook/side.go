@@ -41,6 +41,9 @@ type Side interface {
 	// Host reads the host's preflight facts: kernel, governors,
 	// irqbalance, socket buffer limits, firewall rules.
 	Host(ctx context.Context) (HostInfo, error)
+	// PortCounters reads an RDMA device's port 1 counters (hw_counters
+	// and counters).
+	PortCounters(ctx context.Context, device string) (rxe.PortCounters, error)
 	// SetSysctl sets a kernel parameter (journaled).
 	SetSysctl(ctx context.Context, key, value string) error
 	// Restore undoes every change the side made, newest first.

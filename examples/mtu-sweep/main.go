@@ -68,6 +68,7 @@ type config struct {
 	MTUs       string
 	Count      int
 	Iterations int
+	QPTimeout  int
 	Size       int
 	AllSizes   bool
 	Store      string
@@ -81,6 +82,7 @@ func main() {
 	flag.StringVar(&c.MTUs, "mtus", "1500,4200,9000", "netdev MTUs to sweep, comma-separated; run lowest first, restored on exit")
 	flag.IntVar(&c.Count, "count", 3, "ib_send_bw runs per MTU, each with a fresh pair")
 	flag.IntVar(&c.Iterations, "n", 10000, "iterations per run (-n)")
+	flag.IntVar(&c.QPTimeout, "qp-timeout", 0, "perftest -u: QP timeout exponent, 4.096 us * 2^N (0: perftest's 14, 67 ms); raise it on emulated or loaded hosts (the lab uses 22)")
 	flag.IntVar(&c.Size, "s", 65536, "message size in bytes (-s); ignored with -a")
 	flag.BoolVar(&c.AllSizes, "a", false, "every message size from 2 B to 8 MiB (ib_send_bw -a) instead of -s")
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
@@ -123,7 +125,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	fmt.Fprintf(w, "- client %s: %s on %s (%s), GID index %d: %s\n", sides.Near.Name(), near.Device, near.Netdev, near.Addr, near.GID.Entry.Index, near.GID.Reason)
 	fmt.Fprintf(w, "- ib_send_bw, %s, %d runs of %d iterations per MTU\n\n", sizeText(c), c.Count, c.Iterations)
 
-	opts := runbook.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: c.Iterations,
+	opts := runbook.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: c.Iterations, QPTimeout: c.QPTimeout,
 		ReportGbits: true, NoFreqCheck: true}, sides, far, near)
 	if c.AllSizes {
 		opts.AllSizes = true
@@ -153,6 +155,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		if err != nil {
 			return err
 		}
+		p.Retransmit = ps.Findings(fmt.Sprintf("MTU %d", mtu), opts.QPTimeout)
 		round, err := report.FromPerftest(fmt.Sprintf("%s_mtu%d", perftest.SendBW.Program(), mtu), start, results...)
 		if err != nil {
 			// No run of this MTU gave a result: keep what both sides
@@ -168,6 +171,11 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		}
 		p.observe(round, metricKey(c))
 		files := runbook.PairFiles(&round, pairs)
+		counters, err := ps.CounterFiles()
+		if err != nil {
+			return err
+		}
+		files = append(files, counters...)
 		if err := runbook.SaveRound(store, c.Out, round, files); err != nil {
 			return err
 		}

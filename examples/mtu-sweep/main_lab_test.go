@@ -28,7 +28,7 @@ func TestLabMTUSweep(t *testing.T) {
 
 	dir := t.TempDir()
 	c := config{Flags: runbook.Flags{Netdev: "msveth0", Journal: filepath.Join(dir, "journal.jsonl")},
-		RXE: "msrxe0", MTUs: "1500,4200,9000", Count: 2, Iterations: 200, Size: 65536,
+		RXE: "msrxe0", MTUs: "1500,4200,9000", Count: 2, Iterations: 200, Size: 65536, QPTimeout: 22,
 		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out")}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()

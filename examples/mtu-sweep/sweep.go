@@ -40,6 +40,9 @@ type point struct {
 	// (runFailed) and how.
 	Runs     int
 	Failures []string
+	// Retransmit are the RDMA counters' findings of the MTU's runs
+	// (runbook.Pairs.Findings).
+	Retransmit []report.Finding
 }
 
 // Expected is the RoCE path MTU rdma_rxe derives from the two ends'
@@ -99,6 +102,7 @@ func sweepFindings(rounds []report.Round, points []point, metric string) []repor
 	var fs []report.Finding
 	for i, p := range points {
 		fs = append(fs, tookEffectFinding(p))
+		fs = append(fs, p.Retransmit...)
 		if len(p.Failures) > 0 {
 			fs = append(fs, report.Finding{Rule: RuleRunFailed, Severity: report.SeverityWarning,
 				Summary:  fmt.Sprintf("MTU %d: %d of %d runs failed, the median is of the others: %s", p.MTU, len(p.Failures), p.Runs, strings.Join(p.Failures, "; ")),

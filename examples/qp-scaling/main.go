@@ -70,6 +70,7 @@ type config struct {
 	QPs        string
 	Count      int
 	Iterations int
+	QPTimeout  int
 	Store      string
 	Out        string
 }
@@ -85,6 +86,7 @@ func main() {
 	flag.StringVar(&c.QPs, "qps", "1,2,4,8", "QP counts (ib_send_bw -q), comma-separated; run smallest first")
 	flag.IntVar(&c.Count, "count", 3, "ib_send_bw runs per QP count, each with a fresh pair")
 	flag.IntVar(&c.Iterations, "n", 10000, "iterations per run (-n)")
+	flag.IntVar(&c.QPTimeout, "qp-timeout", 0, "perftest -u: QP timeout exponent, 4.096 us * 2^N (0: perftest's 14, 67 ms); raise it on emulated or loaded hosts (the lab uses 22)")
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
 	flag.StringVar(&c.Out, "out", "qp-scaling-out", "folder for report.md, qps.svg, summary.json and the round archives")
 	runbook.Parse("qp-scaling")
@@ -133,7 +135,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	var rounds []report.Round
 	var steps []step
 	for _, q := range qps {
-		opts := runbook.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: c.Iterations, QPs: q,
+		opts := runbook.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: c.Iterations, QPTimeout: c.QPTimeout, QPs: q,
 			ReportGbits: true, NoFreqCheck: true}, sides, far, near)
 		start := time.Now()
 		before := ends.read(ctx)
@@ -144,6 +146,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		if err != nil {
 			return err
 		}
+		s.Retransmit = ps.Findings(fmt.Sprintf("%d QPs", q), opts.QPTimeout)
 		after := ends.read(ctx)
 		if len(s.Failures) == c.Count {
 			// Every run of the step failed in perftest: no round, but the
@@ -167,6 +170,11 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		s.NearHot, s.FarHot = ends.hot(&round, before, after)
 		s.observe(round)
 		files := runbook.PairFiles(&round, pairs)
+		counters, err := ps.CounterFiles()
+		if err != nil {
+			return err
+		}
+		files = append(files, counters...)
 		if err := runbook.SaveRound(store, c.Out, round, files); err != nil {
 			return err
 		}

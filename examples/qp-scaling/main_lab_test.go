@@ -28,7 +28,7 @@ func TestLabQPScaling(t *testing.T) {
 
 	dir := t.TempDir()
 	c := config{Flags: runbook.Flags{Netdev: "qsveth0", Journal: filepath.Join(dir, "journal.jsonl")},
-		RXE: "qsrxe0", MTU: 4200, QPs: "1,2,4,8", Count: 2, Iterations: 200,
+		RXE: "qsrxe0", MTU: 4200, QPs: "1,2,4,8", Count: 2, Iterations: 200, QPTimeout: 22,
 		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out")}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()

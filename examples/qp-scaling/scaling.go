@@ -42,6 +42,9 @@ type step struct {
 	// (runFailed) and how.
 	Runs     int
 	Failures []string
+	// Retransmit are the RDMA counters' findings of the step's runs
+	// (runbook.Pairs.Findings).
+	Retransmit []report.Finding
 }
 
 // observe takes the metric's median from the round.
@@ -159,12 +162,13 @@ func qpFindings(rounds []report.Round, steps []step, sc scaling, mode runbook.Mo
 		}
 	}
 	for _, s := range steps {
+		fs = append(fs, s.Retransmit...)
 		switch {
 		case len(s.Failures) > 0 && len(s.Failures) == s.Runs:
 			fs = append(fs, report.Finding{Rule: RuleRunFailed, Severity: report.SeverityCritical,
 				Summary:  fmt.Sprintf("%d QPs: all %d runs failed, the step has no bandwidth: %s", s.QPs, s.Runs, strings.Join(s.Failures, "; ")),
 				Evidence: []report.Evidence{{Name: "failed_runs", Value: float64(len(s.Failures)), Unit: "count"}},
-				Action:   "read both sides' outputs in failed/; completion errors at high QP counts on rdma_rxe are a kernel or provider bug, not a tuning matter"})
+				Action:   "read the rdma_retransmissions findings beside this one (rdma_rxe fails sends it retransmitted on timeouts: raise -qp-timeout) and both sides' outputs in failed/"})
 		case len(s.Failures) > 0:
 			fs = append(fs, report.Finding{Rule: RuleRunFailed, Severity: report.SeverityWarning,
 				Summary:  fmt.Sprintf("%d QPs: %d of %d runs failed, the median is of the others: %s", s.QPs, len(s.Failures), s.Runs, strings.Join(s.Failures, "; ")),

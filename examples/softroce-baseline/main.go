@@ -49,6 +49,7 @@ type config struct {
 	MTU        int
 	Count      int
 	Iterations int
+	QPTimeout  int
 	Store      string
 	Out        string
 }
@@ -60,6 +61,7 @@ func main() {
 	flag.IntVar(&c.MTU, "mtu", 0, "netdev MTU on both ends for the run (0: leave it); restored on exit")
 	flag.IntVar(&c.Count, "count", 3, "runs of each test, each with a fresh pair")
 	flag.IntVar(&c.Iterations, "n", 10000, "iterations per run (-n)")
+	flag.IntVar(&c.QPTimeout, "qp-timeout", 0, "perftest -u: QP timeout exponent, 4.096 us * 2^N (0: perftest's 14, 67 ms); raise it on emulated or loaded hosts (the lab uses 22)")
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
 	flag.StringVar(&c.Out, "out", "softroce-baseline-out", "folder for report.md and the round archives")
 	runbook.Parse("softroce-baseline")
@@ -104,7 +106,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	store := report.OpenStore(c.Store)
 	sum := summary{Mode: string(sides.Mode), Server: far, Client: near}
 	for _, test := range tests {
-		opts := runbook.PerftestOptions(perftest.Options{Test: test, Iterations: c.Iterations,
+		opts := runbook.PerftestOptions(perftest.Options{Test: test, Iterations: c.Iterations, QPTimeout: c.QPTimeout,
 			ReportGbits: true, NoFreqCheck: true}, sides, far, near)
 		start := time.Now()
 		ps, err := runbook.RunPairs(ctx, sides, far, opts, c.Count, prog, test.Program(), c.Out)
@@ -121,9 +123,20 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		round.SetParam("netdev_mtu", fmt.Sprint(near.NetdevMTU))
 		round.Warnings = append(round.Warnings, ps.Failures...)
 		files := runbook.PairFiles(&round, pairs)
+		counters, err := ps.CounterFiles()
+		if err != nil {
+			return err
+		}
+		files = append(files, counters...)
 		findings, err := writeRound(w, store, round, near)
 		if err != nil {
 			return err
+		}
+		if rf := ps.Findings(test.Program(), opts.QPTimeout); len(rf) > 0 {
+			if err := report.WriteFindingsMarkdown(w, rf); err != nil {
+				return err
+			}
+			findings = append(findings, rf...)
 		}
 		sum.add(round, findings)
 		if _, err := runbook.WriteArchive(c.Out, round, files); err != nil {

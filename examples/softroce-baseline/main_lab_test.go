@@ -26,7 +26,7 @@ func TestLabBaselineTwice(t *testing.T) {
 
 	dir := t.TempDir()
 	c := config{Flags: runbook.Flags{Netdev: "sbveth0", Journal: filepath.Join(dir, "journal.jsonl")},
-		RXE: "sbrxe0", MTU: 4200, Count: 2, Iterations: 200,
+		RXE: "sbrxe0", MTU: 4200, Count: 2, Iterations: 200, QPTimeout: 22,
 		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out")}
 	var outs []string
 	for i := 0; i < 2; i++ {
