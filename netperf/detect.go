@@ -20,7 +20,9 @@ func Detect(data []byte) Form {
 }
 
 func detect(s string) Form {
-	var banner, version, failed, wrapped bool
+	// stray is set by a line that is nothing netperf prints: a bare
+	// number after it is not -v 0 output ("hello world\n7\n").
+	var banner, version, failed, wrapped, stray bool
 	for s != "" {
 		var t string
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -73,15 +75,18 @@ func detect(s string) Form {
 			}
 		case strings.Contains(t, ",") && looksCSV(t):
 			return FormCSV
-		case isNumber(first):
+		case isNumber(first) && !stray:
 			if second, _ := nextWord(t, next); isUnitToken(second) {
 				return FormHuman // -P 0 -O: "12068.49   10^6bits/s  TCP"
 			}
 			if numericLine(t) || terseWithBrand(first, t) {
 				return FormClassic
 			}
+			stray = true
 		case startsWithHeaderWord(t):
 			return FormHuman
+		default:
+			stray = true
 		}
 	}
 	switch {

@@ -22,13 +22,31 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/perftest"
 )
 
+// usage is what -h prints.
+const usage = `usage: parse [FILE]
+
+Reads one perftest or netperf output (FILE, or standard input when FILE is
+absent or "-") and prints it parsed, as JSON. Exit status: 0 recognised,
+2 not recognised (or a usage error), 1 the input could not be read.
+`
+
 func main() {
-	data, err := readInput(os.Args[1:])
+	args := os.Args[1:]
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		fmt.Print(usage)
+		return
+	}
+	if len(args) > 1 || (len(args) == 1 && len(args[0]) > 1 && args[0][0] == '-') {
+		fmt.Fprintf(os.Stderr, "parse: unexpected %q\n%s", strings.Join(args, " "), usage)
+		os.Exit(2)
+	}
+	data, err := readInput(args)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "parse:", err)
 		os.Exit(1)
@@ -42,13 +60,10 @@ func main() {
 }
 
 func readInput(args []string) ([]byte, error) {
-	switch len(args) {
-	case 0:
+	if len(args) == 0 || args[0] == "-" {
 		return io.ReadAll(os.Stdin)
-	case 1:
-		return os.ReadFile(args[0])
 	}
-	return nil, errors.New("usage: parse [FILE]")
+	return os.ReadFile(args[0])
 }
 
 // errUnrecognised says the input is neither tool's output.
