@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 )
@@ -99,6 +100,7 @@ func Outliers(m *Matrix, slowRatio float64) []Outlier {
 			continue
 		}
 		blamed[h] = true
+		slices.SortFunc(pairs, func(x, y Pair) int { return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B)) })
 		out = append(out, Outlier{Blame: BlameHost, Host: name, Pairs: pairs, Names: pairNames(m, pairs),
 			BWGbps: median(bws), PeerMedianGbps: median(peers), Failed: failed})
 	}
