@@ -27,7 +27,9 @@ type Measurer interface {
 type MeasurerFunc func(ctx context.Context, a, b Host, slot int) Cell
 
 // Measure calls f.
-func (f MeasurerFunc) Measure(ctx context.Context, a, b Host, slot int) Cell { return f(ctx, a, b, slot) }
+func (f MeasurerFunc) Measure(ctx context.Context, a, b Host, slot int) Cell {
+	return f(ctx, a, b, slot)
+}
 
 // Plan is a fleet run: the hosts, the schedule of pairs over them, how a
 // pair is measured, and where the cells are kept.
