@@ -156,3 +156,21 @@ func TestLimitAndWithout(t *testing.T) {
 		t.Errorf("Without everything: %v", e.Rounds)
 	}
 }
+
+func TestParseIPJSON(t *testing.T) {
+	// ip -j -4 addr show dev lo, iproute2 6.1.0, as printed here.
+	out := `[{"ifindex":1,"ifname":"lo","flags":["LOOPBACK","UP","LOWER_UP"],"mtu":65536,"qdisc":"noqueue","operstate":"UNKNOWN","group":"default","txqlen":1000,"addr_info":[{"family":"inet","local":"127.0.0.1","prefixlen":8,"scope":"host","label":"lo","valid_life_time":4294967295,"preferred_life_time":4294967295}]}]`
+	p, err := parseIPJSON([]byte(out), "lo")
+	if err != nil || p.String() != "127.0.0.1/8" {
+		t.Errorf("parseIPJSON: %v %v", p, err)
+	}
+	if _, err := parseIPJSON([]byte(`[{"ifname":"eth0","addr_info":[]}]`), "eth0"); err == nil {
+		t.Errorf("no address: no error")
+	}
+	if _, err := parseIPJSON([]byte(`[{"addr_info":[{"local":"198.18.1.1","prefixlen":40}]}]`), "eth0"); err == nil {
+		t.Errorf("prefix 40: no error")
+	}
+	if _, err := parseIPJSON([]byte(`not json`), "eth0"); err == nil {
+		t.Errorf("garbage: no error")
+	}
+}
