@@ -92,7 +92,7 @@ func (fs FS) Netdev(name string) (Netdev, error) {
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			if _, serr := os.Lstat(fs.sysPath("class", "net", name)); serr == nil {
-				return d, fmt.Errorf("%w: %s", ErrNoDevice, name)
+				return d, fmt.Errorf("%w: %s is virtual (lo, veth, bridge, ...): it has no queue IRQs to spread", ErrNoDevice, name)
 			}
 		}
 		return d, fmt.Errorf("irq: netdev %s: %w", name, err)
@@ -104,8 +104,14 @@ func (fs FS) Netdev(name string) (Netdev, error) {
 // another network namespace), found by its PCI function instead ("ethtool
 // -i" bus-info, "0000:00:04.0"). A virtio function's virtioN child is the
 // device.
+//
+// An empty pci (a virtual netdev) gives an error matching ErrNoDevice.
 func (fs FS) NetdevOnBus(name, pci string) (Netdev, error) {
 	if !pciAddr.MatchString(pci) {
+		if pci == "" {
+			// ethtool -i gives no bus-info for virtual netdevs.
+			return Netdev{Name: name, NUMANode: -1}, fmt.Errorf("%w: %s is virtual (lo, veth, bridge, ...): it has no queue IRQs to spread", ErrNoDevice, name)
+		}
 		return Netdev{Name: name, NUMANode: -1}, fmt.Errorf("irq: %s: bus %q is not a PCI address", name, pci)
 	}
 	real, err := filepath.EvalSymlinks(fs.sysPath("bus", "pci", "devices", pci))

@@ -42,10 +42,14 @@ func TestPeerAgentInNetns(t *testing.T) {
 	call := func(op, arg string) []byte {
 		t.Helper()
 		var b bytes.Buffer
-		if err := ServePeer(ctx, dir, name, op, arg, &b); err != nil {
+		if err := ServePeer(ctx, PeerProtocol, dir, name, op, arg, &b); err != nil {
 			t.Fatalf("%s %s: %v", op, arg, err)
 		}
-		return b.Bytes()
+		var r peerReply
+		if err := json.Unmarshal(b.Bytes(), &r); err != nil || r.Protocol != PeerProtocol {
+			t.Fatalf("%s reply %s: %v", op, b.Bytes(), err)
+		}
+		return r.Result
 	}
 	mtu := func() int {
 		k, err := nl.LinkByName("rbv0")

@@ -36,11 +36,20 @@ type Peer struct {
 // DefaultPeerJournalDir is where the agent keeps journals by default.
 const DefaultPeerJournalDir = "/var/tmp/rocekit-peer"
 
-// PeerError is an agent call that failed on the peer.
+// PeerError is an agent call that failed on the peer. errors.Is matches
+// it to the sentinel error the far error matched there (Kind), so
+// errors.Is(err, rxe.ErrModuleMissing) reads the same for both ends.
 type PeerError struct {
-	Op  string
-	Msg string // the agent's error message
-	Err error  // the SSH or process error
+	Op   string
+	Kind string // the far error's class ("rxe_module_missing"); "" when unknown
+	Msg  string // the agent's error message
+	Err  error  // the SSH or process error
+}
+
+// Is matches the sentinel of Kind.
+func (e *PeerError) Is(target error) bool {
+	s := sentinelOf(e.Kind)
+	return s != nil && s == target
 }
 
 // Error names the operation and the agent's message.
@@ -82,21 +91,17 @@ func (p *Peer) call(ctx context.Context, op string, arg, out any) error {
 	if dir == "" {
 		dir = DefaultPeerJournalDir
 	}
-	proc, err := host.Run(ctx, p.SSH, host.Cmd{Argv: []string{agent, "-journal-dir", dir, "-netns", p.Netns, op, string(a)}})
-	if err != nil {
-		var ee *host.ExitError
-		if errors.As(err, &ee) && ee.Stderr != "" {
-			return &PeerError{Op: op, Msg: strings.TrimSpace(lastLine(ee.Stderr)), Err: err}
-		}
+	proc, err := host.Run(ctx, p.SSH, host.Cmd{Argv: []string{agent, "-protocol", fmt.Sprint(PeerProtocol), "-journal-dir", dir, "-netns", p.Netns, op, string(a)}})
+	var ee *host.ExitError
+	if proc == nil || (err != nil && !errors.As(err, &ee)) {
 		return &PeerError{Op: op, Err: err}
 	}
-	if out == nil {
-		return nil
+	rerr := readReply(op, proc.Stdout().Bytes(), proc.Stderr().Bytes(), out)
+	var pe *PeerError
+	if errors.As(rerr, &pe) && pe.Err == nil {
+		pe.Err = err // the exit status, when the agent failed
 	}
-	if err := json.Unmarshal(proc.Stdout().Bytes(), out); err != nil {
-		return &PeerError{Op: op, Err: fmt.Errorf("agent reply: %w", err)}
-	}
-	return nil
+	return rerr
 }
 
 func lastLine(s string) string {
@@ -187,72 +192,91 @@ func (n peerNetns) TCPSockets(ctx context.Context) ([]host.TCPSocket, error) {
 func (n peerNetns) String() string { return n.ssh.String() + " netns " + n.netns }
 
 // ServePeer is the agent's side of Peer: it runs one operation on a Local
-// side journaled in a new file of journalDir and writes the JSON result to
-// w. cmd/rocekit-peer is a thin main around it.
-func ServePeer(ctx context.Context, journalDir, netns, op, arg string, w io.Writer) error {
+// side journaled in a new file of journalDir and writes the reply to w, a
+// JSON object with the protocol version and the result, or the error
+// classified so that the near side can match it to its sentinel again.
+// protocol is the version the caller speaks (-protocol); another than
+// PeerProtocol is refused. cmd/rocekit-peer is a thin main around it.
+func ServePeer(ctx context.Context, protocol int, journalDir, netns, op, arg string, w io.Writer) error {
+	if protocol != PeerProtocol {
+		err := fmt.Errorf("%w: this rocekit-peer speaks protocol %d, the caller %d: install the caller's build of rocekit-peer", ErrPeerProtocol, PeerProtocol, protocol)
+		return errors.Join(err, writeReply(w, peerReply{Error: faultOf(op, err)}))
+	}
+	res, err := servePeer(ctx, journalDir, netns, op, arg)
+	if err != nil {
+		return errors.Join(err, writeReply(w, peerReply{Error: faultOf(op, err)}))
+	}
+	b, merr := json.Marshal(res)
+	if merr != nil {
+		return merr
+	}
+	return writeReply(w, peerReply{Result: b})
+}
+
+// peerOps are the agent's operations besides restore.
+var peerOps = []string{"prepare-rxe", "set-mtu", "host", "set-sysctl", "port-counters", "netdev", "counters", "spread-irqs", "set-governor"}
+
+func servePeer(ctx context.Context, journalDir, netns, op, arg string) (any, error) {
 	if op == "restore" {
 		// "if-any" (what Peer.Restore sends): a folder that does not
 		// exist held no journal. Without it, as typed by a person, a
 		// missing folder is an error: a mistyped -journal-dir.
-		return RestoreDir(ctx, journalDir, arg == `"if-any"`)
+		return struct{}{}, RestoreDir(ctx, journalDir, arg == `"if-any"`)
+	}
+	if !slices.Contains(peerOps, op) {
+		return nil, fmt.Errorf("%w: unknown operation %q", tune.ErrInvalidInput, op)
 	}
 	if err := os.MkdirAll(journalDir, 0o700); err != nil {
-		return err
+		return nil, err
 	}
 	l := &Local{Netns: netns, Journal: filepath.Join(journalDir, fmt.Sprintf("%020d-%s.jsonl", time.Now().UnixNano(), op))}
 	// The journal stays for Restore; the session only closes its file.
 	defer l.Close()
-	var (
-		res any
-		err error
-	)
+	unmarshal := func(v any) error {
+		if err := json.Unmarshal([]byte(arg), v); err != nil {
+			return fmt.Errorf("%w: %s argument %q: %v", tune.ErrInvalidInput, op, arg, err)
+		}
+		return nil
+	}
 	switch op {
 	case "prepare-rxe":
 		var c RXEConfig
-		if err = json.Unmarshal([]byte(arg), &c); err == nil {
-			res, err = l.PrepareRXE(ctx, c)
+		if err := unmarshal(&c); err != nil {
+			return nil, err
 		}
+		return l.PrepareRXE(ctx, c)
 	case "set-mtu":
 		var m mtuArg
-		if err = json.Unmarshal([]byte(arg), &m); err == nil {
-			err = l.SetMTU(ctx, m.Netdev, m.MTU)
-			res = struct{}{}
+		if err := unmarshal(&m); err != nil {
+			return nil, err
 		}
+		return struct{}{}, l.SetMTU(ctx, m.Netdev, m.MTU)
 	case "host":
-		res, err = l.Host(ctx)
+		return l.Host(ctx)
 	case "set-sysctl":
 		var a sysctlArg
-		if err = json.Unmarshal([]byte(arg), &a); err == nil {
-			err = l.SetSysctl(ctx, a.Key, a.Value)
-			res = struct{}{}
+		if err := unmarshal(&a); err != nil {
+			return nil, err
 		}
+		return struct{}{}, l.SetSysctl(ctx, a.Key, a.Value)
+	}
+	var s string
+	if err := unmarshal(&s); err != nil {
+		return nil, err
+	}
+	switch op {
 	case "port-counters":
-		var dev string
-		if err = json.Unmarshal([]byte(arg), &dev); err == nil {
-			res, err = l.PortCounters(ctx, dev)
-		}
-	case "netdev", "counters", "spread-irqs", "set-governor":
-		var s string
-		if err = json.Unmarshal([]byte(arg), &s); err != nil {
-			break
-		}
-		switch op {
-		case "netdev":
-			res, err = l.Netdev(ctx, s)
-		case "counters":
-			res, err = l.Counters(ctx, s)
-		case "spread-irqs":
-			res, err = l.SpreadIRQs(ctx, s)
-		case "set-governor":
-			res, err = l.SetGovernor(ctx, s)
-		}
-	default:
-		return fmt.Errorf("unknown operation %q", op)
+		return l.PortCounters(ctx, s)
+	case "netdev":
+		return l.Netdev(ctx, s)
+	case "counters":
+		return l.Counters(ctx, s)
+	case "spread-irqs":
+		return l.SpreadIRQs(ctx, s)
+	case "set-governor":
+		return l.SetGovernor(ctx, s)
 	}
-	if err != nil {
-		return err
-	}
-	return json.NewEncoder(w).Encode(res)
+	return nil, fmt.Errorf("%w: unknown operation %q", tune.ErrInvalidInput, op)
 }
 
 // RestoreDir recovers every journal in dir, newest first (tune.Recover),

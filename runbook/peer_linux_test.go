@@ -13,6 +13,8 @@ import (
 
 	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/internal/labtest"
+	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/nic"
 	"github.com/vishvananda/netlink"
 )
 
@@ -96,6 +98,13 @@ func TestPeerOverSSH(t *testing.T) {
 	var pe *PeerError
 	if !errors.As(err, &pe) || pe.Op != "spread-irqs" || pe.Msg == "" {
 		t.Errorf("SpreadIRQs on a veth: %v, want a *PeerError with the agent's message", err)
+	}
+	// ... and matches the sentinel the far error matched there.
+	if !errors.Is(err, irq.ErrNoDevice) {
+		t.Errorf("SpreadIRQs on a veth: %v (kind %q), want errors.Is irq.ErrNoDevice as on this host", err, pe.Kind)
+	}
+	if err := p.SetMTU(ctx, "nosuchdev0", 1500); !errors.Is(err, nic.ErrNetdevNotFound) {
+		t.Errorf("SetMTU of a missing netdev over SSH: %v, want errors.Is nic.ErrNetdevNotFound", err)
 	}
 
 	if err := p.Restore(ctx); err != nil {

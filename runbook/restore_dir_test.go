@@ -24,7 +24,7 @@ import (
 func TestRestoreDirRefusesWhatItCannotRead(t *testing.T) {
 	ctx := context.Background()
 	missing := filepath.Join(t.TempDir(), "rocekit-peeer")
-	err := ServePeer(ctx, missing, "", "restore", "", &bytes.Buffer{})
+	err := ServePeer(ctx, PeerProtocol, missing, "", "restore", "", &bytes.Buffer{})
 	if !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "-journal-dir") {
 		t.Errorf("restore of a missing folder = %v, want ErrNotExist naming -journal-dir", err)
 	}
@@ -32,7 +32,7 @@ func TestRestoreDirRefusesWhatItCannotRead(t *testing.T) {
 		t.Errorf("restore created %s: %v", missing, err)
 	}
 	// What Peer.Restore sends: a host where nothing was journaled yet.
-	if err := ServePeer(ctx, missing, "", "restore", `"if-any"`, &bytes.Buffer{}); err != nil {
+	if err := ServePeer(ctx, PeerProtocol, missing, "", "restore", `"if-any"`, &bytes.Buffer{}); err != nil {
 		t.Errorf("restore if-any of a missing folder = %v", err)
 	}
 	if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {

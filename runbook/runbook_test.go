@@ -15,6 +15,7 @@ import (
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/rxe"
+	"github.com/rocekit/rocekit/tune"
 )
 
 func TestIPv4(t *testing.T) {
@@ -104,18 +105,40 @@ func TestServePeerInput(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	var b bytes.Buffer
-	if err := ServePeer(ctx, dir, "", "format-disk", "", &b); err == nil || !strings.Contains(err.Error(), "unknown operation") {
+	if err := ServePeer(ctx, PeerProtocol, dir, "", "format-disk", "", &b); err == nil || !strings.Contains(err.Error(), "unknown operation") {
 		t.Errorf("unknown op: %v", err)
 	}
-	if err := ServePeer(ctx, dir, "", "set-mtu", "{mtu:", &b); err == nil {
+	if err := ServePeer(ctx, PeerProtocol, dir, "", "set-mtu", "{mtu:", &b); err == nil {
 		t.Error("bad JSON accepted")
 	}
+	// Each failure is a classified reply the near side reads back.
+	for _, op := range []string{"format-disk", "set-mtu"} {
+		line, _ := b.ReadBytes('\n')
+		err := readReply(op, line, nil, nil)
+		if !errors.Is(err, tune.ErrInvalidInput) {
+			t.Errorf("%s reply %s read back as %v, want tune.ErrInvalidInput", op, line, err)
+		}
+	}
 	// Nothing journaled: restore has nothing to do.
-	if err := ServePeer(ctx, dir, "", "restore", "", &b); err != nil {
+	if err := ServePeer(ctx, PeerProtocol, dir, "", "restore", "", &b); err != nil {
 		t.Errorf("restore of an empty folder: %v", err)
 	}
-	if b.Len() != 0 {
-		t.Errorf("output %q", b.String())
+	if got := b.String(); got != `{"protocol":2,"result":{}}`+"\n" {
+		t.Errorf("output %q", got)
+	}
+	// Another protocol version is refused, naming both.
+	b.Reset()
+	err := ServePeer(ctx, 1, dir, "", "host", "", &b)
+	if !errors.Is(err, ErrPeerProtocol) {
+		t.Errorf("protocol 1: %v", err)
+	}
+	var pe *PeerError
+	if rerr := readReply("host", b.Bytes(), nil, nil); !errors.As(rerr, &pe) || !errors.Is(rerr, ErrPeerProtocol) {
+		t.Errorf("protocol 1 reply read back as %v", rerr)
+	}
+	// An agent from before the protocol refuses the flag.
+	if rerr := readReply("host", nil, []byte("flag provided but not defined: -protocol\nUsage of rocekit-peer:"), nil); !errors.Is(rerr, ErrPeerProtocol) || !strings.Contains(rerr.Error(), "predates protocol versions") {
+		t.Errorf("old agent: %v", rerr)
 	}
 }
 

@@ -2,7 +2,9 @@
 // user@host) runs on the far host over SSH. Each call does one operation
 // of runbook.Local there and prints its JSON result; every change is
 // journaled in a file of -journal-dir, and "restore" undoes them all,
-// newest first (also after a crash of either host's run).
+// newest first (also after a crash of either host's run). The reply on
+// standard output is one JSON object: {"protocol":2,"result":...} or
+// {"protocol":2,"error":{"kind":...,"op":...,"message":...}} (exit 1).
 //
 // Install it on the peer, as root:
 //
@@ -37,6 +39,7 @@ func main() {
 	dir := flag.String("journal-dir", runbook.DefaultPeerJournalDir, "where journals of the changes are kept")
 	netns := flag.String("netns", "", "network namespace to work in")
 	timeout := flag.Duration("timeout", 5*time.Minute, "deadline of the operation")
+	protocol := flag.Int("protocol", runbook.PeerProtocol, "protocol version of the caller (the near side passes its own)")
 	flag.Parse()
 	if flag.NArg() < 1 || flag.NArg() > 2 {
 		flag.Usage()
@@ -46,7 +49,7 @@ func main() {
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
-	if err := runbook.ServePeer(ctx, *dir, *netns, flag.Arg(0), flag.Arg(1), os.Stdout); err != nil {
+	if err := runbook.ServePeer(ctx, *protocol, *dir, *netns, flag.Arg(0), flag.Arg(1), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "rocekit-peer:", err)
 		os.Exit(1)
 	}
