@@ -38,7 +38,8 @@ type Outlier struct {
 	// median of its pairs' peer medians).
 	BWGbps         float64 `json:"bw_gbps"`
 	PeerMedianGbps float64 `json:"peer_median_gbps"`
-	// Failed is set when the host failed with every partner.
+	// Failed is set when the host failed with every partner, or the
+	// link's pair failed.
 	Failed bool `json:"failed,omitempty"`
 }
 
@@ -50,6 +51,9 @@ func (o Outlier) String() string {
 		}
 		return fmt.Sprintf("host %s is slow with every partner: median %s Gbit/s over %d pairs, peers' median %s Gbit/s",
 			o.Host, formatGbps(o.BWGbps), len(o.Pairs), formatGbps(o.PeerMedianGbps))
+	}
+	if o.Failed {
+		return fmt.Sprintf("link %s failed while both hosts work with other partners", o.Names[0])
 	}
 	return fmt.Sprintf("link %s: %s Gbit/s, %.0f%% of its peers' median %s Gbit/s", o.Names[0],
 		formatGbps(o.BWGbps), 100*o.BWGbps/o.PeerMedianGbps, formatGbps(o.PeerMedianGbps))
@@ -67,8 +71,8 @@ type pairJudgement struct {
 // bandwidth is below slowRatio (DefaultSlowRatio when 0) of the median of
 // its peers: the other measured pairs that share a host with it. A host
 // with at least two pairs that are all slow or failed is blamed
-// (BlameHost), and its pairs are not blamed again; every other slow pair
-// is blamed on its link (BlameLink). Pairs without peers (two hosts) are
+// (BlameHost), and its pairs are not blamed again; every other slow or
+// failed pair is blamed on its link (BlameLink, Failed for a failure). Pairs without peers (two hosts) are
 // not judged. A fleet that is slow everywhere has no outliers: compare it
 // with its line rate (Gate).
 //
@@ -106,11 +110,11 @@ func Outliers(m *Matrix, slowRatio float64) []Outlier {
 	}
 	for _, j := range judged {
 		p := j.cell.Pair
-		if !j.slow || blamed[p.A] || blamed[p.B] {
+		if !(j.slow || !j.cell.OK) || blamed[p.A] || blamed[p.B] {
 			continue
 		}
 		out = append(out, Outlier{Blame: BlameLink, Pairs: []Pair{p}, Names: pairNames(m, []Pair{p}),
-			BWGbps: j.cell.BWGbps, PeerMedianGbps: j.peerMedian})
+			BWGbps: j.cell.BWGbps, PeerMedianGbps: j.peerMedian, Failed: !j.cell.OK})
 	}
 	return out
 }

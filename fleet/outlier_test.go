@@ -190,3 +190,19 @@ func TestFindings(t *testing.T) {
 		t.Errorf("findings %+v", fs)
 	}
 }
+
+func TestOutliersFailedLink(t *testing.T) {
+	m := synthetic(4, func(a, b int) float64 {
+		if a == 1 && b == 3 {
+			return -1
+		}
+		return 50
+	})
+	out := Outliers(m, 0)
+	if len(out) != 1 || out[0].Blame != BlameLink || out[0].Names[0] != "h1–h3" || !out[0].Failed {
+		t.Fatalf("outliers %+v, want the failed link h1–h3", out)
+	}
+	if out[0].String() != "link h1–h3 failed while both hosts work with other partners" {
+		t.Errorf("String: %s", out[0])
+	}
+}
