@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os/exec"
 	"runtime"
 	"strings"
 )
@@ -37,6 +38,11 @@ var (
 	// ErrHostKey is matched by every HostKeyError: the SSH server's host key
 	// is unknown, different from the known one, or revoked.
 	ErrHostKey = errors.New("host: ssh host key not accepted")
+
+	// ErrNotFound is exec.ErrNotFound, which a missing program's
+	// StartError wraps: the packages above match it without importing
+	// os/exec (host is the only package that starts processes).
+	ErrNotFound = exec.ErrNotFound
 
 	// ErrParse is wrapped by every parse failure of ParseTCPTable.
 	ErrParse = errors.New("host: cannot parse")

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -15,7 +14,7 @@ import (
 )
 
 // Errors of RunPair, besides *OptionsError, *Error (what perftest printed)
-// and the host package's errors (exec.ErrNotFound for a missing program).
+// and the host package's errors (host.ErrNotFound, which is exec.ErrNotFound, for a missing program).
 var (
 	// ErrPortBusy: something already listens on the pair's TCP port on the
 	// server's host, so the server could not bind it (and the readiness
@@ -40,7 +39,7 @@ var (
 // PairError is the failure of a pair: which side and stage failed and why.
 // errors.As finds the *Error perftest printed (Failure) and errors.Is the
 // sentinels (ErrPortBusy, ErrPairTimeout, ErrHeaderMismatch,
-// exec.ErrNotFound, context.Canceled).
+// host.ErrNotFound, context.Canceled).
 type PairError struct {
 	// Side is "server", "client", or "" when the pair as a whole failed.
 	Side Role
@@ -163,7 +162,7 @@ var sideGrace = 5 * time.Second
 //
 // It fails fast: invalid options with *OptionsError before anything
 // starts, a busy port with ErrPortBusy before the server starts, a missing
-// program with exec.ErrNotFound, a missing device with an *Error of
+// program with host.ErrNotFound, a missing device with an *Error of
 // KindDeviceNotFound as soon as the server exits. The PairResult is
 // returned whenever something was started, with or without an error.
 //
@@ -351,11 +350,11 @@ func joinMismatches(ms []Mismatch) string {
 	return strings.Join(s, "; ")
 }
 
-// notFound returns exec.ErrNotFound when a side exited 127 without any
+// notFound returns host.ErrNotFound when a side exited 127 without any
 // perftest output: the shell's or taskset's "command not found".
 func notFound(s Side) error {
 	if s.Status.Code == 127 && (s.Result == nil || s.Result.Kind == ResultUnknown) {
-		return fmt.Errorf("%s: %w", s.Argv[0], exec.ErrNotFound)
+		return fmt.Errorf("%s: %w", s.Argv[0], host.ErrNotFound)
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"strings"
 
 	"github.com/rocekit/rocekit/host"
@@ -84,7 +83,7 @@ func (l *Local) Host(ctx context.Context) (HostInfo, error) {
 	for _, argv := range [][]string{{"nft", "list", "ruleset"}, {"iptables-save"}} {
 		out, err := output(ctx, l.Runner(), argv...)
 		switch {
-		case errors.Is(err, exec.ErrNotFound):
+		case errors.Is(err, host.ErrNotFound):
 			h.Firewall = append(h.Firewall, FirewallListing{Tool: argv[0], Missing: true})
 		case err != nil:
 			warn(err)

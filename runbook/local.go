@@ -105,7 +105,7 @@ func (l *Local) PrepareRXE(ctx context.Context, c RXEConfig) (RXEInfo, error) {
 		if !mod.Usable() {
 			return info, fmt.Errorf("rdma_rxe is not usable here: %s: %w", mod.Diagnosis(), rxe.ErrModuleMissing)
 		}
-		if _, err := rxe.LoadModule(ctx, root, nil); err != nil {
+		if _, err := rxe.LoadModule(ctx, root, l.Runner()); err != nil {
 			return info, err
 		}
 	}

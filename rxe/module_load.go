@@ -2,8 +2,30 @@ package rxe
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/rocekit/rocekit/host"
 )
+
+// modprobe runs modprobe through r (nil: this host) and returns its
+// stdout and stderr together, as a person would read them.
+func modprobe(ctx context.Context, r host.Runner, args ...string) ([]byte, error) {
+	if r == nil {
+		r = host.Local{}
+	}
+	p, err := host.Run(ctx, r, host.Cmd{Argv: append([]string{"modprobe"}, args...)})
+	if p == nil {
+		return nil, err
+	}
+	out := append(p.Stdout().Bytes(), p.Stderr().Bytes()...)
+	var ee *host.ExitError
+	if errors.As(err, &ee) {
+		// The output is the message; keep the status as the error.
+		err = fmt.Errorf("modprobe: %s", ee.Status)
+	}
+	return out, err
+}
 
 // LoadModule loads rdma_rxe unless it is loaded already, and reports whether
 // it was loaded before (the state it replaced: when false, UnloadModule
@@ -13,10 +35,11 @@ import (
 // Root.RXEModule); any failure keeps modprobe's output in Output.
 //
 // Loading is optional: `rdma link add` loads the module by itself. root is
-// where /sys and /lib/modules are checked; cmd runs modprobe (nil: local).
+// where /sys and /lib/modules are checked; r runs modprobe (nil: this
+// host; a host.Netns or host.SSH runner loads it there).
 //
 // Similar to: modprobe rdma_rxe
-func LoadModule(ctx context.Context, root Root, cmd Commander) (wasLoaded bool, err error) {
+func LoadModule(ctx context.Context, root Root, r host.Runner) (wasLoaded bool, err error) {
 	before, err := root.RXEModule()
 	if err != nil {
 		return false, err
@@ -24,10 +47,7 @@ func LoadModule(ctx context.Context, root Root, cmd Commander) (wasLoaded bool, 
 	if before.Loaded {
 		return true, nil
 	}
-	if cmd == nil {
-		cmd = LocalCommander()
-	}
-	out, runErr := cmd.Output(ctx, "modprobe", ModuleName)
+	out, runErr := modprobe(ctx, r, ModuleName)
 	if ctx.Err() != nil {
 		return false, &Error{Op: "load module", Name: ModuleName, Err: fmt.Errorf("%w (modprobe: %v)", ctx.Err(), runErr), Output: out}
 	}
@@ -53,7 +73,7 @@ func LoadModule(ctx context.Context, root Root, cmd Commander) (wasLoaded bool, 
 // reports whether it was loaded before.
 //
 // Similar to: modprobe -r rdma_rxe
-func UnloadModule(ctx context.Context, root Root, cmd Commander) (wasLoaded bool, err error) {
+func UnloadModule(ctx context.Context, root Root, r host.Runner) (wasLoaded bool, err error) {
 	before, err := root.RXEModule()
 	if err != nil {
 		return false, err
@@ -61,10 +81,7 @@ func UnloadModule(ctx context.Context, root Root, cmd Commander) (wasLoaded bool
 	if !before.Loaded {
 		return false, nil
 	}
-	if cmd == nil {
-		cmd = LocalCommander()
-	}
-	out, err := cmd.Output(ctx, "modprobe", "-r", ModuleName)
+	out, err := modprobe(ctx, r, "-r", ModuleName)
 	if err != nil {
 		return true, &Error{Op: "unload module", Name: ModuleName, Err: err, Output: out}
 	}

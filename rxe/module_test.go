@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/rocekit/rocekit/host"
 	"os"
 	"strings"
 	"testing"
@@ -65,21 +66,28 @@ func TestRXEModuleHostWithoutRDMA(t *testing.T) {
 	}
 }
 
-// fakeCommander records the commands and answers with a fixed result; if
-// load is set, the command "loads" the module into the fixture tree.
+// fakeCommander is a host.Fake that answers modprobe with a fixed
+// result; if load is set, the command "loads" the module into the
+// fixture tree.
 type fakeCommander struct {
+	host.Fake
 	calls [][]string
 	out   []byte
 	err   error
 	load  func()
 }
 
-func (f *fakeCommander) Output(_ context.Context, name string, args ...string) ([]byte, error) {
-	f.calls = append(f.calls, append([]string{name}, args...))
+func (f *fakeCommander) Start(ctx context.Context, c host.Cmd) (*host.Process, error) {
+	f.calls = append(f.calls, c.Argv)
 	if f.load != nil && f.err == nil {
 		f.load()
 	}
-	return f.out, f.err
+	code := 0
+	if f.err != nil {
+		code = 1
+	}
+	f.Scripts = map[string]host.FakeScript{"modprobe": {Stderr: string(f.out), ExitCode: code}}
+	return f.Fake.Start(ctx, c)
 }
 
 func TestLoadModule(t *testing.T) {
