@@ -23,11 +23,11 @@ var ErrInvalidHost = errors.New("fleet: invalid host")
 // is tested through.
 type Host struct {
 	// Name identifies the host in matrices, stores and findings.
-	Name string
+	Name string `json:"name"`
 	// Runner runs its programs (host.Local, host.SSH, ...).
-	Runner host.Runner
+	Runner host.Runner `json:"-"`
 	// NICs are the NICs it is tested through.
-	NICs []NIC
+	NICs []NIC `json:"nics"`
 }
 
 // NIC is a network port of a host, as a pair uses it.

@@ -206,3 +206,26 @@ func TestOutliersFailedLink(t *testing.T) {
 		t.Errorf("String: %s", out[0])
 	}
 }
+
+func TestHeatmapSVG(t *testing.T) {
+	m := synthetic(3, func(a, b int) float64 {
+		if a == 1 && b == 2 {
+			return -1
+		}
+		return float64(40 * (a + b))
+	})
+	m.Hosts[0] = "h<0>"
+	var b strings.Builder
+	if err := m.WriteHeatmapSVG(&b); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	for _, want := range []string{"<svg ", "h&lt;0&gt;", ">40<", ">80<", ">fail<", "red 0, green at line rate", "#e6c450", "#7fe650"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("heatmap has no %q:\n%s", want, svg)
+		}
+	}
+	if strings.Count(svg, "<rect") != 9 || strings.Count(svg, `fill="#dddddd"`) != 3 {
+		t.Errorf("heatmap: %d cells", strings.Count(svg, "<rect"))
+	}
+}
