@@ -13,7 +13,8 @@
 // change, or too few samples and how many are needed — and names the
 // fingerprint fields that differ from the baseline. Diagnose applies the
 // runbooks' troubleshooting rules. The results render as Markdown, CSV,
-// JSON, the Go benchmark format (for the benchstat command), SVG plots, and
+// JSON, the Go benchmark format (for the benchstat command), SVG plots (in
+// the subpackage report/plot, so that report does not link gonum/plot), and
 // a tar.gz archive that reproduces a round.
 //
 //	base, _ := report.FromPerftest("mtu1500", start, runs1500...)

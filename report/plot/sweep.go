@@ -1,0 +1,180 @@
+package plot
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	gonum "gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/rocekit/rocekit/report"
+)
+
+// Sweep draws a message-size sweep (ib_*_bw -a): bandwidth (bw_avg) and,
+// beside it, message rate (msg_rate) against message size on log2 axes,
+// one line per round at the medians (MTU 1500 and 9000 on one picture),
+// and each round's RoCE path MTU (its "mtu" parameter, from perftest's
+// header) as a dashed line: sizes above it take several packets. The
+// error wraps report.ErrNoData when no round has bw_avg at two sizes.
+//
+// Similar to: ib_send_bw -a per MTU, pasted into one spreadsheet chart
+func Sweep(rounds []report.Round) (Figure, error) {
+	var bws, rates []sizeLine
+	mtus := map[float64][]string{}
+	for i, r := range rounds {
+		bw := sizeSeries(r, "bw_avg")
+		if len(bw.pts) < 2 {
+			continue
+		}
+		bw.name, bw.col = r.Name, colorOf(i)
+		bws = append(bws, bw)
+		if mr := sizeSeries(r, "msg_rate"); len(mr.pts) > 1 {
+			mr.name, mr.col = r.Name, colorOf(i)
+			rates = append(rates, mr)
+		}
+		if v, ok := r.Param("mtu"); ok {
+			if n, err := strconv.ParseFloat(v, 64); err == nil && n > 0 {
+				mtus[n] = append(mtus[n], r.Name)
+			}
+		}
+	}
+	if len(bws) == 0 {
+		return Figure{}, fmt.Errorf("%w: no round has bw_avg at two message sizes (-a)", report.ErrNoData)
+	}
+	f := &frame{title: "bandwidth and message rate vs message size", plotH: 7 * 28.35}
+	f.panels = append(f.panels, panel{sizePanel(bws, "bw_avg ("+bws[0].unit+")", mtus), 1})
+	if len(rates) > 0 {
+		f.panels = append(f.panels, panel{sizePanel(rates, "msg_rate ("+rates[0].unit+")", mtus), 1})
+	}
+	for _, l := range bws {
+		f.legend = append(f.legend, legendEntry{l.name, l.line()})
+	}
+	keys := slices.Sorted(func(yield func(float64) bool) {
+		for k := range mtus {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	for i, k := range keys {
+		f.legend = append(f.legend, legendEntry{fmt.Sprintf("RoCE path MTU %.0f B: %s", k, strings.Join(mtus[k], ", ")),
+			lines{Style: mtuStyle(i)}})
+	}
+	caption := "Median bandwidth and message rate of each round at every message size of the sweep, on log2 axes; " +
+		"the dashed lines are the RoCE path MTUs the rounds ran at (a message larger than it is sent as several packets)."
+	return f.figure("bandwidth", caption)
+}
+
+// sizeLine is one round's metric against message size.
+type sizeLine struct {
+	name, unit string
+	col        color.Color
+	pts        []pt
+}
+
+func (l sizeLine) line() polyline {
+	return polyline{Pts: l.pts, Style: lineStyle(l.col, 1.5), Glyph: glyph(l.col, draw.CircleGlyph{}, 2)}
+}
+
+// sizeSeries is the medians of metric at each "size" label of r.
+func sizeSeries(r report.Round, metric string) sizeLine {
+	var l sizeLine
+	for _, m := range r.Metrics {
+		sz, ok := m.Label("size")
+		n, err := strconv.ParseFloat(sz, 64)
+		if m.Name != metric || !ok || err != nil || n <= 0 || len(m.Values) == 0 {
+			continue
+		}
+		if med := report.Summarize(m).Median; med > 0 {
+			l.unit = m.Unit
+			l.pts = append(l.pts, pt{n, med})
+		}
+	}
+	slices.SortFunc(l.pts, func(a, b pt) int { return cmpFloat(a.X, b.X) })
+	return l
+}
+
+// sizePanel is a log2-size panel of lines with the path MTUs marked.
+func sizePanel(ls []sizeLine, ylabel string, mtus map[float64][]string) *gonum.Plot {
+	p := newPlot()
+	p.X.Scale = gonum.LogScale{}
+	p.X.Tick.Marker = pow2Ticks{}
+	p.X.Label.Text = "message size (B, log2)"
+	p.Y.Label.Text = ylabel
+	p.Y.Min = 0
+	ymax := 0.0
+	for _, l := range ls {
+		p.Add(l.line())
+		for _, q := range l.pts {
+			ymax = math.Max(ymax, q.Y)
+		}
+	}
+	i := 0
+	for _, k := range slices.Sorted(mapKeys(mtus)) {
+		p.Add(lines{Segs: []seg{{k, 0, k, ymax}}, Style: mtuStyle(i), NoRange: true})
+		i++
+	}
+	return p
+}
+
+// mtuStyle is the dashed style of the i-th path MTU.
+func mtuStyle(i int) draw.LineStyle {
+	s := dashed(grey)
+	s.Dashes = [][]vg.Length{{4, 3}, {1, 2}, {6, 2, 1, 2}}[i%3]
+	return s
+}
+
+func mapKeys[V any](m map[float64]V) func(func(float64) bool) {
+	return func(yield func(float64) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// pow2Ticks marks powers of two on a log axis with at most six labels:
+// 2, 32, 512, 8K, 128K, 2M.
+type pow2Ticks struct{}
+
+// Ticks returns the powers of two in [min, max].
+func (pow2Ticks) Ticks(min, max float64) []gonum.Tick {
+	lo, hi := math.Ceil(math.Log2(math.Max(min, 1))), math.Floor(math.Log2(math.Max(max, 1)))
+	step := math.Max(1, math.Ceil((hi-lo+1)/6))
+	var ts []gonum.Tick
+	for e := lo; e <= hi; e++ {
+		t := gonum.Tick{Value: math.Pow(2, e)}
+		if math.Mod(e-lo, step) == 0 {
+			t.Label = sizeLabel(t.Value)
+		}
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+// sizeLabel prints a byte size: 512, 8K, 2M.
+func sizeLabel(v float64) string {
+	switch {
+	case v >= 1<<20:
+		return strconv.FormatFloat(v/(1<<20), 'g', -1, 64) + "M"
+	case v >= 1<<10:
+		return strconv.FormatFloat(v/(1<<10), 'g', -1, 64) + "K"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,49 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/rocekit/rocekit/netperf"
+)
+
+// AddInterim records one interim result of a repeat, a point of a time
+// series within the round (netperf -D, perftest --run_infinitely): metric
+// "interim_"+name labelled with the repeat and the end of the interval in
+// seconds since the repeat began ("repeat"="0", "t"="1.250"), one value.
+// The series can be drawn again from the store (report/plot.Interims).
+// The error wraps ErrInvalidRound for a non-finite value or time.
+//
+// Similar to: netperf -D 1 ... | grep 'Interim result'
+func (r *Round) AddInterim(name, unit string, repeat int, endSec, v float64) error {
+	if math.IsNaN(endSec) || endSec < 0 || endSec > 1e9 {
+		return fmt.Errorf("%w: interim %s at %v s", ErrInvalidRound, name, endSec)
+	}
+	labels := []Param{{"repeat", strconv.Itoa(repeat)}, {"t", strconv.FormatFloat(endSec, 'f', 3, 64)}}
+	return r.AddValue("interim_"+name, labels, unit, HigherIsBetter, v)
+}
+
+// AddNetperfInterims records the demo-mode interim results of one repeat
+// (netperf.Result.Interims) with AddInterim as "interim_throughput" in
+// Mbit/s, timed from the start of the first interval. Results in a unit
+// that is not a bit or byte rate are left out; the error wraps
+// ErrInvalidRound for a non-finite value.
+//
+// Similar to: netperf -D 1 -H HOST -t UDP_STREAM
+func (r *Round) AddNetperfInterims(repeat int, res *netperf.Result) error {
+	if res == nil || len(res.Interims) == 0 {
+		return nil
+	}
+	start := res.Interims[0].EndingUnixSec - res.Interims[0].IntervalSec
+	for _, in := range res.Interims {
+		mbps, ok := in.Unit.Mbps(in.Value)
+		if !ok {
+			continue
+		}
+		if err := r.AddInterim("throughput", UnitMbps, repeat, in.EndingUnixSec-start, mbps); err != nil {
+			return err
+		}
+	}
+	return nil
+}

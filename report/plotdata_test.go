@@ -1,0 +1,83 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/netperf"
+)
+
+// guestLoad is the per-CPU load and queue-interrupt distribution of the
+// trixie guest under netperf traffic (irq/testdata/trixie/traffic).
+func guestLoad(t *testing.T) (irq.Load, irq.Distribution) {
+	t.Helper()
+	dir := filepath.Join("..", "irq", "testdata", "trixie")
+	fs := irq.NewFS(filepath.Join(dir, "proc"), filepath.Join(dir, "sys"))
+	dev, err := fs.Netdev("eth0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := filepath.Join(dir, "traffic")
+	b, err := irq.NewFS(filepath.Join(tr, "before", "proc"), "").LoadSnapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := irq.NewFS(filepath.Join(tr, "after", "proc"), "").LoadSnapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ib, err := irq.NewFS(filepath.Join(tr, "before", "proc"), "").Interrupts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ia, err := irq.NewFS(filepath.Join(tr, "after", "proc"), "").Interrupts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return irq.LoadBetween(b, a), irq.Distribute(dev, ib, ia, nil, nil)
+}
+
+func TestAddNetperfInterims(t *testing.T) {
+	res := netperfFixture(t, "trixie", "tcp-stream")
+	r, err := FromNetperf("tcp_stream", t0, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The demo-mode capture: Interim result lines before the table.
+	b, err := os.ReadFile(filepath.Join("..", "netperf", "testdata", "loopback", "tcp-stream-demo", "client.stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	demo, _ := netperf.Parse(bytes.NewReader(b))
+	if err := r.AddNetperfInterims(1, demo); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range r.Metrics {
+		if m.Name == "interim_throughput" {
+			got = append(got, m.Key())
+			if m.Unit != UnitMbps || len(m.Values) != 1 {
+				t.Errorf("%s: unit %s, %d values", m.Key(), m.Unit, len(m.Values))
+			}
+		}
+	}
+	if len(got) != len(demo.Interims) || len(got) < 3 {
+		t.Fatalf("interim metrics %v, want %d", got, len(demo.Interims))
+	}
+	// First interval: 13441.39 10^6bits/s over 0.331 s.
+	if got[0] != "interim_throughput/repeat=1/t=0.331" {
+		t.Errorf("first interim %s, want interim_throughput/repeat=1/t=0.331", got[0])
+	}
+	if m, _ := r.Metric(got[0]); m.Values[0] != 13441.39 {
+		t.Errorf("first interim value %v, want 13441.39", m.Values[0])
+	}
+	if err := r.AddInterim("throughput", UnitMbps, 0, nan(), 1); err == nil {
+		t.Error("NaN time accepted")
+	}
+	if err := r.AddInterim("throughput", UnitMbps, 0, 1, nan()); err == nil {
+		t.Error("NaN value accepted")
+	}
+}
