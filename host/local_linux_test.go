@@ -353,3 +353,23 @@ func TestLocalSurvivesStarterThreadExit(t *testing.T) {
 		t.Fatal("the process is gone")
 	}
 }
+
+// TestLongLineKeptExactly: a 1 MiB line used to come back with a newline
+// inserted every 64 KiB, so kept raw outputs were not the tool's bytes.
+func TestLongLineKeptExactly(t *testing.T) {
+	p, err := Run(context.Background(), Local{}, Cmd{Argv: []string{"sh", "-c", "head -c 1048576 /dev/zero | tr '\\0' a; printf '\\nsecond\\nno newline at the end'"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Repeat("a", 1<<20) + "\nsecond\nno newline at the end"
+	if got := p.Stdout().String(); got != want {
+		t.Errorf("stdout: %d bytes, %d newlines; want %d bytes, 2 newlines", len(got), strings.Count(got, "\n"), len(want))
+	}
+	var lines int
+	for range p.Stdout().Lines(context.Background()) {
+		lines++
+	}
+	if lines != 16+2 { // the long line in 64 KiB pieces, then two lines
+		t.Errorf("%d lines, want 18", lines)
+	}
+}

@@ -23,6 +23,9 @@ type Output struct {
 	onLine   func(string)
 	max      int // bytes kept, 0 = all
 	lineMax  int
+	// head and tail hold the stream's pieces as they came, each line with
+	// its newline; a line longer than lineMax is split into pieces
+	// without one, so that Bytes is the stream byte for byte.
 	head     []string // the first lines, up to max/2 bytes (all lines when max is 0)
 	headSize int
 	headFull bool
@@ -32,7 +35,6 @@ type Output struct {
 	total    int // lines seen
 	dropped  int
 	dropSize int
-	noEOL    bool // the last line had no newline
 	closed   bool
 }
 
@@ -47,8 +49,9 @@ func newOutput(max int, onLine func(string)) *Output {
 	return &Output{changed: make(chan struct{}), ended: make(chan struct{}), onLine: onLine, max: max, lineMax: lineMax}
 }
 
-// Bytes returns the output kept so far, lines joined by newlines. With a
-// bound, the dropped middle is simply absent (see Dropped).
+// Bytes returns the output kept so far, exactly as the process wrote it
+// (also lines of any length). With a bound, the dropped middle is simply
+// absent (see Dropped).
 func (o *Output) Bytes() []byte {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -56,11 +59,7 @@ func (o *Output) Bytes() []byte {
 	for _, part := range [][]string{o.head, o.tail} {
 		for _, l := range part {
 			b.WriteString(l)
-			b.WriteByte('\n')
 		}
-	}
-	if o.noEOL && b.Len() > 0 {
-		b.Truncate(b.Len() - 1)
 	}
 	return b.Bytes()
 }
@@ -123,16 +122,24 @@ func (o *Output) Lines(ctx context.Context) iter.Seq[string] {
 	}
 }
 
-// linesFrom returns the kept lines with index ≥ i and the index after them.
+// linesFrom returns the kept lines with index ≥ i, without newlines, and
+// the index after them.
 func (o *Output) linesFrom(i int) ([]string, int) {
+	trim := func(ls []string) []string {
+		out := make([]string, len(ls))
+		for j, l := range ls {
+			out[j] = strings.TrimSuffix(l, "\n")
+		}
+		return out
+	}
 	if i < len(o.head) {
-		return append([]string(nil), o.head[i:]...), len(o.head)
+		return trim(o.head[i:]), len(o.head)
 	}
 	if i < o.tailBase {
 		i = o.tailBase
 	}
 	if i-o.tailBase < len(o.tail) {
-		return append([]string(nil), o.tail[i-o.tailBase:]...), o.tailBase + len(o.tail)
+		return trim(o.tail[i-o.tailBase:]), o.tailBase + len(o.tail)
 	}
 	return nil, i
 }
@@ -151,15 +158,18 @@ func (o *Output) tailString(n int) string {
 	return s
 }
 
-// add stores one line and wakes the iterators.
+// add stores one line (eol: it ended in a newline; a piece of a long line
+// or the last line of the stream did not) and wakes the iterators.
 func (o *Output) add(line string, eol bool) {
 	if o.onLine != nil {
 		o.onLine(line)
 	}
+	if eol {
+		line += "\n"
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.noEOL = !eol
-	size := len(line) + 1
+	size := len(line)
 	o.total++
 	switch {
 	case o.max == 0:
@@ -175,8 +185,8 @@ func (o *Output) add(line string, eol bool) {
 		o.tail = append(o.tail, line)
 		o.tailSize += size
 		for o.tailSize > o.max-o.headSize && len(o.tail) > 1 {
-			o.tailSize -= len(o.tail[0]) + 1
-			o.dropSize += len(o.tail[0]) + 1
+			o.tailSize -= len(o.tail[0])
+			o.dropSize += len(o.tail[0])
 			o.dropped++
 			o.tail[0] = ""
 			o.tail = o.tail[1:]
@@ -219,15 +229,16 @@ func (o *Output) pump(r io.Reader, c io.Closer) {
 			i := bytes.IndexByte(data, '\n')
 			if i < 0 {
 				partial = append(partial, data...)
-				for len(partial) >= o.lineMax {
-					o.add(string(partial[:o.lineMax]), true)
+				// Keep up to lineMax: a newline may end it next.
+				for len(partial) > o.lineMax {
+					o.add(string(partial[:o.lineMax]), false)
 					partial = append(partial[:0], partial[o.lineMax:]...)
 				}
 				break
 			}
 			partial = append(partial, data[:i]...)
 			for len(partial) > o.lineMax {
-				o.add(string(partial[:o.lineMax]), true)
+				o.add(string(partial[:o.lineMax]), false)
 				partial = append(partial[:0], partial[o.lineMax:]...)
 			}
 			o.add(string(partial), true)
