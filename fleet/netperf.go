@@ -49,8 +49,8 @@ type NetperfParallel struct {
 
 // RunNetperfPairs runs netperf pairs at the same time: every pair's
 // netserver is started and waited for (control port in LISTEN state),
-// then every netperf is started at once; netservers are stopped at the
-// end. A pair whose netserver fails is kept with its error and does not
+// then every netperf is started at once; netservers are stopped (and
+// waited for) at the end. A pair whose netserver fails is kept with its error and does not
 // hold the others. The error is a *PairsError (ErrPairsFailed) when some
 // pairs failed.
 //
@@ -82,12 +82,20 @@ func RunNetperfPairs(ctx context.Context, specs []NetperfSpec) (*NetperfParallel
 		}()
 	}
 	wg.Wait()
+	// Stopped and waited for, so that the next pairs on these hosts find
+	// their ports free.
 	defer func() {
+		var sw sync.WaitGroup
 		for _, srv := range servers {
 			if srv != nil {
-				srv.Kill()
+				sw.Add(1)
+				go func() {
+					defer sw.Done()
+					srv.Stop(context.WithoutCancel(ctx))
+				}()
 			}
 		}
+		sw.Wait()
 	}()
 	out.Released = time.Now()
 	for i, s := range specs {

@@ -1,0 +1,185 @@
+package fleet
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/internal/labtest"
+	"github.com/rocekit/rocekit/netperf"
+)
+
+// These root tests run real netserver/netperf pairs between network
+// namespaces of the host kernel, joined as a mesh of veth pairs (one
+// subnet per link, as the lab's three guests are). They skip without
+// root, netperf or tc.
+
+func sh(t *testing.T, args ...string) {
+	t.Helper()
+	if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// netnsMesh makes n namespaces PREFIX0.. and a veth pair between every
+// two of them: in namespace i the end towards j is "toJ", with
+// 198.18.(40+k).(i+1)/24 for the k-th link. It returns the hosts, each
+// with its NICs read back through IPv4Prefix, and deletes everything
+// when the test ends.
+func netnsMesh(t *testing.T, prefix string, n int) []Host {
+	t.Helper()
+	labtest.Root(t)
+	if testing.Short() {
+		t.Skip("runs netperf for seconds; skipped with -short")
+	}
+	for _, p := range []string{"netperf", "netserver", "tc", "ip"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("%s not installed: %v", p, err)
+		}
+	}
+	for i := range n {
+		name := fmt.Sprint(prefix, i)
+		sh(t, "ip", "netns", "add", name)
+		t.Cleanup(func() { exec.Command("ip", "netns", "del", name).Run() })
+		sh(t, "ip", "-n", name, "link", "set", "lo", "up")
+	}
+	k := 0
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			a, b := fmt.Sprint(prefix, i), fmt.Sprint(prefix, j)
+			sh(t, "ip", "link", "add", "fltmpa", "type", "veth", "peer", "name", "fltmpb")
+			sh(t, "ip", "link", "set", "fltmpa", "netns", a, "name", fmt.Sprint("to", j))
+			sh(t, "ip", "link", "set", "fltmpb", "netns", b, "name", fmt.Sprint("to", i))
+			for _, e := range []struct {
+				ns, dev string
+				host   int
+			}{{a, fmt.Sprint("to", j), i + 1}, {b, fmt.Sprint("to", i), j + 1}} {
+				sh(t, "ip", "-n", e.ns, "addr", "add", fmt.Sprintf("198.18.%d.%d/24", 40+k, e.host), "dev", e.dev)
+				sh(t, "ip", "-n", e.ns, "link", "set", e.dev, "up")
+			}
+			k++
+		}
+	}
+	ctx := ctxFor(t)
+	var hosts []Host
+	for i := range n {
+		h := Host{Name: fmt.Sprint("h", i), Runner: host.Netns{Name: fmt.Sprint(prefix, i)}}
+		for j := range n {
+			if j == i {
+				continue
+			}
+			dev := fmt.Sprint("to", j)
+			p, err := IPv4Prefix(ctx, h.Runner, dev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.NICs = append(h.NICs, NIC{Netdev: dev, Addr: p.Addr(), Prefix: p.Masked(), LineRateGbps: 10})
+		}
+		hosts = append(hosts, h)
+	}
+	return hosts
+}
+
+// throttle limits what leaves dev in namespace ns to rate with tbf.
+func throttle(t *testing.T, ns, dev, rate string) {
+	sh(t, "ip", "netns", "exec", ns, "tc", "qdisc", "add", "dev", dev, "root", "tbf", "rate", rate, "burst", "32kbit", "latency", "400ms")
+}
+
+func netperfPlan(hosts []Host, name string) Plan {
+	s, _ := AllPairs(len(hosts), 1)
+	return Plan{Name: name, Hosts: hosts, Schedule: s, PairDeadline: time.Minute,
+		Measurer: NetperfMeasurer{Options: netperf.Options{Test: netperf.TestTCPStream, Length: 2 * time.Second, Family: netperf.IPv4}}}
+}
+
+// TestNetnsMatrixSlowLink: three namespaces, the link h0–h2 throttled to
+// 20 Mbit/s at both ends; the matrix names that link, and only it.
+func TestNetnsMatrixSlowLink(t *testing.T) {
+	hosts := netnsMesh(t, "flsl", 3)
+	throttle(t, "flsl0", "to2", "20mbit")
+	throttle(t, "flsl2", "to0", "20mbit")
+	m, err := netperfPlan(hosts, "slow-link").Run(ctxFor(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	logMatrix(t, m)
+	for _, c := range m.Cells {
+		if !c.OK {
+			t.Fatalf("pair %s–%s failed: %s", c.A, c.B, c.Error)
+		}
+	}
+	if c, _ := m.Cell(0, 2); c.BWGbps > 0.025 || c.ANIC != "to2" || c.BNIC != "to0" {
+		t.Errorf("throttled pair: %+v", c)
+	}
+	out := Outliers(m, 0)
+	if len(out) != 1 || out[0].Blame != BlameLink || out[0].Names[0] != "h0–h2" {
+		t.Errorf("outliers %v, want the link h0–h2", out)
+	}
+}
+
+// TestNetnsMatrixSlowHost: every link of h1 throttled: h1 is blamed, no
+// link is.
+func TestNetnsMatrixSlowHost(t *testing.T) {
+	hosts := netnsMesh(t, "flsh", 4)
+	for _, dev := range []string{"to0", "to2", "to3"} {
+		throttle(t, "flsh1", dev, "20mbit")
+	}
+	for _, ns := range []string{"flsh0", "flsh2", "flsh3"} {
+		throttle(t, ns, "to1", "20mbit")
+	}
+	m, err := netperfPlan(hosts, "slow-host").Run(ctxFor(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	logMatrix(t, m)
+	for _, c := range m.Cells {
+		if !c.OK {
+			t.Errorf("pair %s–%s failed: %s", c.A, c.B, c.Error)
+		}
+	}
+	out := Outliers(m, 0)
+	if len(out) != 1 || out[0].Blame != BlameHost || out[0].Host != "h1" || len(out[0].Pairs) != 3 {
+		t.Errorf("outliers %v, want host h1", out)
+	}
+}
+
+// TestNetnsParallelNetperf: two links between two namespaces, one
+// throttled, measured at once: both pairs give their own throughput, the
+// throttled one is the slowest, and the sum adds them.
+func TestNetnsParallelNetperf(t *testing.T) {
+	hosts := netnsMesh(t, "flpp", 3)
+	throttle(t, "flpp0", "to1", "20mbit")
+	throttle(t, "flpp1", "to0", "20mbit")
+	// Host 0 is the client of both, over its two links.
+	specs := []NetperfSpec{
+		{Name: "to1", Server: hosts[1].Runner, Client: hosts[0].Runner,
+			Options: netperf.Options{Test: netperf.TestTCPStream, Host: hosts[1].NICs[0].Addr.String(), Port: 12901, Length: 2 * time.Second}},
+		{Name: "to2", Server: hosts[2].Runner, Client: hosts[0].Runner,
+			Options: netperf.Options{Test: netperf.TestTCPStream, Host: hosts[2].NICs[0].Addr.String(), Port: 12902, Length: 2 * time.Second}},
+	}
+	par, err := RunNetperfPairs(context.Background(), specs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("to1 %.4f Gbit/s, to2 %.4f Gbit/s, sum %.4f, elapsed %v", par.Pairs[0].Gbps, par.Pairs[1].Gbps, par.SumGbps, par.Elapsed)
+	if par.Slowest != 0 || par.Pairs[0].Gbps > 0.025 || par.Failed != 0 {
+		t.Errorf("slowest %d, to1 %v Gbit/s", par.Slowest, par.Pairs[0].Gbps)
+	}
+	if d := par.SumGbps - par.Pairs[0].Gbps - par.Pairs[1].Gbps; d > 1e-9 || d < -1e-9 {
+		t.Errorf("sum %v", par.SumGbps)
+	}
+	// Both ran at the same time: the whole took far less than two runs.
+	if par.Elapsed > 3500*time.Millisecond {
+		t.Errorf("elapsed %v for two 2 s runs at once", par.Elapsed)
+	}
+}
+
+func logMatrix(t *testing.T, m *Matrix) {
+	t.Helper()
+	var b strings.Builder
+	m.WriteMarkdown(&b)
+	t.Logf("\n%s", b.String())
+}
