@@ -56,7 +56,7 @@ func netnsMesh(t *testing.T, prefix string, n int) []Host {
 			sh(t, "ip", "link", "set", "fltmpb", "netns", b, "name", fmt.Sprint("to", i))
 			for _, e := range []struct {
 				ns, dev string
-				host   int
+				host    int
 			}{{a, fmt.Sprint("to", j), i + 1}, {b, fmt.Sprint("to", i), j + 1}} {
 				sh(t, "ip", "-n", e.ns, "addr", "add", fmt.Sprintf("198.18.%d.%d/24", 40+k, e.host), "dev", e.dev)
 				sh(t, "ip", "-n", e.ns, "link", "set", e.dev, "up")

@@ -50,8 +50,8 @@ type NetperfParallel struct {
 // RunNetperfPairs runs netperf pairs at the same time: every pair's
 // netserver is started and waited for (control port in LISTEN state),
 // then every netperf is started at once; netservers are stopped (and
-// waited for) at the end. A pair whose netserver fails is kept with its error and does not
-// hold the others. The error is a *PairsError (ErrPairsFailed) when some
+// waited for) at the end. A pair whose netserver fails is kept with its
+// error and does not hold the others. The error is a *PairsError (ErrPairsFailed) when some
 // pairs failed.
 //
 // Similar to: for p in 12865 12866; do netserver -D -p $p & done; for p in ...; do ssh b netperf -H a -p $p -t TCP_STREAM & done; wait
