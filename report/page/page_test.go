@@ -1,0 +1,170 @@
+package page
+
+import (
+	"bytes"
+	"context"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rocekit/rocekit/report"
+)
+
+// demoSection is a section of the lab demo's rounds and report
+// (report/plot/testdata/demo-trixie, testdata/NAME.md).
+func demoSection(t testing.TB, name string) Section {
+	t.Helper()
+	rs, _, err := report.OpenStore(filepath.Join("..", "plot", "testdata", "demo-trixie", name+".jsonl")).Load()
+	if err != nil || len(rs) == 0 {
+		t.Fatalf("%s: %d rounds, %v", name, len(rs), err)
+	}
+	s := FromRounds(name, rs)
+	if md, err := os.ReadFile(filepath.Join("testdata", name+".md")); err == nil {
+		s.Markdown = string(md)
+		if fs := FindingsFromMarkdown(string(md)); len(fs) > 0 {
+			s.Findings = fs // the run's own, with the counters the store lacks
+		}
+	}
+	return s
+}
+
+func demoPage(t testing.TB) Page {
+	var secs []Section
+	for _, n := range []string{"netperf-udp-tuning", "mtu-sweep", "qp-scaling", "softroce-baseline"} {
+		secs = append(secs, demoSection(t, n))
+	}
+	return Page{Title: "rocekit demo (trixie)", Intro: "Two QEMU guests; numbers are emulated.", Sections: secs}
+}
+
+func TestMarkdown(t *testing.T) {
+	md := "# Title\n\nSome **bold** and `code` text\ncontinued.\n\n| a | b \\| c |\n|---|--:|\n| 1 | 2 |\n\n- one\n  - nested <x>\n- two\n\n    indented code\n\n![cpu](cpu-A.svg)\n"
+	want := "<h3>Title</h3>\n<p>Some <b>bold</b> and <code>code</code> text continued.</p>\n" +
+		"<div class=\"scroll\"><table>\n<tr><th>a</th><th>b | c</th></tr>\n<tr><td>1</td><td>2</td></tr>\n</table></div>\n" +
+		"<ul><li>one<ul><li>nested &lt;x&gt;</li></ul></li><li>two</li></ul>\n<pre>indented code\n\n</pre>\n<p>[picture: cpu]</p>\n"
+	if got := Markdown(md); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestFindingsFromMarkdown(t *testing.T) {
+	md := "x\n- **warning** udp_loss: loss 7% — raise rmem_max\n  - **critical** mtu_not_followed: bw ×1.0\n- **warning** udp_loss: loss 7% — raise rmem_max\n- not a finding\n"
+	fs := FindingsFromMarkdown(md)
+	if len(fs) != 2 || fs[0].Rule != "udp_loss" || fs[0].Action != "raise rmem_max" || fs[0].Summary != "loss 7%" ||
+		fs[1].Severity != report.SeverityCritical || fs[1].Action != "" {
+		t.Errorf("findings %+v", fs)
+	}
+}
+
+// TestPageSelfContained checks the page of the demo's rounds: findings
+// before the pictures, every picture inline, nothing loaded from
+// elsewhere.
+func TestPageSelfContained(t *testing.T) {
+	p := demoPage(t)
+	var b bytes.Buffer
+	if err := Write(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	h := b.String()
+	for _, bad := range []string{"<script", "<link", "<img", "<iframe", "src=", "url(", "@import", "http://", "https://"} {
+		if i := strings.Index(h, bad); i >= 0 && !strings.Contains(h[max(0, i-40):i], "xmlns") {
+			t.Errorf("page has %q: %q", bad, h[max(0, i-60):min(len(h), i+60)])
+		}
+	}
+	for _, m := range regexp.MustCompile(`href="([^"]*)"`).FindAllStringSubmatch(h, -1) {
+		if !strings.HasPrefix(m[1], "#") {
+			t.Errorf("link out of the page: %s", m[1])
+		}
+	}
+	nfig := 0
+	for _, s := range p.Sections {
+		for _, f := range s.Figures {
+			nfig++
+			if !strings.Contains(h, `<figure id="`) || !strings.Contains(h, esc(f.Title)) {
+				t.Errorf("figure %s missing", f.Name)
+			}
+		}
+	}
+	if got := strings.Count(h, "<svg "); got != nfig || nfig < 6 {
+		t.Errorf("%d inline SVGs, want %d (at least 6)", got, nfig)
+	}
+	if strings.Index(h, `id="findings"`) > strings.Index(h, "<figure") {
+		t.Error("findings do not come before the pictures")
+	}
+	for _, w := range []string{"udp_loss", "udp_stream_A_default", "Rounds side by side", "The run's report", "ib_send_bw_mtu9000"} {
+		if !strings.Contains(h, w) {
+			t.Errorf("page lacks %q", w)
+		}
+	}
+	if dir := os.Getenv("ROCEKIT_PAGE_OUT"); dir != "" {
+		os.WriteFile(filepath.Join(dir, "report.html"), b.Bytes(), 0o644)
+	}
+}
+
+// TestPageInChromium opens the demo page in headless Chromium, as a
+// reader would, and checks the screenshot: a whole page, with the
+// pictures drawn (many non-white pixels), and the DOM holding every SVG.
+func TestPageInChromium(t *testing.T) {
+	const chromium = "/usr/bin/chromium"
+	if _, err := os.Stat(chromium); err != nil {
+		t.Skip("no /usr/bin/chromium (Debian package chromium): the page is not opened in a browser")
+	}
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	var b bytes.Buffer
+	p := demoPage(t)
+	if err := Write(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(page, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(dir, "shot.png")
+	flags := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir=" + filepath.Join(dir, "profile")}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, chromium, append(flags, "--window-size=1000,2400", "--screenshot="+shot, "file://"+page)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v\n%s", err, out)
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := img.Bounds(); r.Dx() != 1000 || r.Dy() != 2400 {
+		t.Errorf("screenshot %v, want 1000x2400", r)
+	}
+	dark := 0
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y += 2 {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x += 2 {
+			if r, g, bb, _ := img.At(x, y).RGBA(); r+g+bb < 3*0xe000 {
+				dark++
+			}
+		}
+	}
+	if dark < 20000 {
+		t.Errorf("screenshot has %d non-white sample pixels: the page looks empty", dark)
+	}
+	dom, err := exec.CommandContext(ctx, chromium, append(flags, "--dump-dom", "file://"+page)...).Output()
+	if err != nil {
+		t.Fatalf("chromium --dump-dom: %v", err)
+	}
+	want := strings.Count(b.String(), "<svg ")
+	if got := strings.Count(string(dom), "<svg "); got != want {
+		t.Errorf("the browser's DOM has %d SVGs, the page %d", got, want)
+	}
+	if d := os.Getenv("ROCEKIT_PAGE_OUT"); d != "" {
+		b, _ := os.ReadFile(shot)
+		os.WriteFile(filepath.Join(d, "report-chromium.png"), b, 0o644)
+	}
+}

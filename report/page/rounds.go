@@ -1,0 +1,69 @@
+package page
+
+import (
+	"fmt"
+
+	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/report/plot"
+)
+
+// FromRounds makes a section from rounds alone, as a store keeps them, so
+// that any earlier run can be shown again: the pictures plot.Auto draws,
+// the rounds side by side, and the findings of the rules that need only
+// rounds (report.CheckJitter and CheckUDPLoss per round, CheckMTU from
+// the lowest to the highest "mtu" parameter, CheckQPScaling over the
+// "qps" parameter).
+//
+// Similar to: re-running the spreadsheet of an old tuning session
+func FromRounds(title string, rounds []report.Round) Section {
+	s := Section{Title: title, Rounds: rounds}
+	figs, err := plot.Auto(rounds)
+	s.Figures = figs
+	if err != nil {
+		s.Notes = append(s.Notes, err.Error())
+	}
+	s.Findings = roundFindings(rounds)
+	return s
+}
+
+// roundFindings runs the rules that need only rounds.
+func roundFindings(rounds []report.Round) []report.Finding {
+	th := report.DefaultThresholds
+	var fs []report.Finding
+	for _, r := range rounds {
+		fs = append(fs, report.CheckJitter(r, th)...)
+		fs = append(fs, report.CheckUDPLoss(r, nil, nil, th)...)
+	}
+	key := plot.Headline(rounds)
+	var lo, hi *report.Round
+	var qps []report.Round
+	for i := range rounds {
+		r := &rounds[i]
+		if mtu := intParam(*r, "mtu"); mtu > 0 {
+			if lo == nil || mtu < intParam(*lo, "mtu") {
+				lo = r
+			}
+			if hi == nil || mtu > intParam(*hi, "mtu") {
+				hi = r
+			}
+		}
+		if intParam(*r, "qps") > 0 {
+			qps = append(qps, *r)
+		}
+	}
+	if lo != nil && hi != nil && lo != hi && key != "" {
+		fs = append(fs, report.CheckMTU(*lo, *hi, key, th)...)
+	}
+	if len(qps) > 1 && key != "" {
+		fs = append(fs, report.CheckQPScaling(qps, key, th)...)
+	}
+	report.SortFindings(fs)
+	return fs
+}
+
+func intParam(r report.Round, key string) int {
+	v, _ := r.Param(key)
+	var n int
+	fmt.Sscan(v, &n)
+	return n
+}
