@@ -14,7 +14,8 @@
 //  4. say for each MTU whether it took effect (the path MTU perftest ran at
 //     is the one rdma_rxe derives from the netdev MTUs, nic.RXEPathMTU) and
 //     whether bandwidth followed it from the lowest MTU (report.CheckMTU),
-//  5. write to -out: report.md (also printed), bandwidth.svg, summary.json
+//  5. write to -out: report.md (also printed), report.html (one page, the
+//     picture inline), bandwidth.svg, summary.json
 //     and one reproducibility archive per round (ib_send_bw_mtu9000.tar.gz).
 //
 // The far end is, by the flags:
@@ -58,6 +59,8 @@ import (
 
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/report/page"
+	"github.com/rocekit/rocekit/report/plot"
 	"github.com/rocekit/rocekit/runbook"
 )
 
@@ -233,16 +236,20 @@ func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode,
 	fmt.Fprintf(w, "\n## Findings\n\n")
 	report.WriteFindingsMarkdown(w, findings)
 	fmt.Fprintln(w)
-	_, err := runbook.WriteFile(c.Out, "bandwidth.svg", func(f io.Writer) error {
-		if c.AllSizes {
-			return report.PlotBandwidth(f, rounds, "bw_avg")
-		}
-		return report.PlotRounds(f, rounds, metric)
-	})
+	var fig plot.Figure
+	var err error
+	if c.AllSizes {
+		fig, err = plot.Sweep(rounds)
+	} else {
+		fig, err = plot.Rounds(rounds, metric, plot.RoundsOptions{Name: "bandwidth"})
+	}
+	var figs []plot.Figure
 	if err != nil {
 		// Emulated clocks can leave a metric without any finite value;
 		// the report says so instead of failing the whole sweep.
 		fmt.Fprintf(w, "No plot: %v\n\n", err)
+	} else {
+		figs = append(figs, fig)
 	}
 	if _, err := runbook.WriteFile(c.Out, "summary.json", func(f io.Writer) error {
 		e := json.NewEncoder(f)
@@ -251,11 +258,15 @@ func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode,
 	}); err != nil {
 		return err
 	}
-	_, err = runbook.WriteFile(c.Out, "report.md", func(f io.Writer) error {
+	if _, err = runbook.WriteFile(c.Out, "report.md", func(f io.Writer) error {
 		_, err := io.WriteString(f, md.String())
 		return err
-	})
-	return err
+	}); err != nil {
+		return err
+	}
+	// report.html and bandwidth.svg: the picture inline, findings first.
+	return page.WriteFiles(c.Out, page.Page{Title: fmt.Sprintf("soft-RoCE MTU sweep (%s)", mode),
+		Sections: []page.Section{{Title: "mtu-sweep", Findings: findings, Rounds: rounds, Figures: figs, Markdown: md.String()}}})
 }
 
 // writeTable prints one line per MTU: what the kernel chose and the

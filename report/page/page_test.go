@@ -3,6 +3,7 @@ package page
 import (
 	"bytes"
 	"context"
+	"errors"
 	"image/png"
 	"os"
 	"os/exec"
@@ -166,5 +167,29 @@ func TestPageInChromium(t *testing.T) {
 	if d := os.Getenv("ROCEKIT_PAGE_OUT"); d != "" {
 		b, _ := os.ReadFile(shot)
 		os.WriteFile(filepath.Join(d, "report-chromium.png"), b, 0o644)
+	}
+}
+
+func TestRedraw(t *testing.T) {
+	dir := t.TempDir()
+	rs, _, err := report.OpenStore(filepath.Join("..", "plot", "testdata", "demo-trixie", "netperf-udp-tuning.jsonl")).Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Redraw(dir, "udp tuning", rs); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"report.html", "throughput.svg", "cpu-udp_stream_A_default.svg", "cpu-udp_stream_C_mtu9000_irqspread.svg"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || len(b) < 1000 {
+			t.Errorf("%s: %d bytes, %v", name, len(b), err)
+		}
+	}
+	h, _ := os.ReadFile(filepath.Join(dir, "report.html"))
+	if !strings.Contains(string(h), "udp_loss") {
+		t.Error("redrawn page lacks the udp_loss finding")
+	}
+	if err := Redraw(dir, "none", nil); !errors.Is(err, report.ErrNoData) {
+		t.Errorf("no rounds: %v, want report.ErrNoData", err)
 	}
 }

@@ -1,0 +1,56 @@
+package page
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/rocekit/rocekit/report"
+)
+
+// WriteFiles writes the page into dir as report.html and every figure
+// beside it as NAME.svg, each file whole or not at all (written to a
+// temporary name and renamed). dir is created if missing.
+//
+// Similar to: saving a spreadsheet's charts and the report beside the data
+func WriteFiles(dir string, p Page) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("page: %w", err)
+	}
+	var errs []error
+	for _, s := range p.Sections {
+		for _, f := range s.Figures {
+			errs = append(errs, writeFile(dir, f.Name+".svg", f.SVG))
+		}
+	}
+	var b bytes.Buffer
+	if err := Write(&b, p); err != nil {
+		return fmt.Errorf("page: %w", err)
+	}
+	errs = append(errs, writeFile(dir, "report.html", b.Bytes()))
+	return errors.Join(errs...)
+}
+
+// Redraw draws rounds again, as a store keeps them, into dir: report.html
+// with the section FromRounds makes and every picture as NAME.svg.
+//
+// Similar to: re-running the charts of an old results.jsonl
+func Redraw(dir, title string, rounds []report.Round) error {
+	if len(rounds) == 0 {
+		return fmt.Errorf("%w: no rounds to draw", report.ErrNoData)
+	}
+	return WriteFiles(dir, Page{Title: title, Sections: []Section{FromRounds(title, rounds)}})
+}
+
+func writeFile(dir, name string, b []byte) error {
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p+".tmp", b, 0o644); err != nil {
+		return fmt.Errorf("page: %w", err)
+	}
+	if err := os.Rename(p+".tmp", p); err != nil {
+		return fmt.Errorf("page: %w", err)
+	}
+	return nil
+}
