@@ -15,8 +15,10 @@
 //     (against the first QP count of -qps when it is not 1), and the knee:
 //     the QP count past which adding QPs gains less than 10 %
 //     (report.CheckQPScaling), and name the hot softirq core of each end,
-//  5. write to -out: report.md (also printed), qps.svg, summary.json and one
-//     reproducibility archive per round (ib_send_bw_q4.tar.gz).
+//  5. write to -out: report.md (also printed), report.html (one page, the
+//     pictures inline), qps.svg (against the ideal, the knee marked),
+//     cpu-ROUND.svg, summary.json and one reproducibility archive per round
+//     (ib_send_bw_q4.tar.gz).
 //
 // The far end is, by the flags:
 //
@@ -59,6 +61,8 @@ import (
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/report/page"
+	"github.com/rocekit/rocekit/report/plot"
 	"github.com/rocekit/rocekit/runbook"
 )
 
@@ -88,7 +92,7 @@ func main() {
 	flag.IntVar(&c.Iterations, "n", 10000, "iterations per run (-n)")
 	flag.IntVar(&c.QPTimeout, "qp-timeout", 0, "perftest -u: QP timeout exponent, 4.096 us * 2^N (0: perftest's 14, 67 ms); raise it on emulated or loaded hosts (the lab uses 22)")
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
-	flag.StringVar(&c.Out, "out", "qp-scaling-out", "folder for report.md, qps.svg, summary.json and the round archives")
+	flag.StringVar(&c.Out, "out", "qp-scaling-out", "folder for report.md, report.html, qps.svg, summary.json and the round archives")
 	runbook.Parse("qp-scaling")
 	runbook.Main("qp-scaling", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
@@ -279,12 +283,18 @@ func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode,
 	fmt.Fprintf(w, "\n## Findings\n\n")
 	report.WriteFindingsMarkdown(w, findings)
 	fmt.Fprintln(w)
-	if _, err := runbook.WriteFile(c.Out, "qps.svg", func(f io.Writer) error {
-		return report.PlotRounds(f, rounds, metric)
-	}); err != nil {
+	var figs []plot.Figure
+	if fig, err := plot.QPScaling(rounds, metric, report.DefaultThresholds.MinQPGain); err != nil {
 		// Emulated clocks can leave a metric without any finite value;
 		// the report says so instead of failing the whole run.
 		fmt.Fprintf(w, "No plot: %v\n\n", err)
+	} else {
+		figs = append(figs, fig)
+	}
+	for _, r := range rounds {
+		if fig, err := plot.CPULoad(r, plot.CPULoadOptions{Name: "cpu-" + r.Name}); err == nil {
+			figs = append(figs, fig)
+		}
 	}
 	if _, err := runbook.WriteFile(c.Out, "summary.json", func(f io.Writer) error {
 		e := json.NewEncoder(f)
@@ -293,11 +303,15 @@ func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode,
 	}); err != nil {
 		return err
 	}
-	_, err := runbook.WriteFile(c.Out, "report.md", func(f io.Writer) error {
+	if _, err := runbook.WriteFile(c.Out, "report.md", func(f io.Writer) error {
 		_, err := io.WriteString(f, md.String())
 		return err
-	})
-	return err
+	}); err != nil {
+		return err
+	}
+	// report.html, qps.svg and cpu-ROUND.svg: the pictures inline, findings first.
+	return page.WriteFiles(c.Out, page.Page{Title: fmt.Sprintf("soft-RoCE QP scaling (%s)", mode),
+		Sections: []page.Section{{Title: "qp-scaling", Findings: findings, Rounds: rounds, Figures: figs, Markdown: md.String()}}})
 }
 
 // writeTable prints one line per QP count.
