@@ -36,8 +36,10 @@
 //
 // In -out: report.md (the environment of both ends, the rounds side by side,
 // throughput, loss, drop counters, IRQ distribution and findings per round),
-// throughput.svg (receive throughput per round), cpu-LETTER.svg (the
-// receiver's per-CPU load and queue interrupts), summary.json, and one
+// report.html (one page: findings first, the pictures inline),
+// throughput.svg (send vs receive, loss and the drop counters that grew,
+// per round), cpu-LETTER.svg (the receiver's per-CPU load and queue
+// interrupts, its NUMA node's CPUs marked), summary.json, and one
 // NAME.tar.gz per round with netperf's raw output (raw/N/netperf.stdout
 // and .stderr), netserver's output, and JSON snapshots of
 // both ends before and after each run.

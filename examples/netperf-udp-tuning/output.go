@@ -10,6 +10,8 @@ import (
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/report/page"
+	"github.com/rocekit/rocekit/report/plot"
 	"github.com/rocekit/rocekit/runbook"
 )
 
@@ -102,8 +104,8 @@ func nicDrops(d nic.StatsDelta) uint64 {
 	return most
 }
 
-// writeOutputs writes report.md (also to out), the plots and
-// summary.json to dir.
+// writeOutputs writes report.md (also to out), summary.json, report.html
+// and the plots to dir.
 func writeOutputs(dir string, out io.Writer, sides *runbook.Sides, results []roundResult) error {
 	var md strings.Builder
 	if err := writeMarkdown(&md, sides, results); err != nil {
@@ -122,27 +124,39 @@ func writeOutputs(dir string, out io.Writer, sides *runbook.Sides, results []rou
 	for i, r := range results {
 		rounds[i] = r.Round
 	}
-	if _, err := runbook.WriteFile(dir, "throughput.svg", func(w io.Writer) error {
-		return report.PlotRounds(w, rounds, "recv_throughput")
-	}); err != nil {
+	var figs []plot.Figure
+	var findings []report.Finding
+	fig, err := plot.UDP(rounds)
+	if err != nil {
 		return err
 	}
+	figs = append(figs, fig)
 	for _, r := range results {
-		if _, err := runbook.WriteFile(dir, "cpu-"+r.Spec.Letter+".svg", func(w io.Writer) error {
-			return report.PlotCPULoad(w, r.Receiver.Load, &r.Receiver.Distribution)
-		}); err != nil {
+		opts := plot.CPULoadOptions{Name: "cpu-" + r.Spec.Letter}
+		if r.Far.NUMANode >= 0 {
+			opts.NodeCPUs = r.Far.LocalCPUs
+		}
+		fig, err := plot.CPULoad(r.Round, opts)
+		if err != nil {
 			return err
 		}
+		figs = append(figs, fig)
+		findings = append(findings, r.Findings...)
 	}
-	_, err := runbook.WriteFile(dir, "summary.json", func(w io.Writer) error {
+	if _, err := runbook.WriteFile(dir, "summary.json", func(w io.Writer) error {
 		b, err := json.MarshalIndent(buildSummary(sides.Mode, results), "", "  ")
 		if err != nil {
 			return err
 		}
 		_, err = w.Write(append(b, '\n'))
 		return err
-	})
-	return err
+	}); err != nil {
+		return err
+	}
+	// report.html, throughput.svg and cpu-LETTER.svg: the pictures inline, findings first.
+	report.SortFindings(findings)
+	return page.WriteFiles(dir, page.Page{Title: fmt.Sprintf("netperf UDP_STREAM tuning (%s)", sides.Mode),
+		Sections: []page.Section{{Title: "netperf-udp-tuning", Findings: findings, Rounds: withoutPerCPU(results), Figures: figs, Markdown: md.String()}}})
 }
 
 // writeMarkdown writes the report: the environment of both ends, the
@@ -167,7 +181,7 @@ func writeMarkdown(w io.Writer, sides *runbook.Sides, results []roundResult) err
 	if err := report.WriteSideBySideMarkdown(w, withoutPerCPU(results)); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n![receive throughput per round](throughput.svg)\n")
+	fmt.Fprintf(w, "\n![send and receive throughput, loss and drops per round](throughput.svg)\n")
 	for _, r := range results {
 		writeRound(w, sides, r)
 	}
