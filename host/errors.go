@@ -15,9 +15,9 @@ import (
 // exec.ErrNotFound)), and a process killed because its context ended wraps
 // that context's cause (errors.Is(err, context.DeadlineExceeded)).
 var (
-	// ErrUnsupported is returned by runners that need Linux when the package
+	// ErrUnsupportedOS is returned by runners that need Linux when the package
 	// is built for another system.
-	ErrUnsupported = fmt.Errorf("host: not supported on %s/%s", runtime.GOOS, runtime.GOARCH)
+	ErrUnsupportedOS = fmt.Errorf("host: not supported on %s/%s", runtime.GOOS, runtime.GOARCH)
 
 	// ErrInvalidCmd means a Cmd cannot be run as given: no argv, a NUL byte
 	// in an argument, or a malformed environment entry.

@@ -4,8 +4,8 @@ package host
 
 import "context"
 
-// Start returns ErrUnsupported: process groups, PDEATHSIG and /proc are
+// Start returns ErrUnsupportedOS: process groups, PDEATHSIG and /proc are
 // Linux's.
 func (l Local) Start(ctx context.Context, c Cmd) (*Process, error) {
-	return nil, &StartError{Where: l.String(), Argv: c.Argv, Err: ErrUnsupported}
+	return nil, &StartError{Where: l.String(), Argv: c.Argv, Err: ErrUnsupportedOS}
 }

@@ -4,12 +4,12 @@ package host
 
 import "context"
 
-// Start returns ErrUnsupported: network namespaces are Linux's.
+// Start returns ErrUnsupportedOS: network namespaces are Linux's.
 func (n Netns) Start(ctx context.Context, c Cmd) (*Process, error) {
-	return nil, &StartError{Where: n.String(), Argv: c.Argv, Err: ErrUnsupported}
+	return nil, &StartError{Where: n.String(), Argv: c.Argv, Err: ErrUnsupportedOS}
 }
 
-// TCPSockets returns ErrUnsupported: network namespaces are Linux's.
+// TCPSockets returns ErrUnsupportedOS: network namespaces are Linux's.
 func (n Netns) TCPSockets(ctx context.Context) ([]TCPSocket, error) {
-	return nil, ErrUnsupported
+	return nil, ErrUnsupportedOS
 }

@@ -17,12 +17,12 @@ const maxLineBytes = 64 << 10
 // lines as they arrive, and the whole of it (or, with Cmd.MaxOutputBytes,
 // its first and last lines). It is safe for concurrent use.
 type Output struct {
-	mu       sync.Mutex
-	changed  chan struct{} // closed and replaced when lines are added or the stream ends
-	ended    chan struct{} // closed when the stream ends
-	onLine   func(string)
-	max      int // bytes kept, 0 = all
-	lineMax  int
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced when lines are added or the stream ends
+	ended   chan struct{} // closed when the stream ends
+	onLine  func(string)
+	max     int // bytes kept, 0 = all
+	lineMax int
 	// head and tail hold the stream's pieces as they came, each line with
 	// its newline; a line longer than lineMax is split into pieces
 	// without one, so that Bytes is the stream byte for byte.

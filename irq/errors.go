@@ -19,9 +19,9 @@ var (
 	// match it also match ErrParse.
 	ErrNoHeader = errors.New("irq: no CPU header line")
 
-	// ErrUnsupported is returned by calls that need a Linux kernel when the
+	// ErrUnsupportedOS is returned by calls that need a Linux kernel when the
 	// package is built for another system.
-	ErrUnsupported = fmt.Errorf("irq: not supported on %s/%s", runtime.GOOS, runtime.GOARCH)
+	ErrUnsupportedOS = fmt.Errorf("irq: not supported on %s/%s", runtime.GOOS, runtime.GOARCH)
 
 	// ErrNotWritable means an IRQ's affinity cannot be changed from user
 	// space: a managed or per-CPU interrupt, whose smp_affinity_list is

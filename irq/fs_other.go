@@ -2,11 +2,11 @@
 
 package irq
 
-// DefaultFS returns ErrUnsupported: only Linux has the kernel files this
+// DefaultFS returns ErrUnsupportedOS: only Linux has the kernel files this
 // package reads. NewFS on fixture trees works everywhere.
-func DefaultFS() (FS, error) { return FS{}, ErrUnsupported }
+func DefaultFS() (FS, error) { return FS{}, ErrUnsupportedOS }
 
-func writeKernelFile(path, value string) error { return ErrUnsupported }
+func writeKernelFile(path, value string) error { return ErrUnsupportedOS }
 
 func isNotWritableErrno(err error) bool { return false }
 

@@ -19,15 +19,15 @@ func ParseCPUList(s string) ([]int, error) {
 		lo, hi, isRange := strings.Cut(part, "-")
 		a, err := strconv.Atoi(lo)
 		if err != nil || a < 0 {
-			return nil, fmt.Errorf("%w: CPU list %q: bad CPU %q", ErrFileParse, s, lo)
+			return nil, fmt.Errorf("%w: CPU list %q: bad CPU %q", ErrParse, s, lo)
 		}
 		b := a
 		if isRange {
 			if b, err = strconv.Atoi(hi); err != nil || b < a {
-				return nil, fmt.Errorf("%w: CPU list %q: bad range %q", ErrFileParse, s, part)
+				return nil, fmt.Errorf("%w: CPU list %q: bad range %q", ErrParse, s, part)
 			}
 			if b-a > 1<<16 {
-				return nil, fmt.Errorf("%w: CPU list %q: range %q too long", ErrFileParse, s, part)
+				return nil, fmt.Errorf("%w: CPU list %q: range %q too long", ErrParse, s, part)
 			}
 		}
 		for c := a; c <= b; c++ {

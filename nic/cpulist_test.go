@@ -28,7 +28,7 @@ func TestParseCPUList(t *testing.T) {
 		}
 	}
 	for _, in := range []string{"a", "1-", "-1", "3-1", "1,,2", "0-99999999"} {
-		if _, err := ParseCPUList(in); !errors.Is(err, ErrFileParse) {
+		if _, err := ParseCPUList(in); !errors.Is(err, ErrParse) {
 			t.Errorf("ParseCPUList(%q) error = %v", in, err)
 		}
 	}

@@ -65,7 +65,7 @@ func TestDeviceNUMA(t *testing.T) {
 		t.Errorf("NUMANode %d, NodeCPUs %v", got.NUMANode, got.NodeCPUs)
 	}
 	sc.files["sys/devices/pci0000:00/0000:00:03.0/numa_node"].Data = []byte("zero\n")
-	if _, err := sc.root().Device("eth0"); !errors.Is(err, ErrFileParse) {
+	if _, err := sc.root().Device("eth0"); !errors.Is(err, ErrParse) {
 		t.Errorf("garbled numa_node: %v", err)
 	}
 }

@@ -35,5 +35,5 @@
 //		fmt.Println(c.Source, c.Name, c.Class, c.Delta) // ethtool rx_queue_0_drops drop 1234
 //	}
 //
-// The Handle part is Linux-only and returns ErrUnsupported elsewhere.
+// The Handle part is Linux-only and returns ErrUnsupportedOS elsewhere.
 package nic

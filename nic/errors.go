@@ -11,8 +11,8 @@ import (
 // so callers write errors.Is(err, nic.ErrNotSupported); the errno stays
 // reachable too (errors.Is(err, unix.EOPNOTSUPP)).
 var (
-	// ErrUnsupported: the operation needs Linux.
-	ErrUnsupported = errors.New("nic: not supported on " + runtime.GOOS)
+	// ErrUnsupportedOS: the operation needs Linux.
+	ErrUnsupportedOS = errors.New("nic: not supported on " + runtime.GOOS)
 	// ErrNetdevNotFound: no netdev of that name in the handle's namespace.
 	ErrNetdevNotFound = errors.New("nic: netdev not found")
 	// ErrNotSupported: the driver does not implement the ethtool operation
@@ -27,8 +27,8 @@ var (
 	ErrVerify = errors.New("nic: value did not take effect")
 	// ErrPathMTU: perftest reported a path MTU the netdev MTUs do not give.
 	ErrPathMTU = errors.New("nic: unexpected RoCE path MTU")
-	// ErrFileParse: a kernel file has unexpected content.
-	ErrFileParse = errors.New("nic: cannot parse kernel file")
+	// ErrParse: a kernel file has unexpected content.
+	ErrParse = errors.New("nic: cannot parse kernel file")
 	// ErrEthtoolText: the text given as `ethtool -S` output holds no
 	// counter, or could not be read (a line too long).
 	ErrEthtoolText = errors.New("nic: cannot parse ethtool -S text")
@@ -69,7 +69,7 @@ func (e *Error) Unwrap() []error {
 
 func parseError(what string, line int, content string, cause error) error {
 	if cause != nil {
-		return fmt.Errorf("%w: %s line %d: %q: %w", ErrFileParse, what, line, content, cause)
+		return fmt.Errorf("%w: %s line %d: %q: %w", ErrParse, what, line, content, cause)
 	}
-	return fmt.Errorf("%w: %s line %d: %q", ErrFileParse, what, line, content)
+	return fmt.Errorf("%w: %s line %d: %q", ErrParse, what, line, content)
 }

@@ -5,79 +5,79 @@ package nic
 import "context"
 
 // Handle reads and changes netdevs; on this system every method returns
-// ErrUnsupported.
+// ErrUnsupportedOS.
 type Handle struct{}
 
-// Open returns ErrUnsupported: netdev control needs Linux.
-func Open(Options) (*Handle, error) { return nil, ErrUnsupported }
+// Open returns ErrUnsupportedOS: netdev control needs Linux.
+func Open(Options) (*Handle, error) { return nil, ErrUnsupportedOS }
 
 // Close does nothing.
 func (h *Handle) Close() error { return nil }
 
-// MTU returns ErrUnsupported.
-func (h *Handle) MTU(context.Context, string) (int, error) { return 0, ErrUnsupported }
+// MTU returns ErrUnsupportedOS.
+func (h *Handle) MTU(context.Context, string) (int, error) { return 0, ErrUnsupportedOS }
 
-// SetMTU returns ErrUnsupported.
-func (h *Handle) SetMTU(context.Context, string, int) (int, error) { return 0, ErrUnsupported }
+// SetMTU returns ErrUnsupportedOS.
+func (h *Handle) SetMTU(context.Context, string, int) (int, error) { return 0, ErrUnsupportedOS }
 
-// State returns ErrUnsupported.
+// State returns ErrUnsupportedOS.
 func (h *Handle) State(context.Context, string) (LinkState, error) {
-	return LinkState{}, ErrUnsupported
+	return LinkState{}, ErrUnsupportedOS
 }
 
-// SetUp returns ErrUnsupported.
-func (h *Handle) SetUp(context.Context, string, bool) (bool, error) { return false, ErrUnsupported }
+// SetUp returns ErrUnsupportedOS.
+func (h *Handle) SetUp(context.Context, string, bool) (bool, error) { return false, ErrUnsupportedOS }
 
-// DriverInfo returns ErrUnsupported.
+// DriverInfo returns ErrUnsupportedOS.
 func (h *Handle) DriverInfo(context.Context, string) (DriverInfo, error) {
-	return DriverInfo{}, ErrUnsupported
+	return DriverInfo{}, ErrUnsupportedOS
 }
 
-// LinkSettings returns ErrUnsupported.
+// LinkSettings returns ErrUnsupportedOS.
 func (h *Handle) LinkSettings(context.Context, string) (LinkSettings, error) {
-	return LinkSettings{}, ErrUnsupported
+	return LinkSettings{}, ErrUnsupportedOS
 }
 
-// Ring returns ErrUnsupported.
-func (h *Handle) Ring(context.Context, string) (Ring, error) { return Ring{}, ErrUnsupported }
+// Ring returns ErrUnsupportedOS.
+func (h *Handle) Ring(context.Context, string) (Ring, error) { return Ring{}, ErrUnsupportedOS }
 
-// SetRing returns ErrUnsupported.
+// SetRing returns ErrUnsupportedOS.
 func (h *Handle) SetRing(context.Context, string, RingUpdate) (Ring, error) {
-	return Ring{}, ErrUnsupported
+	return Ring{}, ErrUnsupportedOS
 }
 
-// Channels returns ErrUnsupported.
+// Channels returns ErrUnsupportedOS.
 func (h *Handle) Channels(context.Context, string) (Channels, error) {
-	return Channels{}, ErrUnsupported
+	return Channels{}, ErrUnsupportedOS
 }
 
-// SetChannels returns ErrUnsupported.
+// SetChannels returns ErrUnsupportedOS.
 func (h *Handle) SetChannels(context.Context, string, ChannelsUpdate) (Channels, error) {
-	return Channels{}, ErrUnsupported
+	return Channels{}, ErrUnsupportedOS
 }
 
-// Features returns ErrUnsupported.
+// Features returns ErrUnsupportedOS.
 func (h *Handle) Features(context.Context, string) (map[string]Feature, error) {
-	return nil, ErrUnsupported
+	return nil, ErrUnsupportedOS
 }
 
-// SetFeatures returns ErrUnsupported.
+// SetFeatures returns ErrUnsupportedOS.
 func (h *Handle) SetFeatures(context.Context, string, map[string]bool) (map[string]bool, error) {
-	return nil, ErrUnsupported
+	return nil, ErrUnsupportedOS
 }
 
-// Stats returns ErrUnsupported.
-func (h *Handle) Stats(context.Context, string) (Stats, error) { return Stats{}, ErrUnsupported }
+// Stats returns ErrUnsupportedOS.
+func (h *Handle) Stats(context.Context, string) (Stats, error) { return Stats{}, ErrUnsupportedOS }
 
-// UDP returns ErrUnsupported.
-func (h *Handle) UDP(context.Context) (UDPCounters, error) { return UDPCounters{}, ErrUnsupported }
+// UDP returns ErrUnsupportedOS.
+func (h *Handle) UDP(context.Context) (UDPCounters, error) { return UDPCounters{}, ErrUnsupportedOS }
 
-// Device returns ErrUnsupported.
+// Device returns ErrUnsupportedOS.
 func (h *Handle) Device(context.Context, string) (DeviceInfo, error) {
-	return DeviceInfo{}, ErrUnsupported
+	return DeviceInfo{}, ErrUnsupportedOS
 }
 
-// Snapshot returns ErrUnsupported.
+// Snapshot returns ErrUnsupportedOS.
 func (h *Handle) Snapshot(context.Context, string) (Snapshot, error) {
-	return Snapshot{}, ErrUnsupported
+	return Snapshot{}, ErrUnsupportedOS
 }

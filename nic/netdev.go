@@ -47,7 +47,7 @@ func ParseNetDev(r io.Reader) (map[string]map[string]uint64, error) {
 		out[name] = m
 	}
 	if err := sc.Err(); err != nil {
-		return out, fmt.Errorf("%w: net/dev: %w", ErrFileParse, err)
+		return out, fmt.Errorf("%w: net/dev: %w", ErrParse, err)
 	}
 	return out, nil
 }

@@ -47,7 +47,7 @@ func TestParseNetDevErrors(t *testing.T) {
 		"no colon":  head + "  lo 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
 		"not count": head + "  lo: 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 -1\n",
 	} {
-		if _, err := ParseNetDev(strings.NewReader(in)); !errors.Is(err, ErrFileParse) || !strings.Contains(err.Error(), "line 3") {
+		if _, err := ParseNetDev(strings.NewReader(in)); !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), "line 3") {
 			t.Errorf("%s: err = %v", name, err)
 		}
 	}

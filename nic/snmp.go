@@ -61,7 +61,7 @@ func ParseSNMP(r io.Reader) (SNMP, error) {
 		out[proto] = m
 	}
 	if err := sc.Err(); err != nil {
-		return out, fmt.Errorf("%w: snmp: %w", ErrFileParse, err)
+		return out, fmt.Errorf("%w: snmp: %w", ErrParse, err)
 	}
 	return out, nil
 }
@@ -85,7 +85,7 @@ type UDPCounters struct {
 func (s SNMP) UDP() (UDPCounters, error) {
 	m, ok := s["Udp"]
 	if !ok {
-		return UDPCounters{}, fmt.Errorf("%w: snmp: no Udp line", ErrFileParse)
+		return UDPCounters{}, fmt.Errorf("%w: snmp: no Udp line", ErrParse)
 	}
 	var u UDPCounters
 	for name, dst := range map[string]*uint64{

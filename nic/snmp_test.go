@@ -70,14 +70,14 @@ func TestParseSNMPErrors(t *testing.T) {
 		"second is wrong": "Ip: Forwarding\nIp: 1\nUdp: InErrors\nUdp: -\n",
 	} {
 		got, err := ParseSNMP(strings.NewReader(in))
-		if !errors.Is(err, ErrFileParse) || !strings.Contains(err.Error(), "line") {
+		if !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), "line") {
 			t.Errorf("%s: err = %v", name, err)
 		}
 		if name == "second is wrong" && !cmp.Equal(got, SNMP{"Ip": {"Forwarding": 1}}) {
 			t.Errorf("%s: kept %v", name, got)
 		}
 	}
-	if _, err := (SNMP{}).UDP(); !errors.Is(err, ErrFileParse) {
+	if _, err := (SNMP{}).UDP(); !errors.Is(err, ErrParse) {
 		t.Errorf("no Udp: %v", err)
 	}
 }

@@ -62,9 +62,9 @@ func streams(p *perftest.PairResult) []stream {
 	return out
 }
 
-// WriteArchive writes the round's reproducibility archive as
+// SaveArchive writes the round's reproducibility archive as
 // dir/NAME.tar.gz (report.WriteArchive) and returns its path.
-func WriteArchive(dir string, r report.Round, files []report.ArchiveFile) (string, error) {
+func SaveArchive(dir string, r report.Round, files []report.ArchiveFile) (string, error) {
 	return WriteFile(dir, r.Name+".tar.gz", func(w io.Writer) error { return report.WriteArchive(w, r, files) })
 }
 

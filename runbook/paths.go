@@ -100,7 +100,7 @@ func MoveStaleOutputs(dir string, w io.Writer) error {
 // SaveRound writes the round's archive into dir, then appends the round to
 // the store, so that every round in the store has its archive.
 func SaveRound(store *report.Store, dir string, r report.Round, files []report.ArchiveFile) error {
-	if _, err := WriteArchive(dir, r, files); err != nil {
+	if _, err := SaveArchive(dir, r, files); err != nil {
 		return err
 	}
 	return store.Append(r)

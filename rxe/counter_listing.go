@@ -22,7 +22,7 @@ import (
 // directory src of one port with an empty device name. A value that is not
 // a number ("N/A (no PMA)", which drivers without a PMA print in
 // counters/) is a warning with its line number, as is a NAME line without a
-// value. It fails, wrapping ErrFileParse, when no counter was read or
+// value. It fails, wrapping ErrParse, when no counter was read or
 // reading fails.
 //
 // Similar to: grep -H . /sys/class/infiniband/*/ports/*/counters/*
@@ -36,13 +36,13 @@ func ParseCounterListing(r io.Reader, src CounterSource) (PortCounterText, error
 		l.line(n, sc.Text())
 	}
 	if l.pending != "" {
-		l.warn(l.pendingLine, l.pending, fmt.Errorf("%w: counter %s has no value", ErrFileParse, l.pending))
+		l.warn(l.pendingLine, l.pending, fmt.Errorf("%w: counter %s has no value", ErrParse, l.pending))
 	}
 	if err := sc.Err(); err != nil {
-		return l.out, fmt.Errorf("%w: counter listing line %d: %w", ErrFileParse, n+1, err)
+		return l.out, fmt.Errorf("%w: counter listing line %d: %w", ErrParse, n+1, err)
 	}
 	if l.counters == 0 {
-		return l.out, fmt.Errorf("%w: counter listing: no counter in %d lines", ErrFileParse, n)
+		return l.out, fmt.Errorf("%w: counter listing: no counter in %d lines", ErrParse, n)
 	}
 	return l.out, nil
 }
@@ -67,7 +67,7 @@ func (l *listing) line(n int, text string) {
 		return
 	case strings.HasPrefix(t, "===") && strings.HasSuffix(t, "===") && len(t) > 6:
 		if l.pending != "" {
-			l.warn(l.pendingLine, l.pending, fmt.Errorf("%w: counter %s has no value", ErrFileParse, l.pending))
+			l.warn(l.pendingLine, l.pending, fmt.Errorf("%w: counter %s has no value", ErrParse, l.pending))
 		}
 		name := strings.TrimSpace(t[3 : len(t)-3])
 		l.pending, l.pendingLine = name[strings.LastIndexByte(name, '/')+1:], n
@@ -85,7 +85,7 @@ func (l *listing) line(n int, text string) {
 		path, value := t[:j], t[j+1:]
 		dev, port, src, name, ok := splitCounterPath(path)
 		if !ok {
-			l.warn(n, text, fmt.Errorf("%w: %q is not a port counter path", ErrFileParse, path))
+			l.warn(n, text, fmt.Errorf("%w: %q is not a port counter path", ErrParse, path))
 			return
 		}
 		l.add(n, text, dev, port, src, name, value)
@@ -97,7 +97,7 @@ func (l *listing) line(n int, text string) {
 		l.add(n, text, "", 0, l.src, f[0], f[1])
 	case len(f) == 1 && isCounterName(f[0]) && l.counters > 0:
 		// A NAME VALUE listing cut after the name.
-		l.warn(n, text, fmt.Errorf("%w: counter %s has no value", ErrFileParse, f[0]))
+		l.warn(n, text, fmt.Errorf("%w: counter %s has no value", ErrParse, f[0]))
 	}
 	// Anything else (prompts, fences, commands) is not a counter line.
 }
@@ -105,7 +105,7 @@ func (l *listing) line(n int, text string) {
 func (l *listing) add(n int, text, dev string, port int, src CounterSource, name, value string) {
 	v, err := strconv.ParseUint(strings.TrimSpace(value), 10, 64)
 	if err != nil {
-		l.warn(n, text, fmt.Errorf("%w: counter %s/%s: value %q", ErrFileParse, src, name, strings.TrimSpace(value)))
+		l.warn(n, text, fmt.Errorf("%w: counter %s/%s: value %q", ErrParse, src, name, strings.TrimSpace(value)))
 		return
 	}
 	key := dev + "/" + strconv.Itoa(port)

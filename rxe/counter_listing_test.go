@@ -41,7 +41,7 @@ func TestCounterListingCut(t *testing.T) {
 	if p := l.Ports[1]; p.Device != "i40iw0" || p.Port != 2 || p.HW["port_rcv_data"] != 7 || p.PMA != nil {
 		t.Errorf("port 2: %+v", p)
 	}
-	if _, err := ParseCounterListing(strings.NewReader(string(readRealworld(t, "show_gids-mlx5-husky-rdma0"))), SourceHW); !errors.Is(err, ErrFileParse) {
+	if _, err := ParseCounterListing(strings.NewReader(string(readRealworld(t, "show_gids-mlx5-husky-rdma0"))), SourceHW); !errors.Is(err, ErrParse) {
 		t.Errorf("show_gids text: %v", err)
 	}
 }
@@ -52,8 +52,8 @@ func FuzzParseCounterListing(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		l, err := ParseCounterListing(bytes.NewReader(b), SourceHW)
-		if err != nil && !errors.Is(err, ErrFileParse) {
-			t.Fatalf("error not wrapping ErrFileParse: %v", err)
+		if err != nil && !errors.Is(err, ErrParse) {
+			t.Fatalf("error not wrapping ErrParse: %v", err)
 		}
 		if err == nil && len(l.Ports) == 0 {
 			t.Fatal("no error and no port")

@@ -134,7 +134,7 @@ func TestPortCountersWarnings(t *testing.T) {
 	if w := byName["VL15_dropped"]; !errors.Is(w, syscall.EINVAL) || w.Source != SourcePMA {
 		t.Errorf("VL15_dropped: %v", w)
 	}
-	if w := byName["garbled"]; !errors.Is(w, ErrFileParse) {
+	if w := byName["garbled"]; !errors.Is(w, ErrParse) {
 		t.Errorf("garbled: %v", w)
 	}
 	if x, r, ok := c.DataBytes(); !ok || x != 4000 || r != 1000 {

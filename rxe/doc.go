@@ -15,7 +15,7 @@
 // (see testdata/README). Links are changed over netlink (NETLINK_RDMA,
 // github.com/vishvananda/netlink) by a Handle bound to the caller's or a
 // named network namespace; that part is Linux-only and returns
-// ErrUnsupported elsewhere. A kernel without RDMA support gives ErrNoRDMA.
+// ErrUnsupportedOS elsewhere. A kernel without RDMA support gives ErrNoRDMA.
 //
 // Typical use:
 //

@@ -11,8 +11,8 @@ import (
 // callers write errors.Is(err, rxe.ErrLinkExists); the kernel's errno stays
 // reachable too (errors.Is(err, unix.EEXIST)).
 var (
-	// ErrUnsupported: the operation needs Linux.
-	ErrUnsupported = errors.New("rxe: not supported on " + runtime.GOOS)
+	// ErrUnsupportedOS: the operation needs Linux.
+	ErrUnsupportedOS = errors.New("rxe: not supported on " + runtime.GOOS)
 	// ErrNoRDMA: the kernel has no RDMA netlink (EPROTONOSUPPORT), i.e. no
 	// CONFIG_INFINIBAND or ib_core cannot be loaded.
 	ErrNoRDMA = errors.New("rxe: kernel has no RDMA support")
@@ -34,8 +34,8 @@ var (
 	ErrNoGID = errors.New("rxe: no usable GID")
 	// ErrIncompatibleGIDs: two ends chose GIDs that cannot talk to each other.
 	ErrIncompatibleGIDs = errors.New("rxe: incompatible GIDs")
-	// ErrFileParse: a kernel file has unexpected content.
-	ErrFileParse = errors.New("rxe: cannot parse kernel file")
+	// ErrParse: a kernel file has unexpected content.
+	ErrParse = errors.New("rxe: cannot parse kernel file")
 )
 
 // Error describes a failed operation. Kind is a sentinel above, Err the
@@ -91,7 +91,7 @@ func (e *Error) Unwrap() []error {
 // parseError reports a kernel file whose content does not parse.
 func parseError(what, content string, cause error) error {
 	if cause != nil {
-		return fmt.Errorf("%w: %s %q: %w", ErrFileParse, what, content, cause)
+		return fmt.Errorf("%w: %s %q: %w", ErrParse, what, content, cause)
 	}
-	return fmt.Errorf("%w: %s %q", ErrFileParse, what, content)
+	return fmt.Errorf("%w: %s %q", ErrParse, what, content)
 }

@@ -96,8 +96,8 @@ func TestGIDTableMissing(t *testing.T) {
 func TestGIDTableGarbage(t *testing.T) {
 	sc := suiteCapture(t, "trixie")["rxe0-ipv4"]
 	sc.files["sys/devices/virtual/infiniband/rxe0/ports/1/gids/1"].Data = []byte("2001::1\n")
-	if _, err := sc.root().GIDTable("rxe0", 1); !errors.Is(err, ErrFileParse) {
-		t.Errorf("garbled GID: err = %v, want ErrFileParse", err)
+	if _, err := sc.root().GIDTable("rxe0", 1); !errors.Is(err, ErrParse) {
+		t.Errorf("garbled GID: err = %v, want ErrParse", err)
 	}
 }
 

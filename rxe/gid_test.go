@@ -55,8 +55,8 @@ func TestParseGIDErrors(t *testing.T) {
 		"", "fe80::1", "fe80:0000:0000:0000:2c46:1cff:fee4:8c8", "fe80-0000:0000:0000:2c46:1cff:fee4:8c8d",
 		"fe80:0000:0000:0000:2c46:1cff:fee4:8c8g", "fe80:0000:0000:0000:2c46:1cff:fee4:8c8d:",
 	} {
-		if _, err := ParseGID(in); !errors.Is(err, ErrFileParse) {
-			t.Errorf("ParseGID(%q) error = %v, want ErrFileParse", in, err)
+		if _, err := ParseGID(in); !errors.Is(err, ErrParse) {
+			t.Errorf("ParseGID(%q) error = %v, want ErrParse", in, err)
 		}
 	}
 }
@@ -76,7 +76,7 @@ func TestGIDText(t *testing.T) {
 			t.Errorf("UnmarshalText(%q) then MarshalText = %q, want %q", in, b, want)
 		}
 	}
-	if err := g.UnmarshalText([]byte("rxe0")); !errors.Is(err, ErrFileParse) {
+	if err := g.UnmarshalText([]byte("rxe0")); !errors.Is(err, ErrParse) {
 		t.Errorf("UnmarshalText(rxe0) = %v", err)
 	}
 }

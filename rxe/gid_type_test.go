@@ -16,7 +16,7 @@ func TestParseGIDType(t *testing.T) {
 		}
 	}
 	for _, in := range []string{"", "RoCE v3", "roce v2", "v2"} {
-		if _, err := ParseGIDType(in); !errors.Is(err, ErrFileParse) {
+		if _, err := ParseGIDType(in); !errors.Is(err, ErrParse) {
 			t.Errorf("ParseGIDType(%q) error = %v", in, err)
 		}
 	}

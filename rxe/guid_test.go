@@ -19,7 +19,7 @@ func TestParseGUID(t *testing.T) {
 		t.Errorf("String() = %q", g.String())
 	}
 	for _, in := range []string{"", "2c46:1cff:fee4", "2c46-1cff:fee4:8c8d", "2c46:1cff:fee4:8c8x"} {
-		if _, err := ParseGUID(in); !errors.Is(err, ErrFileParse) {
+		if _, err := ParseGUID(in); !errors.Is(err, ErrParse) {
 			t.Errorf("ParseGUID(%q) error = %v", in, err)
 		}
 	}
@@ -42,7 +42,7 @@ func TestGUIDFromNetlink(t *testing.T) {
 	if g.String() != "5054:00ff:fe12:3456" {
 		t.Errorf("guidFromNetlink = %v", g)
 	}
-	if _, err := guidFromNetlink("56:34:12:fe:ff:00"); !errors.Is(err, ErrFileParse) {
+	if _, err := guidFromNetlink("56:34:12:fe:ff:00"); !errors.Is(err, ErrParse) {
 		t.Errorf("6-byte MAC: %v", err)
 	}
 }

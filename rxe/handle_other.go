@@ -5,28 +5,28 @@ package rxe
 import "context"
 
 // Handle changes and lists RDMA links; on this system every method returns
-// ErrUnsupported.
+// ErrUnsupportedOS.
 type Handle struct{}
 
-// Open returns ErrUnsupported: RDMA links need Linux.
-func Open(Options) (*Handle, error) { return nil, ErrUnsupported }
+// Open returns ErrUnsupportedOS: RDMA links need Linux.
+func Open(Options) (*Handle, error) { return nil, ErrUnsupportedOS }
 
 // Close does nothing.
 func (h *Handle) Close() error { return nil }
 
-// Links returns ErrUnsupported.
-func (h *Handle) Links(context.Context) ([]Link, error) { return nil, ErrUnsupported }
+// Links returns ErrUnsupportedOS.
+func (h *Handle) Links(context.Context) ([]Link, error) { return nil, ErrUnsupportedOS }
 
-// LinkByName returns ErrUnsupported.
-func (h *Handle) LinkByName(context.Context, string) (Link, error) { return Link{}, ErrUnsupported }
+// LinkByName returns ErrUnsupportedOS.
+func (h *Handle) LinkByName(context.Context, string) (Link, error) { return Link{}, ErrUnsupportedOS }
 
-// AddLink returns ErrUnsupported.
+// AddLink returns ErrUnsupportedOS.
 func (h *Handle) AddLink(context.Context, string, string) (Link, error) {
-	return Link{}, ErrUnsupported
+	return Link{}, ErrUnsupportedOS
 }
 
-// DeleteLink returns ErrUnsupported.
-func (h *Handle) DeleteLink(context.Context, string) (Link, error) { return Link{}, ErrUnsupported }
+// DeleteLink returns ErrUnsupportedOS.
+func (h *Handle) DeleteLink(context.Context, string) (Link, error) { return Link{}, ErrUnsupportedOS }
 
-// WaitActive returns ErrUnsupported.
-func (h *Handle) WaitActive(context.Context, string) (Link, error) { return Link{}, ErrUnsupported }
+// WaitActive returns ErrUnsupportedOS.
+func (h *Handle) WaitActive(context.Context, string) (Link, error) { return Link{}, ErrUnsupportedOS }

@@ -43,7 +43,7 @@ func ParseModulesDep(r io.Reader) ([]ModuleDep, error) {
 		mod, deps, ok := bytes.Cut(line, []byte(":"))
 		mod = bytes.TrimSpace(mod)
 		if !ok || len(mod) == 0 {
-			return out, fmt.Errorf("%w: modules.dep line %d: %q: want \"module: deps\"", ErrFileParse, n, line)
+			return out, fmt.Errorf("%w: modules.dep line %d: %q: want \"module: deps\"", ErrParse, n, line)
 		}
 		d := ModuleDep{Path: string(mod)}
 		for _, f := range bytes.Fields(deps) {
@@ -52,7 +52,7 @@ func ParseModulesDep(r io.Reader) ([]ModuleDep, error) {
 		out = append(out, d)
 	}
 	if err := sc.Err(); err != nil {
-		return out, fmt.Errorf("%w: modules.dep: %w", ErrFileParse, err)
+		return out, fmt.Errorf("%w: modules.dep: %w", ErrParse, err)
 	}
 	return out, nil
 }
@@ -68,12 +68,12 @@ func ParseModulesBuiltin(r io.Reader) ([]string, error) {
 			continue
 		}
 		if strings.ContainsAny(line, " \t:") {
-			return out, fmt.Errorf("%w: modules.builtin line %d: %q: want one path", ErrFileParse, n, line)
+			return out, fmt.Errorf("%w: modules.builtin line %d: %q: want one path", ErrParse, n, line)
 		}
 		out = append(out, line)
 	}
 	if err := sc.Err(); err != nil {
-		return out, fmt.Errorf("%w: modules.builtin: %w", ErrFileParse, err)
+		return out, fmt.Errorf("%w: modules.builtin: %w", ErrParse, err)
 	}
 	return out, nil
 }

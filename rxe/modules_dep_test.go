@@ -46,8 +46,8 @@ func TestParseModulesDepFixture(t *testing.T) {
 func TestParseModulesDepErrors(t *testing.T) {
 	in := "kernel/a.ko:\nkernel/b-c.ko.zst: kernel/a.ko\n\nno colon here\nkernel/d.ko:\n"
 	deps, err := ParseModulesDep(strings.NewReader(in))
-	if !errors.Is(err, ErrFileParse) || !strings.Contains(err.Error(), "line 4") {
-		t.Errorf("err = %v, want ErrFileParse at line 4", err)
+	if !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), "line 4") {
+		t.Errorf("err = %v, want ErrParse at line 4", err)
 	}
 	want := []ModuleDep{{Path: "kernel/a.ko"}, {Path: "kernel/b-c.ko.zst", Deps: []string{"kernel/a.ko"}}}
 	if d := cmp.Diff(want, deps); d != "" {
@@ -56,7 +56,7 @@ func TestParseModulesDepErrors(t *testing.T) {
 	if deps[1].Name() != "b_c" {
 		t.Errorf("Name() = %q, want b_c", deps[1].Name())
 	}
-	if _, err := ParseModulesBuiltin(strings.NewReader("kernel/a.ko\nkernel/b.ko: x\n")); !errors.Is(err, ErrFileParse) || !strings.Contains(err.Error(), "line 2") {
+	if _, err := ParseModulesBuiltin(strings.NewReader("kernel/a.ko\nkernel/b.ko: x\n")); !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("builtin err = %v", err)
 	}
 }

@@ -19,11 +19,11 @@ func TestParsePortState(t *testing.T) {
 		}
 	}
 	for _, in := range []string{"", "ACTIVE", "x: ACTIVE", "9: WHAT", "-1: X", "300: X"} {
-		if _, err := ParsePortState(in); !errors.Is(err, ErrFileParse) {
+		if _, err := ParsePortState(in); !errors.Is(err, ErrParse) {
 			t.Errorf("ParsePortState(%q) error = %v", in, err)
 		}
 	}
-	if _, err := ParsePhysState("8: X"); !errors.Is(err, ErrFileParse) {
+	if _, err := ParsePhysState("8: X"); !errors.Is(err, ErrParse) {
 		t.Errorf("ParsePhysState(8) error = %v", err)
 	}
 }

@@ -23,7 +23,7 @@ type PortCounterText struct {
 // line, then one tab-indented "name value" line per counter), and either
 // of them wrapped at arbitrary points (mail, terminals). A value that is
 // not a number, or text before the first link, becomes a warning with its
-// line number. It fails, wrapping ErrFileParse, when there is no link
+// line number. It fails, wrapping ErrParse, when there is no link
 // record or reading fails; the records read so far are kept.
 //
 // Similar to: rdma statistic show; rdma statistic show link mlx5_0/1 -p
@@ -55,13 +55,13 @@ func ParseRDMAStatistic(r io.Reader) (PortCounterText, error) {
 			case pending == nil && string(tok) == "link":
 				wantLink = true
 			case cur == nil:
-				warn(n, string(tok), fmt.Errorf("%w: %q before a link record", ErrFileParse, tok))
+				warn(n, string(tok), fmt.Errorf("%w: %q before a link record", ErrParse, tok))
 			case pending == nil:
 				pending, pendingLine = bytes.Clone(tok), n
 			default:
 				v, err := strconv.ParseUint(string(tok), 10, 64)
 				if err != nil {
-					warn(n, string(tok), fmt.Errorf("%w: counter %s: value %q", ErrFileParse, pending, tok))
+					warn(n, string(tok), fmt.Errorf("%w: counter %s: value %q", ErrParse, pending, tok))
 					// The token may be the next name: the value was lost.
 					pending, pendingLine = bytes.Clone(tok), n
 					if string(tok) == "link" {
@@ -75,13 +75,13 @@ func ParseRDMAStatistic(r io.Reader) (PortCounterText, error) {
 		}
 	}
 	if pending != nil {
-		warn(pendingLine, string(pending), fmt.Errorf("%w: counter %s has no value", ErrFileParse, pending))
+		warn(pendingLine, string(pending), fmt.Errorf("%w: counter %s has no value", ErrParse, pending))
 	}
 	if err := sc.Err(); err != nil {
-		return out, fmt.Errorf("%w: rdma statistic line %d: %w", ErrFileParse, n+1, err)
+		return out, fmt.Errorf("%w: rdma statistic line %d: %w", ErrParse, n+1, err)
 	}
 	if len(out.Ports) == 0 {
-		return out, fmt.Errorf("%w: rdma statistic: no link record in %d lines", ErrFileParse, n)
+		return out, fmt.Errorf("%w: rdma statistic: no link record in %d lines", ErrParse, n)
 	}
 	return out, nil
 }
@@ -90,11 +90,11 @@ func ParseRDMAStatistic(r io.Reader) (PortCounterText, error) {
 func parseLinkName(tok []byte) (string, int, error) {
 	i := bytes.LastIndexByte(tok, '/')
 	if i <= 0 {
-		return "", 0, fmt.Errorf("%w: link %q is not DEV/PORT", ErrFileParse, tok)
+		return "", 0, fmt.Errorf("%w: link %q is not DEV/PORT", ErrParse, tok)
 	}
 	port, err := strconv.Atoi(string(tok[i+1:]))
 	if err != nil || port < 0 {
-		return "", 0, fmt.Errorf("%w: link %q is not DEV/PORT", ErrFileParse, tok)
+		return "", 0, fmt.Errorf("%w: link %q is not DEV/PORT", ErrParse, tok)
 	}
 	return string(tok[:i]), port, nil
 }

@@ -281,11 +281,11 @@ func TestRealworldCounterListings(t *testing.T) {
 	})
 	t.Run("counters-listing-i40iw-no-pma", func(t *testing.T) {
 		l, err := ParseCounterListing(bytesReader(readRealworld(t, counterListingCases[2])), SourcePMA)
-		if !errors.Is(err, ErrFileParse) || len(l.Ports) != 0 || len(l.Warnings) != 8 {
+		if !errors.Is(err, ErrParse) || len(l.Ports) != 0 || len(l.Warnings) != 8 {
 			t.Fatalf("%d ports, %d warnings, %v", len(l.Ports), len(l.Warnings), err)
 		}
 		w := l.Warnings[0]
-		if w.Line != 1 || !errors.Is(w, ErrFileParse) || !strings.Contains(w.Error(), `"N/A (no PMA)"`) || !strings.Contains(w.Error(), "counters/excessive_buffer_overrun_errors") {
+		if w.Line != 1 || !errors.Is(w, ErrParse) || !strings.Contains(w.Error(), `"N/A (no PMA)"`) || !strings.Contains(w.Error(), "counters/excessive_buffer_overrun_errors") {
 			t.Errorf("first warning %v", w)
 		}
 		if l.Warnings[7].Line != 8 {

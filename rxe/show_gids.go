@@ -69,7 +69,7 @@ func (o ShowGIDs) Table(device string, port int) (GIDTable, bool) {
 // (a terminal copy), rows of InfiniBand ports without IPv4 and netdev
 // columns, and the n_gids_found=N line. Other lines (prompts, commands) are
 // skipped; a line with a GID that does not parse as a row is a warning
-// with its line number. It fails, wrapping ErrFileParse, when the text has
+// with its line number. It fails, wrapping ErrParse, when the text has
 // neither a header nor a row, or when reading fails; the rows read so far
 // are kept.
 //
@@ -94,7 +94,7 @@ func ParseShowGIDs(r io.Reader) (ShowGIDs, error) {
 		case lineFound:
 			v, err := strconv.Atoi(string(bytes.TrimPrefix(f[0], []byte("n_gids_found="))))
 			if err != nil {
-				out.warn(n, line, fmt.Errorf("%w: bad n_gids_found: %w", ErrFileParse, err))
+				out.warn(n, line, fmt.Errorf("%w: bad n_gids_found: %w", ErrParse, err))
 				continue
 			}
 			out.Found, out.HasFound = v, true
@@ -120,10 +120,10 @@ func ParseShowGIDs(r io.Reader) (ShowGIDs, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return out, fmt.Errorf("%w: show_gids line %d: %w", ErrFileParse, n+1, err)
+		return out, fmt.Errorf("%w: show_gids line %d: %w", ErrParse, n+1, err)
 	}
 	if !header && len(out.Tables) == 0 {
-		return out, fmt.Errorf("%w: show_gids: no table header and no GID row in %d lines", ErrFileParse, n)
+		return out, fmt.Errorf("%w: show_gids: no table header and no GID row in %d lines", ErrParse, n)
 	}
 	switch {
 	case !out.HasFound:
@@ -216,15 +216,15 @@ type showGIDsRow struct {
 func parseShowGIDsRow(f [][]byte) (showGIDsRow, error) {
 	var e showGIDsRow
 	if len(f) < 4 {
-		return e, fmt.Errorf("%w: a GID row needs DEV PORT INDEX GID, got %d fields", ErrFileParse, len(f))
+		return e, fmt.Errorf("%w: a GID row needs DEV PORT INDEX GID, got %d fields", ErrParse, len(f))
 	}
 	e.Device = string(f[0])
 	var err error
 	if e.Port, err = strconv.Atoi(string(f[1])); err != nil || e.Port < 0 {
-		return e, fmt.Errorf("%w: PORT %q", ErrFileParse, f[1])
+		return e, fmt.Errorf("%w: PORT %q", ErrParse, f[1])
 	}
 	if e.Index, err = strconv.Atoi(string(f[2])); err != nil || e.Index < 0 {
-		return e, fmt.Errorf("%w: INDEX %q", ErrFileParse, f[2])
+		return e, fmt.Errorf("%w: INDEX %q", ErrParse, f[2])
 	}
 	if e.GID, err = ParseGID(string(f[3])); err != nil {
 		return e, err
@@ -250,7 +250,7 @@ func parseShowGIDsRow(f [][]byte) (showGIDsRow, error) {
 		// gid_attrs/types).
 		e.Netdev = string(rest[0])
 	case len(rest) > 0:
-		return e, fmt.Errorf("%w: unexpected %q after the GID", ErrFileParse, bytes.Join(rest, []byte(" ")))
+		return e, fmt.Errorf("%w: unexpected %q after the GID", ErrParse, bytes.Join(rest, []byte(" ")))
 	}
 	return e, nil
 }

@@ -31,7 +31,7 @@ func TestShowGIDsTruncatedRow(t *testing.T) {
 		t.Fatalf("%d rows, warnings %v", out.Entries(), out.Warnings)
 	}
 	w := out.Warnings[0]
-	if w.Line != 6 || !errors.Is(w, ErrFileParse) || w.Text != "mlx5_0\t1\t3\t0000" {
+	if w.Line != 6 || !errors.Is(w, ErrParse) || w.Text != "mlx5_0\t1\t3\t0000" {
 		t.Errorf("warning %+v", w)
 	}
 	if out.Warnings[1].Line != 0 || out.HasFound {
@@ -50,13 +50,13 @@ func TestShowGIDsTruncatedRow(t *testing.T) {
 // a reader that fails gives an error with the line it reached.
 func TestShowGIDsNotATable(t *testing.T) {
 	stat := readRealworld(t, "rdma-statistic-mlx5-2019-mail")
-	if _, err := ParseShowGIDs(bytes.NewReader(stat)); !errors.Is(err, ErrFileParse) {
+	if _, err := ParseShowGIDs(bytes.NewReader(stat)); !errors.Is(err, ErrParse) {
 		t.Errorf("rdma statistic text: err = %v", err)
 	}
 	full := readRealworld(t, "show_gids-mlx5-husky-rdma0")
 	r := io.MultiReader(bytes.NewReader(full[:200]), iotest.ErrReader(errors.New("cut")))
 	out, err := ParseShowGIDs(r)
-	if !errors.Is(err, ErrFileParse) || out.Entries() == 0 {
+	if !errors.Is(err, ErrParse) || out.Entries() == 0 {
 		t.Errorf("failing reader: %d rows, err %v", out.Entries(), err)
 	}
 	long := strings.Repeat("x", 2<<20)
@@ -74,7 +74,7 @@ func TestRDMAStatisticBadValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	// "N/A" is taken for a name; "duplicate_request" for its value.
-	if len(st.Warnings) < 1 || st.Warnings[0].Line != 5 || !errors.Is(st.Warnings[0], ErrFileParse) {
+	if len(st.Warnings) < 1 || st.Warnings[0].Line != 5 || !errors.Is(st.Warnings[0], ErrParse) {
 		t.Errorf("warnings %v", st.Warnings)
 	}
 	if v, _, ok := st.Ports[0].Counter("rx_atomic_requests"); !ok || v != 0 {
@@ -85,7 +85,7 @@ func TestRDMAStatisticBadValues(t *testing.T) {
 	if err != nil || len(st.Ports[0].HW) != 20 || len(st.Warnings) != 1 || st.Warnings[0].Line != 22 {
 		t.Errorf("cut: %d counters, warnings %v, %v", len(st.Ports[0].HW), st.Warnings, err)
 	}
-	if _, err := ParseRDMAStatistic(strings.NewReader(string(readRealworld(t, "show_gids-mlx5-husky-rdma0")))); !errors.Is(err, ErrFileParse) {
+	if _, err := ParseRDMAStatistic(strings.NewReader(string(readRealworld(t, "show_gids-mlx5-husky-rdma0")))); !errors.Is(err, ErrParse) {
 		t.Errorf("show_gids text: %v", err)
 	}
 }
@@ -110,8 +110,8 @@ func FuzzParseShowGIDs(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		out, err := ParseShowGIDs(bytes.NewReader(b))
-		if err != nil && !errors.Is(err, ErrFileParse) {
-			t.Fatalf("error not wrapping ErrFileParse: %v", err)
+		if err != nil && !errors.Is(err, ErrParse) {
+			t.Fatalf("error not wrapping ErrParse: %v", err)
 		}
 		n := 0
 		for _, tb := range out.Tables {
@@ -135,8 +135,8 @@ func FuzzParseRDMAStatistic(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		st, err := ParseRDMAStatistic(bytes.NewReader(b))
-		if err != nil && !errors.Is(err, ErrFileParse) {
-			t.Fatalf("error not wrapping ErrFileParse: %v", err)
+		if err != nil && !errors.Is(err, ErrParse) {
+			t.Fatalf("error not wrapping ErrParse: %v", err)
 		}
 		for _, p := range st.Ports {
 			if p.HW == nil {

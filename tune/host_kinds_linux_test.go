@@ -114,4 +114,3 @@ func procState(t *testing.T, pid int) byte {
 	}
 	return st
 }
-

@@ -139,7 +139,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 			findings = append(findings, rf...)
 		}
 		sum.add(round, findings)
-		if _, err := runbook.WriteArchive(c.Out, round, files); err != nil {
+		if _, err := runbook.SaveArchive(c.Out, round, files); err != nil {
 			return err
 		}
 	}

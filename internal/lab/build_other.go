@@ -8,10 +8,10 @@ import (
 )
 
 // Build needs Linux (debootstrap, chroot, flock); elsewhere it returns
-// ErrUnsupported.
+// ErrUnsupportedOS.
 func (c Cache) Build(ctx context.Context, spec ImageSpec, log io.Writer) (*Image, error) {
 	if img, err := c.Lookup(spec); err == nil {
 		return img, nil
 	}
-	return nil, ErrUnsupported
+	return nil, ErrUnsupportedOS
 }

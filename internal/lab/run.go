@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// ErrUnsupported is returned where the lab needs Linux.
-var ErrUnsupported = errors.New("lab: needs Linux")
+// ErrUnsupportedOS is returned where the lab needs Linux.
+var ErrUnsupportedOS = errors.New("lab: needs Linux")
 
 // ErrTimeout says a guest was still running at the run's deadline and was
 // killed. What it reported until then is kept in its Result.

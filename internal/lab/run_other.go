@@ -5,7 +5,7 @@ package lab
 import "context"
 
 // Run needs Linux (process groups, PDEATHSIG); elsewhere it returns
-// ErrUnsupported.
+// ErrUnsupportedOS.
 func Run(ctx context.Context, guests []Guest, opt RunOptions) ([]*Result, error) {
-	return nil, ErrUnsupported
+	return nil, ErrUnsupportedOS
 }

@@ -4,7 +4,7 @@ package capture
 
 import "context"
 
-// Run captures the selected cases. It needs Linux; elsewhere it returns ErrUnsupported.
+// Run captures the selected cases. It needs Linux; elsewhere it returns ErrUnsupportedOS.
 func Run(ctx context.Context, opts Options) (*Summary, error) {
-	return nil, ErrUnsupported
+	return nil, ErrUnsupportedOS
 }

@@ -11,8 +11,8 @@ import (
 	"strings"
 )
 
-// ErrFileParse is wrapped by every parse error of this package.
-var ErrFileParse = errors.New("capture: cannot parse file")
+// ErrParse is wrapped by every parse error of this package.
+var ErrParse = errors.New("capture: cannot parse file")
 
 // ErrNoGID means the GID table holds no RoCE v2 entry for the address (yet).
 var ErrNoGID = errors.New("capture: no RoCE v2 GID for the address")
@@ -61,7 +61,7 @@ func readGID(sysfs fs.FS, name string) (netip.Addr, error) {
 	}
 	a, err := netip.ParseAddr(strings.TrimSpace(string(data)))
 	if err != nil {
-		return netip.Addr{}, fmt.Errorf("%w: %s: %v", ErrFileParse, name, err)
+		return netip.Addr{}, fmt.Errorf("%w: %s: %v", ErrParse, name, err)
 	}
 	return a, nil
 }

@@ -6,8 +6,8 @@ import (
 	"regexp"
 )
 
-// ErrUnsupported is returned by Run on systems other than Linux.
-var ErrUnsupported = errors.New("capture: only supported on Linux")
+// ErrUnsupportedOS is returned by Run on systems other than Linux.
+var ErrUnsupportedOS = errors.New("capture: only supported on Linux")
 
 // Options configure Run.
 type Options struct {
