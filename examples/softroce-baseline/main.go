@@ -9,7 +9,9 @@
 //  6. append one round per test to the store (-store) and write a Markdown
 //     report (-out/report.md, also printed): against the previous round of
 //     the same name and parameters when the store has one, with findings
-//     (jitter, the GID type), and one reproducibility archive per round.
+//     (jitter, the GID type), report.html (the same with the pictures of
+//     the runs and the latency percentiles inline, rounds.svg, latency.svg)
+//     and one reproducibility archive per round.
 //
 // The far end is, by the flags:
 //
@@ -39,6 +41,7 @@ import (
 
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/report/page"
 	"github.com/rocekit/rocekit/runbook"
 )
 
@@ -63,7 +66,7 @@ func main() {
 	flag.IntVar(&c.Iterations, "n", 10000, "iterations per run (-n)")
 	flag.IntVar(&c.QPTimeout, "qp-timeout", 0, "perftest -u: QP timeout exponent, 4.096 us * 2^N (0: perftest's 14, 67 ms); raise it on emulated or loaded hosts (the lab uses 22)")
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
-	flag.StringVar(&c.Out, "out", "softroce-baseline-out", "folder for report.md and the round archives")
+	flag.StringVar(&c.Out, "out", "softroce-baseline-out", "folder for report.md, report.html and the round archives")
 	runbook.Parse("softroce-baseline")
 	runbook.Main("softroce-baseline", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
@@ -105,6 +108,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 
 	store := report.OpenStore(c.Store)
 	sum := summary{Mode: string(sides.Mode), Server: far, Client: near}
+	var rounds []report.Round
 	for _, test := range tests {
 		opts := runbook.PerftestOptions(perftest.Options{Test: test, Iterations: c.Iterations, QPTimeout: c.QPTimeout,
 			ReportGbits: true, NoFreqCheck: true}, sides, far, near)
@@ -139,6 +143,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 			findings = append(findings, rf...)
 		}
 		sum.add(round, findings)
+		rounds = append(rounds, round)
 		if _, err := runbook.SaveArchive(c.Out, round, files); err != nil {
 			return err
 		}
@@ -147,11 +152,17 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	if _, err := runbook.WriteFile(c.Out, "summary.json", func(f io.Writer) error { return report.WriteJSON(f, sum) }); err != nil {
 		return err
 	}
-	_, err = runbook.WriteFile(c.Out, "report.md", func(f io.Writer) error {
+	if _, err = runbook.WriteFile(c.Out, "report.md", func(f io.Writer) error {
 		_, err := io.WriteString(f, md.String())
 		return err
-	})
-	return err
+	}); err != nil {
+		return err
+	}
+	// report.html: the findings, the rounds' pictures (bandwidth runs,
+	// latency percentiles) inline, then report.md.
+	sec := page.FromRounds("softroce-baseline", rounds)
+	sec.Findings, sec.Markdown = sum.Findings, md.String()
+	return page.WriteFiles(c.Out, page.Page{Title: fmt.Sprintf("soft-RoCE baseline (%s)", sides.Mode), Sections: []page.Section{sec}})
 }
 
 // summary is summary.json: what a script or test reads instead of the
