@@ -1,0 +1,255 @@
+//go:build lab
+
+package fleet_test
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/json"
+	"encoding/pem"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rocekit/rocekit/fleet"
+	"github.com/rocekit/rocekit/internal/lab"
+	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/knownhosts"
+)
+
+// The three guests are joined as a mesh of point-to-point links (the
+// lab's shared networks link exactly two guests), one subnet per link:
+//
+//	a eth0 198.18.1.1 — b eth0 198.18.1.2   (link ab)
+//	b eth1 198.18.2.2 — c eth0 198.18.2.3   (link bc)
+//	a eth1 198.18.3.1 — c eth1 198.18.3.3   (link ac, slowed with netem on both ends)
+//
+// a runs examples/fleet-matrix against b and c over SSH (rocekit-peer
+// prepares their rxe links), twice: the second run resumes from the
+// store and measures nothing again.
+const (
+	labDone    = "/run/fleet-lab-done"
+	labOut     = "/lab/out"
+	labSlowNet = "netem rate 10mbit limit 100000"
+)
+
+// TestLabMatrixThreeGuests runs on the host (root, QEMU, the lab images):
+// it boots the three guests of each suite and checks that every cell is
+// filled, the slowed link a–c is the one outlier and blamed on the link,
+// the line-rate gate fails it, and the rerun resumes every pair from the
+// store. Inside a guest it skips: it boots guests itself.
+func TestLabMatrixThreeGuests(t *testing.T) {
+	if os.Getenv(lab.EnvInLab) == "1" {
+		t.Skip("boots its own guests: run it on the host (go test -tags lab -run TestLabMatrixThreeGuests ./fleet)")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("needs root (QEMU guests)")
+	}
+	if _, err := exec.LookPath("qemu-system-x86_64"); err != nil {
+		t.Skip("qemu-system-x86_64 not installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	agent, err := lab.BuildAgent(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bins := map[string]string{}
+	for _, pkg := range []string{"cmd/rocekit-peer", "examples/fleet-matrix"} {
+		if bins[pkg], err = lab.BuildBinary(ctx, lab.Module+"/"+pkg, filepath.Join(dir, filepath.Base(pkg))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, suite := range strings.Split(envOr("ROCEKIT_LAB_SUITES", "bookworm,trixie"), ",") {
+		t.Run(suite, func(t *testing.T) {
+			img, err := lab.Cache{Dir: lab.DefaultCacheDir()}.Lookup(lab.DefaultSpec(suite))
+			if err != nil {
+				t.Skipf("no %s image: %v (make lab-image)", suite, err)
+			}
+			runThreeGuests(ctx, t, img, agent, bins)
+		})
+	}
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}
+
+// runThreeGuests boots a, b and c of one image and checks a's results.
+func runThreeGuests(ctx context.Context, t *testing.T, img *lab.Image, agent string, bins map[string]string) {
+	keys := newLabKeys(t, "198.18.1.2", "198.18.3.3")
+	suite := img.Manifest.Suite
+	peer := func(name, eth0, eth1, slow string) lab.Guest {
+		script := "ip addr add " + eth0 + " dev eth0 && ip addr add " + eth1 + " dev eth1 && ip link set eth0 up && ip link set eth1 up"
+		if slow != "" {
+			script += " && modprobe sch_netem && tc qdisc add dev " + slow + " root " + labSlowNet
+		}
+		return lab.Guest{Name: suite + "-" + name, Image: img, SMP: 2, MemMiB: 1536,
+			NICs: []lab.NIC{{Network: map[string]string{"b": "ab", "c": "bc"}[name]}, {Network: map[string]string{"b": "bc", "c": "ac"}[name]}},
+			Files: []lab.OverlayFile{
+				{Path: "/usr/local/bin/rocekit-peer", Mode: 0o755, Source: bins["cmd/rocekit-peer"]},
+				{Path: "/etc/ssh/ssh_host_ed25519_key", Mode: 0o600, Data: keys.hostKey},
+				{Path: "/etc/ssh/ssh_host_ed25519_key.pub", Mode: 0o644, Data: keys.hostPub},
+				{Path: "/root/.ssh/authorized_keys", Mode: 0o600, Data: keys.authorized},
+			},
+			Plan: lab.Plan{Steps: []lab.Step{
+				shStep("links up", script),
+				shStep("sshd", "mkdir -p /run/sshd && /usr/sbin/sshd -e -o UsePAM=no -o PasswordAuthentication=no"+
+					" -o PermitRootLogin=prohibit-password -o UseDNS=no -o MaxSessions=50 -o MaxStartups=50"+
+					" -o HostKey=/etc/ssh/ssh_host_ed25519_key && until [ -e "+labDone+" ]; do sleep 0.5; done"),
+			}},
+		}
+	}
+	b := peer("b", "198.18.1.2/24", "198.18.2.2/24", "")
+	c := peer("c", "198.18.2.3/24", "198.18.3.3/24", "eth1")
+	ssh := "ssh -i /lab/ssh/id_ed25519 -o UserKnownHostsFile=/lab/ssh/known_hosts -o BatchMode=yes root@"
+	args := "/lab/bin/fleet-matrix -host a=local:eth0+eth1 -host b=root@198.18.1.2:eth0+eth1 -host c=root@198.18.3.3:eth0+eth1" +
+		" -identity /lab/ssh/id_ed25519 -known-hosts /lab/ssh/known_hosts -journal-dir /lab" +
+		" -D 4 -tx-depth 16 -qp-timeout 22 -line-rate 1 -pair-timeout 4m -name lab" +
+		" -store " + labOut + "/rounds.jsonl"
+	a := lab.Guest{Name: suite + "-a", Image: img, SMP: 2, MemMiB: 1536,
+		NICs: []lab.NIC{{Network: "ab"}, {Network: "ac"}},
+		Files: []lab.OverlayFile{
+			{Path: "/lab/bin/fleet-matrix", Mode: 0o755, Source: bins["examples/fleet-matrix"]},
+			{Path: "/lab/ssh/id_ed25519", Mode: 0o600, Data: keys.clientKey},
+			{Path: "/lab/ssh/known_hosts", Mode: 0o644, Data: keys.knownHosts},
+		},
+		Plan: lab.Plan{Collect: labOut, Steps: []lab.Step{
+			shStep("links up", "ip addr add 198.18.1.1/24 dev eth0 && ip addr add 198.18.3.1/24 dev eth1 && ip link set eth0 up && ip link set eth1 up"+
+				" && modprobe sch_netem && tc qdisc add dev eth1 root "+labSlowNet),
+			{Name: "wait for sshd", Path: "/bin/bash", Timeout: 3 * time.Minute,
+				Args: []string{"-c", "for h in 198.18.1.2 198.18.3.3; do until (exec 3<>/dev/tcp/$h/22) 2>/dev/null; do sleep 0.5; done; done"}},
+			shStep("matrix", args+" -out "+labOut+"/first"),
+			shStep("resume", args+" -out "+labOut+"/second"),
+			shStep("state after", "{ rdma link show; for h in 198.18.1.2 198.18.3.3; do "+ssh+"$h "+
+				"'rdma link show; echo journals: $(ls /var/tmp/rocekit-peer 2>/dev/null | wc -l)'; done; } > "+labOut+"/state-after.txt 2>&1"),
+			shStep("release", ssh+"198.18.1.2 touch "+labDone+"; "+ssh+"198.18.3.3 touch "+labDone),
+		}},
+	}
+	began := time.Now()
+	res, err := lab.Run(ctx, []lab.Guest{a, b, c}, lab.RunOptions{Agent: agent})
+	if res == nil {
+		t.Fatal(err)
+	}
+	ra := res[0]
+	for _, s := range ra.Steps {
+		t.Logf("a: step %s: %s\n%s%s", s.Step.Name, s.Exit, s.Stdout, s.Stderr)
+	}
+	if err != nil || !ra.Done {
+		for _, r := range res {
+			t.Logf("%s console tail:\n%s", r.Guest, tail(r.Console, 3000))
+		}
+		t.Fatalf("guests did not finish: %v", err)
+	}
+	t.Logf("%s: three guests in %v", suite, time.Since(began).Round(time.Second))
+	checkMatrixRun(t, ra)
+}
+
+// checkMatrixRun checks what guest a collected.
+func checkMatrixRun(t *testing.T, ra *lab.Result) {
+	if !ra.Steps[2].Exit.OK() || !ra.Steps[3].Exit.OK() {
+		t.Fatalf("fleet-matrix: %s, rerun: %s", ra.Steps[2].Exit, ra.Steps[3].Exit)
+	}
+	var first, second fleet.Matrix
+	for _, f := range []struct {
+		name string
+		m    *fleet.Matrix
+	}{{"first/matrix.json", &first}, {"second/matrix.json", &second}} {
+		if err := json.Unmarshal(ra.Files[f.name], f.m); err != nil {
+			t.Fatalf("%s: %v\n%s", f.name, err, ra.Files[f.name])
+		}
+	}
+	t.Logf("matrix:\n%s", ra.Files["first/matrix.md"])
+	if len(first.Cells) != 3 || len(first.Unmeasured) != 0 {
+		t.Fatalf("%d cells, %d unmeasured", len(first.Cells), len(first.Unmeasured))
+	}
+	links := map[string]string{"a–b": "eth0/eth0", "b–c": "eth1/eth0", "a–c": "eth1/eth1"}
+	for _, c := range first.Cells {
+		name := c.A + "–" + c.B
+		if !c.OK || c.BWGbps <= 0 || c.Resumed {
+			t.Errorf("cell %s: %+v", name, c)
+		}
+		if links[name] != c.ANIC+"/"+c.BNIC || c.LineRateGbps != 1 {
+			t.Errorf("cell %s used %s/%s at line rate %v, want %s at 1", name, c.ANIC, c.BNIC, c.LineRateGbps, links[name])
+		}
+	}
+	out := fleet.Outliers(&first, 0)
+	if len(out) != 1 || out[0].Blame != fleet.BlameLink || out[0].Names[0] != "a–c" {
+		t.Errorf("outliers %v, want the link a–c", out)
+	}
+	var sum struct {
+		Outliers []fleet.Outlier `json:"outliers"`
+		Gate     string          `json:"gate"`
+	}
+	if err := json.Unmarshal(ra.Files["first/findings.json"], &sum); err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Outliers) != 1 || sum.Outliers[0].Names[0] != "a–c" || !strings.Contains(sum.Gate, "a–c") {
+		t.Errorf("findings.json: outliers %v, gate %q", sum.Outliers, sum.Gate)
+	}
+	if svg := ra.Files["first/heatmap.svg"]; !strings.Contains(string(svg), "<svg") || strings.Count(string(svg), "<rect") != 9 {
+		t.Errorf("heatmap.svg: %.200s", svg)
+	}
+	// The rerun resumed every pair from the store.
+	for _, c := range second.Cells {
+		if !c.Resumed {
+			t.Errorf("rerun measured %s–%s again", c.A, c.B)
+		}
+	}
+	if !strings.Contains(string(ra.Steps[3].Stderr), "resuming lab: 3 pairs in the store, 0 to measure") {
+		t.Errorf("rerun's progress:\n%s", ra.Steps[3].Stderr)
+	}
+	// Every host is back: no rxe link, no journal left on b and c.
+	st := string(ra.Files["state-after.txt"])
+	t.Logf("state after:\n%s", st)
+	if strings.Contains(st, "rxe_") || strings.Count(st, "journals: 0") != 2 {
+		t.Errorf("left after the run:\n%s", st)
+	}
+}
+
+func shStep(name, script string) lab.Step {
+	return lab.Step{Name: name, Path: "/bin/sh", Args: []string{"-c", script}, Timeout: 20 * time.Minute}
+}
+
+func tail(b []byte, n int) string {
+	if len(b) > n {
+		b = b[len(b)-n:]
+	}
+	return string(b)
+}
+
+// labKeys are made fresh per run: one host key for b and c (pinned in
+// a's known_hosts for their addresses) and root's login key.
+type labKeys struct {
+	hostKey, hostPub, clientKey, knownHosts, authorized []byte
+}
+
+func newLabKeys(t *testing.T, addrs ...string) labKeys {
+	newKey := func() (ssh.PublicKey, []byte) {
+		pub, priv, err := ed25519.GenerateKey(rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		block, err := ssh.MarshalPrivateKey(priv, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp, err := ssh.NewPublicKey(pub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sp, pem.EncodeToMemory(block)
+	}
+	hostPub, hostPriv := newKey()
+	clientPub, clientPriv := newKey()
+	return labKeys{hostKey: hostPriv, clientKey: clientPriv, hostPub: ssh.MarshalAuthorizedKey(hostPub),
+		knownHosts: []byte(knownhosts.Line(addrs, hostPub) + "\n"), authorized: ssh.MarshalAuthorizedKey(clientPub)}
+}
