@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/internal/lab"
+	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/report/page"
 )
 
 // The demo's two guests are joined by one point-to-point link.
@@ -44,7 +46,8 @@ var demoExamples = []demoExample{
 // cmdDemo is the README's main job: for each suite, boot two guests joined
 // by a link, and from the near one run the examples against the far one
 // over SSH (two-host mode: the far side configured by rocekit-peer); copy
-// their reports, plots and archives into -out and print the findings.
+// their reports, plots and archives into -out, write one report.html of
+// every suite and example, and print the findings.
 func cmdDemo(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ExitOnError)
 	var c commonFlags
@@ -69,6 +72,8 @@ func cmdDemo(ctx context.Context, args []string) error {
 	var summary bytes.Buffer
 	fmt.Fprintf(&summary, "# rocekit demo\n\nTwo QEMU guests per Debian suite joined by a link; the examples run on the near guest "+
 		"(%s) against the far one (%s) over SSH. Lab numbers are emulated (TCG): only the mechanics are meaningful.\n\n", demoNearAddr, demoFarAddr)
+	html := page.Page{Title: "rocekit demo", Intro: "Two QEMU guests per Debian suite joined by a link; the examples run on the near guest " +
+		"against the far one over SSH. Lab numbers are emulated (TCG): only the mechanics are meaningful."}
 	failed := 0
 	for _, img := range s.imgs {
 		suite := img.Manifest.Suite
@@ -96,6 +101,7 @@ func cmdDemo(ctx context.Context, args []string) error {
 				summary.Write(demoteHeadings(e.report))
 				summary.WriteString("\n")
 			}
+			html.Sections = append(html.Sections, demoSection(dir, suite, e, status))
 		}
 		fmt.Fprintf(&summary, "Restored afterwards: %s\n\n", res.restored)
 		if !res.clean {
@@ -105,8 +111,16 @@ func cmdDemo(ctx context.Context, args []string) error {
 	if err := os.WriteFile(filepath.Join(*out, "report.md"), summary.Bytes(), 0o644); err != nil {
 		return err
 	}
+	var pageHTML bytes.Buffer
+	if err := page.Write(&pageHTML, html); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(*out, "report.html"), pageHTML.Bytes(), 0o644); err != nil {
+		return err
+	}
 	printFindings(os.Stdout, summary.Bytes())
-	fmt.Printf("\nreports, SVG plots and archives: %s/ (summary: %s)\n", *out, filepath.Join(*out, "report.md"))
+	fmt.Printf("\nreports, SVG plots and archives: %s/ (summary: %s, one page: %s)\n", *out,
+		filepath.Join(*out, "report.md"), filepath.Join(*out, "report.html"))
 	if failed > 0 {
 		return fmt.Errorf("%d example runs failed or did not restore", failed)
 	}
@@ -252,6 +266,21 @@ func restoredSummary(b []byte) (string, bool) {
 
 func shStep(name, script string) lab.Step {
 	return lab.Step{Name: name, Path: "/bin/sh", Args: []string{"-c", script}, Timeout: 40 * time.Minute}
+}
+
+// demoSection is one example's part of the demo's report.html: its
+// stored rounds drawn again, its own findings and its report.
+func demoSection(dir, suite string, e exampleResult, status string) page.Section {
+	rounds, _, err := report.OpenStore(filepath.Join(dir, e.name, "rounds.jsonl")).Load()
+	sec := page.FromRounds(suite+" "+e.name+": "+status, rounds)
+	if err != nil {
+		sec.Notes = append(sec.Notes, err.Error())
+	}
+	if fs := page.FindingsFromMarkdown(string(e.report)); len(fs) > 0 {
+		sec.Findings = fs // the example's own, with what the store does not hold
+	}
+	sec.Markdown = string(e.report)
+	return sec
 }
 
 // demoteHeadings turns "# x" into "#### x" so that each example's report
