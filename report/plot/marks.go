@@ -211,3 +211,10 @@ func light(c color.Color) color.Color {
 	mix := func(v uint32) uint8 { return uint8((float64(v>>8) + 2*255) / 3) }
 	return color.RGBA{R: mix(r), G: mix(g), B: mix(b), A: 255}
 }
+
+// dark returns c mixed with black, for dots over bars of colour c.
+func dark(c color.Color) color.Color {
+	r, g, b, _ := c.RGBA()
+	mix := func(v uint32) uint8 { return uint8(float64(v>>8) * 0.6) }
+	return color.RGBA{R: mix(r), G: mix(g), B: mix(b), A: 255}
+}

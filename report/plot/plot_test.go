@@ -23,7 +23,7 @@ func figureCases() []figureCase {
 			return Rounds(demoRounds(t, "mtu-sweep"), "bw_avg/size=65536", RoundsOptions{})
 		}, []string{"bw_avg/size=65536 by round", "ib_send_bw_mtu1500", "ib_send_bw_mtu9000", "baseline", "few runs"}},
 		{"udp", func(t *testing.T) (Figure, error) { return UDP(demoRounds(t, "netperf-udp-tuning")) },
-			[]string{"udp_stream_A_default", "udp_stream_C_mtu9000_irqspread", "loss (%)", "send (netperf) median", "drops +"}},
+			[]string{"udp_stream_A_default", "udp_stream_C_mtu9000_irqspread", "loss (%)", "send (netperf) median", "receive (netserver) runs", "drops +"}},
 		{"sweep", func(t *testing.T) (Figure, error) {
 			return Sweep([]report.Round{perftestRound(t, "bookworm mtu1024", "bookworm", "send-bw-a"), perftestRound(t, "trixie mtu1024", "trixie", "send-bw-a")})
 		}, []string{"message size (B, log2)", "bw_avg (Gbit/s)", "msg_rate (Mpps)", "RoCE path MTU 1024 B: bookworm mtu1024, trixie mtu1024"}},

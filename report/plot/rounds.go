@@ -60,7 +60,7 @@ func Rounds(rounds []report.Round, metric string, opts RoundsOptions) (Figure, e
 		names[i], series[i] = r.name, r.m.Values
 	}
 	f, layout := rowFigure(metric+" by round", names, rows[0].m.Unit, metric)
-	f.addRowSeries(layout, series, colorOf(0), 0, "median")
+	f.addRowSeries(layout, series, colorOf(0), 0, "")
 	baseMed := report.Summarize(rows[base].m).Median
 	layout.p.Add(lines{Segs: []seg{{baseMed, -0.5, baseMed, float64(len(rows)) - 0.5}}, Style: dashed(grey), NoRange: true})
 	f.legend = append(f.legend, legendEntry{"baseline median (" + rows[base].name + ")", lines{Style: dashed(grey)}})
@@ -112,8 +112,9 @@ func rowsHeight(n int) vg.Length {
 
 // addRowSeries draws, for each row i, a bar at the median of series[i]
 // (in the band offset..offset+h of the row, centred when h is 0), each
-// value as a dot, and the 95% CI where the sample has one; the bars are
-// labelled label in the legend, the dots and CIs once (band 0 or -1).
+// value as a dot, and the 95% CI where the sample has one; the legend
+// names the bars "LABEL median" and the dots "LABEL runs" ("median",
+// "run" without a label), the CI once.
 func (f *frame) addRowSeries(l rowLayout, series [][]float64, col color.Color, band int, label string) {
 	half, off := 0.3, 0.0
 	if band != 0 {
@@ -122,8 +123,8 @@ func (f *frame) addRowSeries(l rowLayout, series [][]float64, col color.Color, b
 	var bars rects
 	var ds dots
 	var cis lines
-	cis.Style, cis.Caps = lineStyle(runColor, 1.2), 6
-	ds.Glyph = glyph(runColor, draw.CircleGlyph{}, 2.2)
+	cis.Style, cis.Caps = lineStyle(runColor, 1.2), 5
+	ds.Glyph = glyph(dark(col), draw.CircleGlyph{}, 2.2)
 	for i, vs := range series {
 		if len(vs) == 0 {
 			continue
@@ -131,18 +132,21 @@ func (f *frame) addRowSeries(l rowLayout, series [][]float64, col color.Color, b
 		s := report.Summarize(report.Metric{Values: vs})
 		y := l.y(i) + off
 		bars = append(bars, rect{0, s.Median, y - half, y + half, light(col)})
+		// The runs in the bar's upper half, the CI in its lower half,
+		// so that neither hides the other.
 		for j, v := range vs {
-			ds.Pts = append(ds.Pts, pt{v, y + jitter(j, len(vs), half*0.8)})
+			ds.Pts = append(ds.Pts, pt{v, y + half*0.45 + jitter(j, len(vs), half*0.4)})
 		}
 		if s.HasCI() {
-			cis.Segs = append(cis.Segs, seg{s.Lo, y, s.Hi, y})
+			cis.Segs = append(cis.Segs, seg{s.Lo, y - half*0.5, s.Hi, y - half*0.5})
 		}
 	}
 	l.p.Add(bars, cis, ds)
-	f.legend = append(f.legend, legendEntry{label, bars})
-	if band <= 0 {
-		f.legend = append(f.legend, legendEntry{"run", ds})
+	med, runs := "median", "run"
+	if label != "" {
+		med, runs = label+" median", label+" runs"
 	}
+	f.legend = append(f.legend, legendEntry{med, bars}, legendEntry{runs, ds})
 	if len(cis.Segs) > 0 && !slices.ContainsFunc(f.legend, func(e legendEntry) bool { return e.Label == ciLabel }) {
 		f.legend = append(f.legend, legendEntry{ciLabel, cis})
 	}

@@ -49,8 +49,8 @@ func UDP(rounds []report.Round) (Figure, error) {
 		}
 	}
 	f, l := rowFigure("UDP send vs receive and loss by round", names, unit, "throughput")
-	f.addRowSeries(l, send, colorOf(0), 1, "send (netperf) median")
-	f.addRowSeries(l, recv, colorOf(1), -1, "receive (netserver) median")
+	f.addRowSeries(l, send, colorOf(0), 1, "send (netperf)")
+	f.addRowSeries(l, recv, colorOf(1), -1, "receive (netserver)")
 
 	lp := newPlot()
 	lp.NominalY(make([]string, len(rs))...)
@@ -59,8 +59,8 @@ func UDP(rounds []report.Round) (Figure, error) {
 	lp.X.Label.Text = "loss (%)"
 	ll := rowLayout{lp, len(rs)}
 	lf := &frame{}
-	lf.addRowSeries(ll, loss, colorOf(2), 0, "loss median")
-	f.legend = append(f.legend, lf.legend[0])
+	lf.addRowSeries(ll, loss, colorOf(2), 0, "loss")
+	f.legend = append(f.legend, lf.legend...)
 	f.panels = append(f.panels, panel{lp, 0.45})
 	f.panels[0].weight = 1
 
