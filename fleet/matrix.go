@@ -51,6 +51,15 @@ type Matrix struct {
 	Unmeasured []Pair `json:"unmeasured,omitempty"`
 }
 
+// cellIndex maps each pair to its cell, for lookups over the whole grid.
+func (m *Matrix) cellIndex() map[Pair]int {
+	idx := make(map[Pair]int, len(m.Cells))
+	for i, c := range m.Cells {
+		idx[c.Pair] = i
+	}
+	return idx
+}
+
 // Cell returns the cell of hosts a and b, in either order.
 func (m *Matrix) Cell(a, b int) (Cell, bool) {
 	p := Pair{a, b}.normal()
@@ -106,11 +115,17 @@ func (m *Matrix) WriteMarkdown(w io.Writer) error {
 	for _, p := range m.Unmeasured {
 		unmeasured[p.normal()] = true
 	}
+	idx := m.cellIndex()
 	for i, h := range m.Hosts {
 		b.WriteString("| **" + mdEscape(h) + "** |")
 		for j := range m.Hosts {
 			cell := ""
-			switch c, ok := m.Cell(i, j); {
+			ci, ok := idx[Pair{i, j}.normal()]
+			var c Cell
+			if ok {
+				c = m.Cells[ci]
+			}
+			switch {
 			case i == j:
 				cell = "—"
 			case ok && c.OK:

@@ -34,8 +34,8 @@ type Outlier struct {
 	Names []string `json:"names"`
 	// BWGbps is the pair's bandwidth (BlameLink) or the host's median over
 	// its pairs (BlameHost); PeerMedianGbps what it was compared with:
-	// the median of the pairs that share a host with it (for a host, the
-	// median of its pairs' peer medians).
+	// the better of its two hosts' medians with their other partners (for
+	// a host, the median of its pairs' peer medians).
 	BWGbps         float64 `json:"bw_gbps"`
 	PeerMedianGbps float64 `json:"peer_median_gbps"`
 	// Failed is set when the host failed with every partner, or the
@@ -68,8 +68,9 @@ type pairJudgement struct {
 }
 
 // Outliers names what stands out of a matrix. A pair is slow when its
-// bandwidth is below slowRatio (DefaultSlowRatio when 0) of the median of
-// its peers: the other measured pairs that share a host with it. A host
+// bandwidth is below slowRatio (DefaultSlowRatio when 0) of its peers'
+// median: the median of each of its hosts' other pairs, the better of the
+// two. A host
 // with at least two pairs that are all slow or failed is blamed
 // (BlameHost), and its pairs are not blamed again; every other slow or
 // failed pair is blamed on its link (BlameLink, Failed for a failure). Pairs without peers (two hosts) are
@@ -84,14 +85,16 @@ func Outliers(m *Matrix, slowRatio float64) []Outlier {
 	judged := judgePairs(m, slowRatio)
 	var out []Outlier
 	blamed := map[int]bool{}
+	byHost := map[int][]pairJudgement{}
+	for _, j := range judged {
+		byHost[j.cell.Pair.A] = append(byHost[j.cell.Pair.A], j)
+		byHost[j.cell.Pair.B] = append(byHost[j.cell.Pair.B], j)
+	}
 	for h, name := range m.Hosts {
 		var pairs []Pair
 		var bws, peers []float64
 		all, failed := true, true
-		for _, j := range judged {
-			if !j.cell.Pair.has(h) {
-				continue
-			}
+		for _, j := range byHost[h] {
 			pairs = append(pairs, j.cell.Pair)
 			if j.cell.OK {
 				failed = false
@@ -119,28 +122,59 @@ func Outliers(m *Matrix, slowRatio float64) []Outlier {
 	return out
 }
 
-// judgePairs compares each cell with the median of its peers. Failed
-// cells are kept (unjudged) so that hosts failing everywhere show.
+// judgePairs compares each cell with its peers: the median bandwidth of
+// each of its two hosts with their other partners, the better of the two.
+// A slow link is below both; a pair of a slow host is below its partner's
+// (a plain median over both hosts' pairs would sit between the two
+// populations and hide a slow host in a large fleet). Failed cells are
+// kept (unjudged) so that hosts failing everywhere show. Each host's
+// bandwidths are sorted once, so P pairs cost O(P log d).
 func judgePairs(m *Matrix, slowRatio float64) []pairJudgement {
-	var out []pairJudgement
+	byHost := map[int][]float64{}
+	for _, c := range m.Cells {
+		if c.OK {
+			byHost[c.Pair.A] = append(byHost[c.Pair.A], c.BWGbps)
+			byHost[c.Pair.B] = append(byHost[c.Pair.B], c.BWGbps)
+		}
+	}
+	for _, vs := range byHost {
+		slices.Sort(vs)
+	}
+	out := make([]pairJudgement, 0, len(m.Cells))
 	for _, c := range m.Cells {
 		j := pairJudgement{cell: c}
 		if c.OK {
-			var peers []float64
-			for _, o := range m.Cells {
-				if o.OK && o.Pair != c.Pair && (o.Pair.has(c.Pair.A) || o.Pair.has(c.Pair.B)) {
-					peers = append(peers, o.BWGbps)
-				}
-			}
-			if len(peers) > 0 {
+			ma, okA := medianWithout(byHost[c.Pair.A], c.BWGbps)
+			mb, okB := medianWithout(byHost[c.Pair.B], c.BWGbps)
+			if okA || okB {
 				j.judged = true
-				j.peerMedian = median(peers)
+				j.peerMedian = max(ma, mb)
 				j.slow = c.BWGbps < slowRatio*j.peerMedian
 			}
 		}
 		out = append(out, j)
 	}
 	return out
+}
+
+// medianWithout returns the median of the sorted list s without one
+// occurrence of v (which s holds); false when nothing is left.
+func medianWithout(s []float64, v float64) (float64, bool) {
+	n := len(s) - 1
+	if n <= 0 {
+		return 0, false
+	}
+	skip, _ := slices.BinarySearch(s, v)
+	at := func(i int) float64 { // the i-th element of s without s[skip]
+		if i >= skip {
+			return s[i+1]
+		}
+		return s[i]
+	}
+	if n%2 == 1 {
+		return at(n / 2), true
+	}
+	return (at(n/2-1) + at(n/2)) / 2, true
 }
 
 func pairNames(m *Matrix, ps []Pair) []string {
@@ -153,11 +187,16 @@ func pairNames(m *Matrix, ps []Pair) []string {
 
 // median of vs (vs is not changed); 0 for none.
 func median(vs []float64) float64 {
-	if len(vs) == 0 {
-		return 0
-	}
 	s := slices.Clone(vs)
 	slices.Sort(s)
+	return sortedMedian(s)
+}
+
+// sortedMedian is the median of a sorted list; 0 for none.
+func sortedMedian(s []float64) float64 {
+	if len(s) == 0 {
+		return 0
+	}
 	if len(s)%2 == 1 {
 		return s[len(s)/2]
 	}
