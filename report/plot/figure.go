@@ -128,16 +128,29 @@ func (f *frame) legendRows() [][]legendEntry {
 	if len(f.legend) == 0 {
 		return nil
 	}
+	// Entries wider than half the figure get a row each, after the
+	// others, so that one long entry does not make every row one column.
 	sty := textStyle(textSize)
+	half := (Width-2*pad)/2 - thumbW - 16
+	var narrow, wide []legendEntry
 	widest := vg.Length(0)
 	for _, e := range f.legend {
-		widest = max(widest, sty.Width(fitText(sty, e.Label, Width-2*pad-thumbW-4)))
+		w := sty.Width(e.Label)
+		if w > half {
+			wide = append(wide, e)
+			continue
+		}
+		narrow = append(narrow, e)
+		widest = max(widest, w)
 	}
 	colW := thumbW + 4 + widest + 12
 	cols := max(1, int((Width-2*pad)/colW))
 	var rows [][]legendEntry
-	for i := 0; i < len(f.legend); i += cols {
-		rows = append(rows, f.legend[i:min(i+cols, len(f.legend))])
+	for i := 0; i < len(narrow); i += cols {
+		rows = append(rows, narrow[i:min(i+cols, len(narrow))])
+	}
+	for i := range wide {
+		rows = append(rows, wide[i:i+1])
 	}
 	return rows
 }
@@ -227,6 +240,9 @@ func (f *frame) drawLegend(c draw.Canvas, y vg.Length) {
 	sty.YAlign = draw.YCenter
 	colW := (Width - 2*pad) / vg.Length(len(rows[0]))
 	for _, row := range rows {
+		if len(row) == 1 {
+			colW = Width - 2*pad
+		}
 		mid := y - lineHeight()/2
 		for i, e := range row {
 			x := c.Min.X + pad + vg.Length(i)*colW

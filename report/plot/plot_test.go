@@ -26,7 +26,7 @@ func figureCases() []figureCase {
 			[]string{"udp_stream_A_default", "udp_stream_C_mtu9000_irqspread", "loss (%)", "send (netperf) median", "receive (netserver) runs", "drops +"}},
 		{"sweep", func(t *testing.T) (Figure, error) {
 			return Sweep([]report.Round{perftestRound(t, "bookworm mtu1024", "bookworm", "send-bw-a"), perftestRound(t, "trixie mtu1024", "trixie", "send-bw-a")})
-		}, []string{"message size (B, log2)", "bw_avg (Gbit/s)", "msg_rate (Mpps)", "RoCE path MTU 1024 B: bookworm mtu1024, trixie mtu1024"}},
+		}, []string{"message size (B, log2)", "bw_avg (Gbit/s)", "msg_rate (Mpps)", "RoCE path MTU 1024 B: every round"}},
 		{"latency", func(t *testing.T) (Figure, error) {
 			return Latency([]report.Round{perftestRound(t, "bookworm", "bookworm", "send-lat-a"), perftestRound(t, "trixie", "trixie", "send-lat")})
 		}, []string{"bookworm @2 B", "trixie @2 B", "max/typ ×", "p99.9"}},

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	gonum "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -31,10 +32,10 @@ func Sweep(rounds []report.Round) (Figure, error) {
 		if len(bw.pts) < 2 {
 			continue
 		}
-		bw.name, bw.col = r.Name, colorOf(i)
+		bw.name, bw.col, bw.shape = r.Name, colorOf(i), shapeOf(i)
 		bws = append(bws, bw)
 		if mr := sizeSeries(r, "msg_rate"); len(mr.pts) > 1 {
-			mr.name, mr.col = r.Name, colorOf(i)
+			mr.name, mr.col, mr.shape = r.Name, colorOf(i), shapeOf(i)
 			rates = append(rates, mr)
 		}
 		if v, ok := r.Param("mtu"); ok {
@@ -62,8 +63,11 @@ func Sweep(rounds []report.Round) (Figure, error) {
 		}
 	})
 	for i, k := range keys {
-		f.legend = append(f.legend, legendEntry{fmt.Sprintf("RoCE path MTU %.0f B: %s", k, strings.Join(mtus[k], ", ")),
-			lines{Style: mtuStyle(i)}})
+		who := strings.Join(mtus[k], ", ")
+		if len(mtus[k]) == len(bws) && len(bws) > 1 {
+			who = "every round"
+		}
+		f.legend = append(f.legend, legendEntry{fmt.Sprintf("RoCE path MTU %.0f B: %s", k, who), lines{Style: mtuStyle(i)}})
 	}
 	caption := "Median bandwidth and message rate of each round at every message size of the sweep, on log2 axes; " +
 		"the dashed lines are the RoCE path MTUs the rounds ran at (a message larger than it is sent as several packets)."
@@ -74,11 +78,12 @@ func Sweep(rounds []report.Round) (Figure, error) {
 type sizeLine struct {
 	name, unit string
 	col        color.Color
+	shape      draw.GlyphDrawer
 	pts        []pt
 }
 
 func (l sizeLine) line() polyline {
-	return polyline{Pts: l.pts, Style: lineStyle(l.col, 1.5), Glyph: glyph(l.col, draw.CircleGlyph{}, 2)}
+	return polyline{Pts: l.pts, Style: lineStyle(l.col, 1.5), Glyph: glyph(l.col, l.shape, 2.2)}
 }
 
 // sizeSeries is the medians of metric at each "size" label of r.
@@ -177,4 +182,11 @@ func cmpFloat(a, b float64) int {
 		return 1
 	}
 	return 0
+}
+
+// shapeOf is the glyph of the i-th line: a new shape each time the
+// palette's colours repeat.
+func shapeOf(i int) draw.GlyphDrawer {
+	shapes := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{}, draw.CrossGlyph{}, draw.RingGlyph{}}
+	return shapes[(i/len(plotutil.DefaultColors))%len(shapes)]
 }
