@@ -380,9 +380,7 @@ func TestRootUDPLoss(t *testing.T) {
 	vethPair(t, a, "ntv0", "198.18.25.1/24", b, "ntv1", "198.18.25.2/24")
 	ctx := testCtx(t)
 	ha, hb := openIn(t, a), openIn(t, b)
-	ua0, _ := ha.UDP(ctx)
-	ub0, err := hb.UDP(ctx)
-	if err != nil {
+	if _, err := hb.UDP(ctx); err != nil {
 		t.Fatal(err)
 	}
 	// A short exchange first resolves the peer's MAC address; datagrams
@@ -390,8 +388,8 @@ func TestRootUDPLoss(t *testing.T) {
 	if got := sendUDP(t, a, "198.18.25.1", b, "198.18.25.2", 5, 100, 0, true); got != 5 {
 		t.Fatalf("warm-up: received %d of 5", got)
 	}
-	ua0, _ = ha.UDP(ctx)
-	ub0, _ = hb.UDP(ctx)
+	ua0, _ := ha.UDP(ctx)
+	ub0, _ := hb.UDP(ctx)
 	sendUDP(t, a, "198.18.25.1", b, "198.18.25.2", 2000, 1400, 4096, false)
 	ua1, _ := ha.UDP(ctx)
 	ub1, _ := hb.UDP(ctx)

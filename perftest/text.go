@@ -237,7 +237,7 @@ func (p *textParser) tableHeader(t []byte) {
 func (p *textParser) addrValue(t []byte) bool {
 	key, a := p.addrKey, p.addrFor
 	p.addrKey, p.addrFor = "", nil
-	if len(t) < 3 || t[0] != '0' || t[1] != 'x' || bytes.IndexAny(t, " \t") >= 0 {
+	if len(t) < 3 || t[0] != '0' || t[1] != 'x' || bytes.ContainsAny(t, " \t") {
 		return false
 	}
 	v, ok := parseHex(t)

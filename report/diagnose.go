@@ -7,7 +7,6 @@ import (
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/rxe"
-	"golang.org/x/perf/benchmath"
 )
 
 // Severity ranks a finding.
@@ -191,8 +190,3 @@ func one(f Finding) []Finding { return []Finding{f} }
 func ev(name string, v float64, unit string) Evidence { return Evidence{name, v, unit} }
 
 func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }
-
-// sampleOf returns a benchmath sample of a copy of m's values.
-func sampleOf(m Metric) *benchmath.Sample {
-	return benchmath.NewSample(slices.Clone(m.Values), &benchmath.DefaultThresholds)
-}

@@ -104,14 +104,6 @@ func (p *Peer) call(ctx context.Context, op string, arg, out any) error {
 	return rerr
 }
 
-func lastLine(s string) string {
-	s = strings.TrimRight(s, "\n")
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
-}
-
 // PrepareRXE runs Local.PrepareRXE on the peer.
 func (p *Peer) PrepareRXE(ctx context.Context, c RXEConfig) (RXEInfo, error) {
 	var r RXEInfo

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
@@ -24,7 +23,11 @@ import (
 func TestPeerOverSSH(t *testing.T) {
 	d := labtest.StartSSHD(t)
 	agent := filepath.Join(t.TempDir(), "rocekit-peer")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", agent, "../cmd/rocekit-peer")
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = "/usr/local/go/bin/go"
+	}
+	build := exec.Command(goBin, "build", "-o", agent, "../cmd/rocekit-peer")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build rocekit-peer: %v\n%s", err, out)
 	}
