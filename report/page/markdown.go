@@ -11,6 +11,8 @@ import (
 // tables, lists (nested by two blanks), fenced and indented code,
 // paragraphs, **bold**, `code`; an image is replaced by its alt text (the
 // pictures are inline on the page). Everything else is escaped text.
+//
+// Similar to: pandoc -f markdown -t html report.md
 func Markdown(md string) string {
 	var b strings.Builder
 	ls := strings.Split(strings.ReplaceAll(md, "\r\n", "\n"), "\n")
@@ -165,6 +167,8 @@ var findingRE = regexp.MustCompile(`^\s*- \*\*(critical|warning|info)\*\* ([a-z0
 // FindingsFromMarkdown reads back the findings a report lists as
 // report.WriteFindingsMarkdown writes them ("- **warning** rule:
 // summary"), with an action after " — " where the line has one.
+//
+// Similar to: grep '^- \*\*' report.md
 func FindingsFromMarkdown(md string) []report.Finding {
 	var fs []report.Finding
 	seen := map[string]bool{}

@@ -21,6 +21,8 @@ import (
 //
 // A picture that cannot be drawn is left out and its error returned
 // joined with the others'; the figures that could be drawn are kept.
+//
+// Similar to: opening the results spreadsheet and charting what is in it
 func Auto(rounds []report.Round) ([]Figure, error) {
 	var figs []Figure
 	var errs []string
@@ -67,6 +69,8 @@ func Auto(rounds []report.Round) ([]Figure, error) {
 // Headline is the metric a round is judged by: bw_avg at 64 KiB (or the
 // largest size) for perftest bandwidth, t_typical likewise for latency,
 // recv_throughput or throughput for netperf, "" when none.
+//
+// Similar to: ib_send_bw ... | grep 65536 | awk '{print $4}'
 func Headline(rounds []report.Round) string {
 	for _, name := range []string{"bw_avg", "t_typical", "t_avg", "recv_throughput", "throughput", "trans_rate", "value"} {
 		best, bestSize := "", -1.0

@@ -30,25 +30,7 @@ type CPULoadOptions struct {
 //
 // Similar to: mpstat -P ALL 1 and watch -d grep eth0 /proc/interrupts, side by side
 func CPULoad(r report.Round, opts CPULoadOptions) (Figure, error) {
-	soft, hard, irqs := map[int]float64{}, map[int]float64{}, map[int]float64{}
-	total := 0.0
-	for _, m := range r.Metrics {
-		c, ok := m.Label("cpu")
-		cpu, err := strconv.Atoi(c)
-		if !ok || err != nil || len(m.Values) == 0 {
-			continue
-		}
-		med := report.Summarize(m).Median
-		switch m.Name {
-		case "cpu_soft":
-			soft[cpu] = med
-		case "cpu_irq":
-			hard[cpu] = med
-		case "queue_irqs":
-			irqs[cpu] = med
-			total += med
-		}
-	}
+	soft, hard, irqs, total := cpuMedians(r)
 	if len(soft) == 0 {
 		return Figure{}, fmt.Errorf("%w: round %s has no per-CPU load (cpu_soft)", report.ErrNoData, r.Name)
 	}
@@ -116,6 +98,30 @@ func CPULoad(r report.Round, opts CPULoadOptions) (Figure, error) {
 	caption := "Per CPU, the median share of its time in softirq and hard IRQ over the round's runs, and its share of the NIC's queue interrupts; " +
 		"the grey band marks the NIC's NUMA node CPUs, where the queue interrupts belong."
 	return f.figure(orDefault(opts.Name, "cpu"), caption)
+}
+
+// cpuMedians are the medians of r's per-CPU metrics by CPU: softirq and
+// IRQ shares, queue interrupts, and the queue interrupts' total.
+func cpuMedians(r report.Round) (soft, hard, irqs map[int]float64, total float64) {
+	soft, hard, irqs = map[int]float64{}, map[int]float64{}, map[int]float64{}
+	for _, m := range r.Metrics {
+		c, ok := m.Label("cpu")
+		cpu, err := strconv.Atoi(c)
+		if !ok || err != nil || len(m.Values) == 0 {
+			continue
+		}
+		med := report.Summarize(m).Median
+		switch m.Name {
+		case "cpu_soft":
+			soft[cpu] = med
+		case "cpu_irq":
+			hard[cpu] = med
+		case "queue_irqs":
+			irqs[cpu] = med
+			total += med
+		}
+	}
+	return soft, hard, irqs, total
 }
 
 // fingerprintNode returns the NUMA node CPUs of the first NIC that has

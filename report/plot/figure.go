@@ -289,6 +289,8 @@ func (f *frame) figure(name, caption string) (Figure, error) {
 
 // PNG renders the figure as a PNG image at dpi dots per inch, for
 // looking at it where SVG does not show.
+//
+// Similar to: rsvg-convert figure.svg -o figure.png
 func (fig Figure) PNG(dpi float64) ([]byte, error) {
 	if fig.frame == nil {
 		return nil, fmt.Errorf("%w: figure %q has no drawing", report.ErrNoData, fig.Name)
