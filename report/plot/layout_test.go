@@ -149,14 +149,25 @@ func segHitsBox(s [4]float64, b box, tol float64) bool {
 	return t0 < t1
 }
 
-// layoutProblems draws f on a recorder and lists every text cut at the
-// edge, every two texts that overlap, and every text over a line or a
+// layoutProblems draws f on a recorder and lists every text, shape or
+// line cut at the edge, every two texts that overlap, and every text over a line or a
 // filled shape other than the background.
 func layoutProblems(f *frame) []string {
 	r := newRecorder(Width, f.height())
 	f.draw(draw.New(r))
 	var probs []string
 	W, H := float64(Width), float64(f.height())
+	out := func(b box) bool { return b.x0 < -0.5 || b.y0 < -0.5 || b.x1 > W+0.5 || b.y1 > H+0.5 }
+	for _, b := range r.fills {
+		if out(b) {
+			probs = append(probs, fmt.Sprintf("shape %v cut at the edge of %vx%v", b, W, H))
+		}
+	}
+	for _, s := range r.segs {
+		if out(box{math.Min(s[0], s[2]), math.Min(s[1], s[3]), math.Max(s[0], s[2]), math.Max(s[1], s[3])}) {
+			probs = append(probs, fmt.Sprintf("line %v cut at the edge of %vx%v", s, W, H))
+		}
+	}
 	for i, t := range r.texts {
 		if t.x0 < -0.01 || t.y0 < -0.01 || t.x1 > W+0.01 || t.y1 > H+0.01 {
 			probs = append(probs, fmt.Sprintf("text %q cut at the edge: %v in %vx%v", t.text, t.box, W, H))
