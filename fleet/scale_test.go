@@ -1,11 +1,14 @@
 package fleet
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/rocekit/rocekit/report"
 )
 
 // TestScale1000 is the arithmetic of FLEET.md, measured: the all-pairs
@@ -55,4 +58,25 @@ func TestScale1000(t *testing.T) {
 	c.ANIC, c.BNIC = "enp59s0f0np0", "enp59s0f0np0"
 	line, _ := json.Marshal(CellRound("rack12", c))
 	t.Logf("one stored cell: %d bytes of JSON", len(line)+1)
+
+	// Resuming reads the whole store: time and memory of 50,000 cells.
+	var buf bytes.Buffer
+	for _, c := range m.Cells[:50000] {
+		line, _ := json.Marshal(CellRound("rack12", c))
+		buf.Write(append(line, '\n'))
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	start = time.Now()
+	rounds, _, err := report.ReadRounds(&buf)
+	if err != nil || len(rounds) != 50000 {
+		t.Fatalf("ReadRounds: %d rounds, %v", len(rounds), err)
+	}
+	done := measured(rounds, "rack12", m.Hosts)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	t.Logf("resume over 50,000 stored cells: %v, %.0f MB live, %d pairs to skip", time.Since(start), float64(after.HeapAlloc-before.HeapAlloc)/1e6, len(done))
+	runtime.KeepAlive(rounds)
+	runtime.KeepAlive(&buf)
+	runtime.KeepAlive(done)
 }

@@ -54,6 +54,7 @@ type config struct {
 	MaxPairs    int
 	Tool        string // perftest or netperf
 	Duration    int    // seconds, -D or -l
+	Iterations  int    // perftest -n, instead of -D
 	Size        int
 	TXDepth     int
 	QPTimeout   int
@@ -82,6 +83,7 @@ func main() {
 	flag.IntVar(&c.MaxPairs, "max-pairs", 0, "pairs running at the same time in the whole fleet (0: no limit)")
 	flag.StringVar(&c.Tool, "tool", "perftest", "perftest (ib_send_bw over rxe) or netperf (TCP_STREAM)")
 	flag.IntVar(&c.Duration, "D", 5, "seconds per pair (perftest -D, netperf -l)")
+	flag.IntVar(&c.Iterations, "n", 0, "perftest iterations -n instead of -D (0: use -D)")
 	flag.IntVar(&c.Size, "size", 0, "perftest message size -s (0: 65536)")
 	flag.IntVar(&c.TXDepth, "tx-depth", 0, "perftest -t (0: its default, 128)")
 	flag.IntVar(&c.QPTimeout, "qp-timeout", 0, "perftest -u (0: 14, 67 ms; the lab uses 22)")
@@ -144,9 +146,12 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 func (c config) measurer() (fleet.Measurer, error) {
 	switch c.Tool {
 	case "perftest":
-		o := perftest.Options{Test: perftest.SendBW, Duration: time.Duration(c.Duration) * time.Second, Size: c.Size,
+		o := perftest.Options{Test: perftest.SendBW, Duration: time.Duration(c.Duration) * time.Second, Iterations: c.Iterations, Size: c.Size,
 			TXDepth: c.TXDepth, QPTimeout: c.QPTimeout, Bidirectional: c.Bidir, ReportGbits: true, NoFreqCheck: true,
 			Timeout: c.PairTimeout}
+		if c.Iterations > 0 {
+			o.Duration = 0
+		}
 		if err := o.Validate(); err != nil {
 			return nil, err
 		}
