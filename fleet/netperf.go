@@ -115,10 +115,16 @@ func RunNetperfPairs(ctx context.Context, specs []NetperfSpec) (*NetperfParallel
 	}
 	wg.Wait()
 	out.Elapsed = time.Since(start)
+	return out, out.aggregate()
+}
+
+// aggregate fills the sum, the slowest pair and the failures, and returns
+// the *PairsError of the failed pairs (nil when none failed).
+func (p *NetperfParallel) aggregate() error {
 	var pe PairsError
-	for i, o := range out.Pairs {
+	for i, o := range p.Pairs {
 		if !o.OK() {
-			out.Failed++
+			p.Failed++
 			err := o.Err
 			if err == nil {
 				err = fmt.Errorf("no throughput in netperf's output")
@@ -126,15 +132,15 @@ func RunNetperfPairs(ctx context.Context, specs []NetperfSpec) (*NetperfParallel
 			pe.Names, pe.Errs = append(pe.Names, o.Spec.Name), append(pe.Errs, err)
 			continue
 		}
-		out.SumGbps += o.Gbps
-		if out.Slowest < 0 || o.Gbps < out.Pairs[out.Slowest].Gbps {
-			out.Slowest = i
+		p.SumGbps += o.Gbps
+		if p.Slowest < 0 || o.Gbps < p.Pairs[p.Slowest].Gbps {
+			p.Slowest = i
 		}
 	}
 	if len(pe.Names) > 0 {
-		return out, &pe
+		return &pe
 	}
-	return out, nil
+	return nil
 }
 
 // NetperfMeasurer measures a fleet pair with netperf: a netserver on

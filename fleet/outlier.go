@@ -35,7 +35,7 @@ type Outlier struct {
 	// BWGbps is the pair's bandwidth (BlameLink) or the host's median over
 	// its pairs (BlameHost); PeerMedianGbps what it was compared with:
 	// the better of its two hosts' medians with their other partners (for
-	// a host, the median of its pairs' peer medians).
+	// a host, the median over its partners of their medians with others).
 	BWGbps         float64 `json:"bw_gbps"`
 	PeerMedianGbps float64 `json:"peer_median_gbps"`
 	// Failed is set when the host failed with every partner, or the
@@ -59,23 +59,52 @@ func (o Outlier) String() string {
 		formatGbps(o.BWGbps), 100*o.BWGbps/o.PeerMedianGbps, formatGbps(o.PeerMedianGbps))
 }
 
-// pairJudgement is a measured pair compared with its peers.
+// pairJudgement is a measured pair compared with what each of its two
+// hosts does with its other partners.
 type pairJudgement struct {
-	cell       Cell
-	peerMedian float64
-	slow       bool
-	judged     bool // it had peers to compare with
+	cell Cell
+	// ref holds the median bandwidth of host A's and of host B's other
+	// pairs; has says whether the host has any; slowVs whether the pair
+	// is below slowRatio of it.
+	ref    [2]float64
+	has    [2]bool
+	slowVs [2]bool
 }
 
-// Outliers names what stands out of a matrix. A pair is slow when its
-// bandwidth is below slowRatio (DefaultSlowRatio when 0) of its peers'
-// median: the median of each of its hosts' other pairs, the better of the
-// two. A host
-// with at least two pairs that are all slow or failed is blamed
-// (BlameHost), and its pairs are not blamed again; every other slow or
-// failed pair is blamed on its link (BlameLink, Failed for a failure). Pairs without peers (two hosts) are
-// not judged. A fleet that is slow everywhere has no outliers: compare it
-// with its line rate (Gate).
+// side returns 0 when h is the pair's A, 1 when it is B.
+func (j pairJudgement) side(h int) int {
+	if j.cell.Pair.A == h {
+		return 0
+	}
+	return 1
+}
+
+// linkSlow reports whether the pair is below what both its hosts do with
+// others (a host without other pairs does not count against it).
+func (j pairJudgement) linkSlow() bool {
+	return j.cell.OK && (j.has[0] || j.has[1]) && (j.slowVs[0] || !j.has[0]) && (j.slowVs[1] || !j.has[1])
+}
+
+// peerMedian is what the pair is reported against: the better of its
+// hosts' medians.
+func (j pairJudgement) peerMedian() float64 { return max(j.ref[0], j.ref[1]) }
+
+// hostConsistency: a slow host's pairs agree with each other; a host whose
+// lowest pair is under this share of its median has a bad link, not a
+// bad self.
+const hostConsistency = 0.5
+
+// Outliers names what stands out of a matrix, comparing each pair with
+// what its two hosts do with their other partners (the median of each
+// host's other pairs). A host is blamed (BlameHost) when it has at least
+// two pairs, every one of them failed or below slowRatio
+// (DefaultSlowRatio when 0) of its partner's median, and the ones that ran
+// agree with each other (none under half the host's median); its pairs
+// are not blamed again. A pair is blamed on its link (BlameLink) when it
+// failed, or is below slowRatio of both its hosts' medians, while neither
+// host is blamed. Pairs without peers (two hosts) are not judged. A fleet
+// that is slow everywhere has no outliers: compare it with its line rate
+// (Gate).
 //
 // Similar to: eyeballing a k8s-netperf matrix for the row that is low everywhere and the cell that is low alone
 func Outliers(m *Matrix, slowRatio float64) []Outlier {
@@ -91,44 +120,59 @@ func Outliers(m *Matrix, slowRatio float64) []Outlier {
 		byHost[j.cell.Pair.B] = append(byHost[j.cell.Pair.B], j)
 	}
 	for h, name := range m.Hosts {
-		var pairs []Pair
-		var bws, peers []float64
-		all, failed := true, true
-		for _, j := range byHost[h] {
-			pairs = append(pairs, j.cell.Pair)
-			if j.cell.OK {
-				failed = false
-				bws = append(bws, j.cell.BWGbps)
-				peers = append(peers, j.peerMedian)
-				all = all && j.judged && j.slow
-			}
+		o, ok := hostOutlier(m, h, name, byHost[h])
+		if ok {
+			blamed[h] = true
+			out = append(out, o)
 		}
-		if len(pairs) < 2 || !all {
-			continue
-		}
-		blamed[h] = true
-		slices.SortFunc(pairs, func(x, y Pair) int { return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B)) })
-		out = append(out, Outlier{Blame: BlameHost, Host: name, Pairs: pairs, Names: pairNames(m, pairs),
-			BWGbps: median(bws), PeerMedianGbps: median(peers), Failed: failed})
 	}
 	for _, j := range judged {
 		p := j.cell.Pair
-		if !(j.slow || !j.cell.OK) || blamed[p.A] || blamed[p.B] {
+		if !(j.linkSlow() || !j.cell.OK) || blamed[p.A] || blamed[p.B] {
 			continue
 		}
 		out = append(out, Outlier{Blame: BlameLink, Pairs: []Pair{p}, Names: pairNames(m, []Pair{p}),
-			BWGbps: j.cell.BWGbps, PeerMedianGbps: j.peerMedian, Failed: !j.cell.OK})
+			BWGbps: j.cell.BWGbps, PeerMedianGbps: j.peerMedian(), Failed: !j.cell.OK})
 	}
 	return out
 }
 
-// judgePairs compares each cell with its peers: the median bandwidth of
-// each of its two hosts with their other partners, the better of the two.
-// A slow link is below both; a pair of a slow host is below its partner's
-// (a plain median over both hosts' pairs would sit between the two
-// populations and hide a slow host in a large fleet). Failed cells are
-// kept (unjudged) so that hosts failing everywhere show. Each host's
-// bandwidths are sorted once, so P pairs cost O(P log d).
+// hostOutlier judges host h from its pairs.
+func hostOutlier(m *Matrix, h int, name string, js []pairJudgement) (Outlier, bool) {
+	var pairs []Pair
+	var bws, peers []float64
+	failed := true
+	for _, j := range js {
+		pairs = append(pairs, j.cell.Pair)
+		if !j.cell.OK {
+			continue
+		}
+		failed = false
+		partner := 1 - j.side(h)
+		if !j.has[partner] || !j.slowVs[partner] {
+			return Outlier{}, false
+		}
+		bws = append(bws, j.cell.BWGbps)
+		peers = append(peers, j.ref[partner])
+	}
+	if len(pairs) < 2 {
+		return Outlier{}, false
+	}
+	if len(bws) > 0 && slices.Min(bws) < hostConsistency*median(bws) {
+		return Outlier{}, false
+	}
+	slices.SortFunc(pairs, func(x, y Pair) int { return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B)) })
+	return Outlier{Blame: BlameHost, Host: name, Pairs: pairs, Names: pairNames(m, pairs),
+		BWGbps: median(bws), PeerMedianGbps: median(peers), Failed: failed}, true
+}
+
+// judgePairs compares each cell with the median bandwidth of each of its
+// two hosts with their other partners. A slow link is below both; a pair
+// of a slow host is below its partner's only. (One median over both
+// hosts' pairs would sit between a slow host's pairs and the rest and
+// hide the host in a large fleet.) Failed cells are kept so that hosts
+// failing everywhere show. Each host's bandwidths are sorted once, so P
+// pairs cost O(P log d).
 func judgePairs(m *Matrix, slowRatio float64) []pairJudgement {
 	byHost := map[int][]float64{}
 	for _, c := range m.Cells {
@@ -144,12 +188,9 @@ func judgePairs(m *Matrix, slowRatio float64) []pairJudgement {
 	for _, c := range m.Cells {
 		j := pairJudgement{cell: c}
 		if c.OK {
-			ma, okA := medianWithout(byHost[c.Pair.A], c.BWGbps)
-			mb, okB := medianWithout(byHost[c.Pair.B], c.BWGbps)
-			if okA || okB {
-				j.judged = true
-				j.peerMedian = max(ma, mb)
-				j.slow = c.BWGbps < slowRatio*j.peerMedian
+			for i, h := range []int{c.Pair.A, c.Pair.B} {
+				j.ref[i], j.has[i] = medianWithout(byHost[h], c.BWGbps)
+				j.slowVs[i] = j.has[i] && c.BWGbps < slowRatio*j.ref[i]
 			}
 		}
 		out = append(out, j)

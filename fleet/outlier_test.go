@@ -251,3 +251,25 @@ func TestOutliersSlowHostBesideSlowLink(t *testing.T) {
 		}
 	}
 }
+
+// TestOutliersNoisyThree: three hosts whose healthy pairs differ by
+// nearly 2x (as in the lab, and as the host's netns mesh gave under load:
+// 1.94 and 3.1 Gbit/s) and one slowed link: only the link is named; the
+// host with the slowed link and the lower healthy pair is not blamed.
+func TestOutliersNoisyThree(t *testing.T) {
+	for _, v := range [][3]float64{{1.94, 0.019, 3.1}, {14, 2, 26}, {0.0138, 0.0017, 0.0263}} {
+		m := synthetic(3, func(a, b int) float64 {
+			switch {
+			case a == 0 && b == 1:
+				return v[0]
+			case a == 0 && b == 2:
+				return v[1]
+			}
+			return v[2]
+		})
+		out := Outliers(m, 0)
+		if len(out) != 1 || out[0].Blame != BlameLink || out[0].Names[0] != "h0–h2" {
+			t.Errorf("%v: outliers %v, want the link h0–h2", v, out)
+		}
+	}
+}

@@ -75,7 +75,7 @@ func TestScale1000(t *testing.T) {
 	done := measured(rounds, "rack12", m.Hosts)
 	runtime.GC()
 	runtime.ReadMemStats(&after)
-	t.Logf("resume over 50,000 stored cells: %v, %.0f MB live, %d pairs to skip", time.Since(start), float64(after.HeapAlloc-before.HeapAlloc)/1e6, len(done))
+	t.Logf("resume over 50,000 stored cells: %v, %.0f MB allocated, %d pairs to skip", time.Since(start), float64(after.TotalAlloc-before.TotalAlloc)/1e6, len(done))
 	runtime.KeepAlive(rounds)
 	runtime.KeepAlive(&buf)
 	runtime.KeepAlive(done)

@@ -1,0 +1,87 @@
+//go:build lab
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/rocekit/rocekit/internal/labtest"
+	"github.com/rocekit/rocekit/runbook"
+)
+
+// TestLabNICPairs runs two real ib_send_bw pairs at once in a guest, one
+// per virtio NIC (eth0, eth1; each pair on its own rxe link, in loopback),
+// unidirectional and with -b: both pairs give a bandwidth, have their own
+// port and device, are pinned to disjoint shares of the NICs' local CPUs,
+// their clients start together, and the rxe links are gone afterwards.
+// Bandwidths are emulated and not checked beyond being positive.
+func TestLabNICPairs(t *testing.T) {
+	labtest.Guest(t)
+	for _, a := range [][]string{{"198.18.96.1/24", "eth0"}, {"198.18.97.1/24", "eth1"}} {
+		for _, args := range [][]string{{"addr", "add", a[0], "dev", a[1]}, {"link", "set", a[1], "up"}} {
+			if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+				t.Fatalf("ip %v: %v %s", args, err, out)
+			}
+		}
+		t.Cleanup(func() { exec.Command("ip", "addr", "del", a[0], "dev", a[1]).Run() })
+	}
+	for _, bidir := range []bool{false, true} {
+		dir := t.TempDir()
+		c := config{Flags: runbook.Flags{Journal: filepath.Join(dir, "journal.jsonl")}, Netdevs: "eth0,eth1", Tool: "perftest",
+			Duration: 3, Bidir: bidir, Pin: true, QPTimeout: 22, LineRate: 1, MinRatio: 0.9, Out: filepath.Join(dir, "out")}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		var out, prog bytes.Buffer
+		err := run(ctx, c, &out, &prog)
+		cancel()
+		t.Logf("-b %v:\n%s\n%s", bidir, out.String(), prog.String())
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+		labtest.CheckRestored(t, "rxe_eth0", "eth0", "1500")
+		labtest.CheckRestored(t, "rxe_eth1", "eth1", "1500")
+		b, err := os.ReadFile(filepath.Join(c.Out, "summary.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s summary
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Pairs) != 2 || s.Failed != 0 || s.Mode != "loopback" {
+			t.Fatalf("summary: %s", b)
+		}
+		var starts []time.Time
+		for i, p := range s.Pairs {
+			if !p.OK || p.Gbps <= 0 || p.Port != 18515+i || p.Name != []string{"eth0-eth0", "eth1-eth1"}[i] {
+				t.Errorf("pair %d: %+v", i, p)
+			}
+			if len(p.ServerCPUs) == 0 || !slices.Equal(p.ServerCPUs, p.ClientCPUs) {
+				t.Errorf("pair %d not pinned to its NIC's CPUs: server %v client %v", i, p.ServerCPUs, p.ClientCPUs)
+			}
+			st, err := time.Parse(time.RFC3339Nano, p.ClientStart)
+			if err != nil {
+				t.Errorf("pair %d client start %q: %v", i, p.ClientStart, err)
+			}
+			starts = append(starts, st)
+		}
+		for _, cpu := range s.Pairs[0].ServerCPUs {
+			if slices.Contains(s.Pairs[1].ServerCPUs, cpu) {
+				t.Errorf("pairs share CPU %d: %v and %v", cpu, s.Pairs[0].ServerCPUs, s.Pairs[1].ServerCPUs)
+			}
+		}
+		if d := starts[1].Sub(starts[0]).Abs(); d > 250*time.Millisecond {
+			t.Errorf("clients started %v apart", d)
+		}
+		if d := s.SumGbps - s.Pairs[0].Gbps - s.Pairs[1].Gbps; s.Slowest < 0 || d > 1e-9 || d < -1e-9 || s.Below != 2 {
+			t.Errorf("aggregate: slowest %d sum %v below %d", s.Slowest, s.SumGbps, s.Below)
+		}
+	}
+}
