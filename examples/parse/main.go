@@ -6,8 +6,10 @@
 //	netperf -H 198.18.0.2 -t UDP_STREAM | go run ./examples/parse
 //
 // Exit status: 0 when the input was recognised (also when it is a tool's
-// error message: the JSON then holds an "error" object), 2 when it was not,
-// 1 when the input could not be read.
+// error message: the JSON then holds an "error" object), 3 when it was
+// recognised but is cut short or garbled (the JSON holds what parsed and a
+// "parse_error" object: kind "truncated" or "garbled", line, message), 2
+// when it was not recognised, 1 when the input could not be read.
 //
 // The keys are a contract for scripts (see issue 3): perftest results carry
 // tool, test, kind, header, bw or lat rows, value, warnings and error;
@@ -52,11 +54,15 @@ func main() {
 		os.Exit(1)
 	}
 	out, err := parse(data)
-	if err != nil {
+	if err != nil && out == nil {
 		fmt.Fprintln(os.Stderr, "parse:", err)
 		os.Exit(2)
 	}
 	os.Stdout.Write(out)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "parse:", err)
+		os.Exit(3)
+	}
 }
 
 func readInput(args []string) ([]byte, error) {
@@ -76,7 +82,29 @@ func parse(data []byte) ([]byte, error) {
 		if res == nil {
 			return nil, err
 		}
-		return marshal(res)
+		var pe *perftest.ParseError
+		if !errors.As(err, &pe) {
+			return marshal(res)
+		}
+		// Cut short or garbled: what parsed, and why it is not whole.
+		b, merr := json.Marshal(res)
+		if merr != nil {
+			return nil, merr
+		}
+		var m map[string]any
+		if merr := json.Unmarshal(b, &m); merr != nil {
+			return nil, merr
+		}
+		kind := "garbled"
+		if errors.Is(err, perftest.ErrTruncated) {
+			kind = "truncated"
+		}
+		m["parse_error"] = map[string]any{"kind": kind, "line": pe.Line, "message": err.Error()}
+		out, merr := marshal(m)
+		if merr != nil {
+			return nil, merr
+		}
+		return out, err
 	}
 	if netperf.Detect(data) != netperf.Form("") {
 		res, err := netperf.Parse(bytes.NewReader(data))
