@@ -105,6 +105,9 @@ func (f *Flags) Open(ctx context.Context) (*Sides, error) {
 	if f.Netdev == "" {
 		return nil, errors.New("-netdev is required")
 	}
+	if os.Geteuid() != 0 {
+		return nil, errors.New("needs root: the run sets MTUs, rxe links, IRQ affinity and sysctls and reads ethtool counters (run it with sudo)")
+	}
 	if f.Peer != "" && f.PeerNetns != "" {
 		return nil, errors.New("-peer and -peer-netns exclude each other")
 	}

@@ -41,7 +41,9 @@ func (p *Progress) Step(format string, args ...any) {
 	defer p.mu.Unlock()
 	elapsed := p.now().Sub(p.start)
 	eta := "ETA unknown"
-	if p.done > 0 && p.total > p.done {
+	// Under a second of history says nothing of the steps to come (a
+	// first step that only read a file gave "ETA 0s" for a 30 s run).
+	if p.done > 0 && p.total > p.done && elapsed >= time.Second {
 		left := time.Duration(float64(elapsed) / float64(p.done) * float64(p.total-p.done))
 		eta = "ETA " + left.Round(time.Second).String()
 	}

@@ -71,6 +71,21 @@ func TestProgressPlain(t *testing.T) {
 	}
 }
 
+// TestProgressNoETAFromAnInstant: a first step that took no time used to
+// give "ETA 0s" for the whole run.
+func TestProgressNoETAFromAnInstant(t *testing.T) {
+	var b bytes.Buffer
+	p := NewProgress(&b, 3)
+	now := p.start
+	p.now = func() time.Time { return now }
+	p.Step("read the netdev")
+	now = now.Add(200 * time.Millisecond)
+	p.Step("run 1 (30s)")
+	if got := strings.Split(strings.TrimSpace(b.String()), "\n")[1]; got != "[2/3] run 1 (30s) (0s elapsed, ETA unknown)" {
+		t.Errorf("second step: %q", got)
+	}
+}
+
 func TestPerftestOptionsGIDs(t *testing.T) {
 	ctx := context.Background()
 	near, far := &Local{}, &Local{Netns: "peer"}
