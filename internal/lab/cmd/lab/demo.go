@@ -39,7 +39,9 @@ var demoExamples = []demoExample{
 	// perftest's default 14 on 6.1 and 6.12, and at 18 on 6.1; none at 22).
 	{"softroce-baseline", []string{"-mtu", "9000", "-count", "3", "-n", "2000", "-qp-timeout", "22"}},
 	{"mtu-sweep", []string{"-mtus", "1500,4200,9000", "-count", "3", "-n", "2000", "-qp-timeout", "22"}},
-	{"qp-scaling", []string{"-qps", "1,2,4,8", "-count", "2", "-n", "1000", "-qp-timeout", "22"}},
+	// -n 300: 8 QPs × 300 × 64 KiB is 157 MB a run, minutes under TCG on
+	// a loaded machine (1000 outran the step's deadline there).
+	{"qp-scaling", []string{"-qps", "1,2,4,8", "-count", "2", "-n", "300", "-qp-timeout", "22"}},
 	{"netperf-udp-tuning", []string{"-l", "5", "-count", "3"}},
 }
 
@@ -54,7 +56,7 @@ func cmdDemo(ctx context.Context, args []string) error {
 	c.register(fs)
 	fs.Set("suite", "trixie")
 	out := fs.String("out", "demo-out", "folder for the reports, plots and archives")
-	timeout := fs.Duration("timeout", 40*time.Minute, "deadline per suite")
+	timeout := fs.Duration("timeout", 60*time.Minute, "deadline per suite")
 	only := fs.String("only", "", "run only the examples whose names match these comma-separated names")
 	fs.Parse(args)
 
@@ -193,8 +195,11 @@ func runDemo(ctx context.Context, s *session, img *lab.Image, examples []demoExa
 		args := append([]string{"-netdev", "eth0", "-peer", "root@" + demoFarAddr,
 			"-identity", "/lab/ssh/id_ed25519", "-known-hosts", "/lab/ssh/known_hosts",
 			"-journal", "/lab/journal-" + e.name + ".jsonl",
-			"-store", demoOut + "/" + e.name + "/rounds.jsonl", "-out", demoOut + "/" + e.name}, e.args...)
-		near.Plan.Steps = append(near.Plan.Steps, lab.Step{Name: e.name, Path: lab.BinDir + "/" + e.name, Args: args, Timeout: 15 * time.Minute})
+			"-store", demoOut + "/" + e.name + "/rounds.jsonl", "-out", demoOut + "/" + e.name,
+			// The example's own deadline comes first, so that it ends
+			// itself, restores both hosts and writes what it has.
+			"-timeout", "16m"}, e.args...)
+		near.Plan.Steps = append(near.Plan.Steps, lab.Step{Name: e.name, Path: lab.BinDir + "/" + e.name, Args: args, Timeout: 18 * time.Minute})
 	}
 	near.Plan.Steps = append(near.Plan.Steps,
 		// What is left on both hosts after the examples restored.
