@@ -98,6 +98,7 @@ const (
 	actionLink     = "link flap: check the cable, the optics (ethtool -m) and the switch port (errors, speed, autonegotiation); the round is not comparable"
 	actionPCIe     = "PCIe errors: reseat the card or move it to another slot, check lspci -vvv LnkSta for a degraded width or speed, update the platform firmware"
 	actionAlloc    = "memory: the driver could not allocate pages; lower ring sizes or MTU, check free memory and vm.min_free_kbytes"
+	actionVF       = "accelerated networking: the VF left or came back (host servicing, VF revoked); traffic fell back to the synthetic NIC, so the round is not comparable"
 	actionRDMA     = "rdma: an RDMA device changed or reported an error; check rdma link and the rxe netdev"
 )
 
@@ -118,6 +119,8 @@ var rules = []Rule{
 		anyFold: []string{"corrected error received", "uncorrectable error", "pci error", "link is degraded"}},
 	{Kind: KindAllocation, Name: "page allocation failure", Action: actionAlloc,
 		anyFold: []string{"page allocation failure", "failed to allocate", "alloc failed", "out of memory"}},
+	{Kind: KindLinkFlap, Name: "VF data path switched", Action: actionVF,
+		any: []string{"Data path switched", "VF unregistering", "VF slot", "VF removed"}},
 	{Kind: KindLinkFlap, Name: "link down", Action: actionLink,
 		any:     []string{"Link down", "Link is Down", "link is not ready", "NIC Link is down"},
 		anyFold: []string{"nic link is down", "carrier lost", "link is down", "cable unplugged"}},

@@ -85,6 +85,12 @@ func (s *Scanner) Scan() bool {
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
+		if s.continues(text) {
+			// dmesg prints the further lines of a multi-line record
+			// indented under its text.
+			s.pending.Text += "\n" + strings.TrimLeft(text, " ")
+			continue
+		}
 		if strings.HasPrefix(text, " ") && isDictLine(text) {
 			s.warnings = append(s.warnings, fmt.Errorf("%w: line %d: dictionary line without a /dev/kmsg record: %q", ErrParse, s.line, clip(text)))
 			continue
@@ -103,6 +109,21 @@ func (s *Scanner) Scan() bool {
 		}
 	}
 	return s.emit(nil)
+}
+
+// continues reports whether text is an indented further line of the
+// pending dmesg record.
+func (s *Scanner) continues(text string) bool {
+	if s.pending == nil || !strings.HasPrefix(text, " ") {
+		return false
+	}
+	switch s.pending.Format {
+	case FormatRaw, FormatPlain, FormatCtime:
+	default:
+		return false
+	}
+	t := strings.TrimLeft(text, " ")
+	return !strings.HasPrefix(t, "<") && !(strings.HasPrefix(t, "[") && looksStamped(t))
 }
 
 // emit queues next and makes the previously queued record current.
@@ -299,14 +320,18 @@ func isDictLine(line string) bool {
 }
 
 // cutHostPrefix splits "node1: [ 12.3] text" (pdsh, clush) into the host
-// and the rest, when the rest is a stamped or prioritised record.
+// and the rest, when the rest is a stamped or prioritised record; a shell
+// prompt "host> " before a console record is dropped.
 func cutHostPrefix(line string) (host, rest string, ok bool) {
-	i := strings.Index(line, ": ")
-	if i <= 0 || i > 64 || strings.ContainsAny(line[:i], " []<>") {
+	i := strings.IndexAny(line, ":>")
+	if i <= 0 || i > 64 || i+1 >= len(line) || line[i+1] != ' ' || strings.ContainsAny(line[:i], " []<>") {
 		return "", "", false
 	}
 	rest = line[i+2:]
 	if strings.HasPrefix(rest, "[") && looksStamped(rest) || strings.HasPrefix(rest, "<") && strings.IndexByte(rest, '>') > 1 {
+		if line[i] == '>' {
+			return "", rest, true // a shell prompt ("SynologyNAS> ") on a console
+		}
 		return line[:i], rest, true
 	}
 	return "", "", false
