@@ -34,7 +34,7 @@ import (
 const (
 	labDone    = "/run/fleet-lab-done"
 	labOut     = "/lab/out"
-	labSlowNet = "netem rate 2mbit limit 100000"
+	labSlowNet = "netem rate 1mbit limit 100000"
 )
 
 // TestLabMatrixThreeGuests runs on the host (root, QEMU, the lab images):
@@ -113,7 +113,7 @@ func runThreeGuests(ctx context.Context, t *testing.T, img *lab.Image, agent str
 	ssh := "ssh -i /lab/ssh/id_ed25519 -o UserKnownHostsFile=/lab/ssh/known_hosts -o BatchMode=yes root@"
 	args := "/lab/bin/fleet-matrix -host a=local:eth0+eth1 -host b=root@198.18.1.2:eth0+eth1 -host c=root@198.18.3.3:eth0+eth1" +
 		" -identity /lab/ssh/id_ed25519 -known-hosts /lab/ssh/known_hosts -journal-dir /lab" +
-		" -n 300 -size 16384 -tx-depth 16 -qp-timeout 22 -line-rate 1 -pair-timeout 4m -name lab" +
+		" -n 200 -size 16384 -tx-depth 16 -qp-timeout 22 -line-rate 1 -pair-timeout 4m -name lab" +
 		" -store " + labOut + "/rounds.jsonl"
 	a := lab.Guest{Name: suite + "-a", Image: img, SMP: 2, MemMiB: 1536,
 		NICs: []lab.NIC{{Network: "ab"}, {Network: "ac"}},
