@@ -113,6 +113,9 @@ func (fs FS) Interrupts() (Interrupts, error) {
 // the returned error (a *ParseError per line, joined); the other lines are
 // kept. Input without the "CPU0 CPU1 ..." header (grep output) gives an
 // error matching ErrNoHeader: use ParseInterruptLines for it.
+//
+// Not prometheus/procfs's Interrupts: it keeps counts as strings by
+// column, loses CPU ids and panics on a header such as "CPU0 CPU1 CPU3".
 func ParseInterrupts(r io.Reader) (Interrupts, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxFileBytes))
 	if err != nil {

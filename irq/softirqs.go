@@ -44,6 +44,9 @@ func (fs FS) Softirqs() (Softirqs, error) {
 // ParseSoftirqs parses the format of /proc/softirqs. Lines that cannot be
 // parsed are skipped and reported in the returned error; the others are
 // kept.
+//
+// Not prometheus/procfs's Softirqs, which is right on a live file: this
+// one keeps each column's CPU id, also across "..." in pasted outputs.
 func ParseSoftirqs(r io.Reader) (Softirqs, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxFileBytes))
 	if err != nil {

@@ -50,6 +50,9 @@ func (fs FS) Softnet() ([]SoftnetStat, error) {
 // id column a row's CPU is its position, which is wrong when a CPU below
 // it is offline: use ParseSoftnetOnline then. Lines that cannot be parsed
 // are skipped and reported in the returned error; the others are kept.
+//
+// Not prometheus/procfs's NetSoftnetStat: without the CPU id column (before
+// 5.10) it gives a row's position, and an offline CPU shifts the rest.
 func ParseSoftnet(r io.Reader) ([]SoftnetStat, error) {
 	return ParseSoftnetOnline(r, nil)
 }

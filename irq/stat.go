@@ -55,6 +55,9 @@ func (fs FS) Stat() (Stat, error) {
 // Kernels before 2.6.33 print fewer than ten columns; the missing ones are
 // 0. Lines that cannot be parsed are skipped and reported in the returned
 // error; the others are kept.
+//
+// Not prometheus/procfs's Stat, which is right on a live file: this one
+// also reads pasted outputs with "..." for columns left out.
 func ParseStat(r io.Reader) (Stat, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxFileBytes))
 	if err != nil {

@@ -16,6 +16,9 @@ type SNMP map[string]map[string]int64
 // names and a line of values ("Udp: InDatagrams NoPorts ..." then "Udp: 2527
 // 0 ..."). A malformed pair is an error naming its line; the protocols
 // before it are returned.
+//
+// Not prometheus/procfs's Snmp: it lacks Udp MemErrors and reads the main
+// thread's namespace, not the one a handle is in.
 func ParseSNMP(r io.Reader) (SNMP, error) {
 	out := SNMP{}
 	sc := bufio.NewScanner(r)
