@@ -85,14 +85,14 @@ func (s *Scanner) Scan() bool {
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
+		if strings.HasPrefix(text, " ") && isDictLine(text) {
+			s.warnings = append(s.warnings, fmt.Errorf("%w: line %d: dictionary line without a /dev/kmsg record: %q", ErrParse, s.line, clip(text)))
+			continue
+		}
 		if s.continues(text) {
 			// dmesg prints the further lines of a multi-line record
 			// indented under its text.
 			s.pending.Text += "\n" + strings.TrimLeft(text, " ")
-			continue
-		}
-		if strings.HasPrefix(text, " ") && isDictLine(text) {
-			s.warnings = append(s.warnings, fmt.Errorf("%w: line %d: dictionary line without a /dev/kmsg record: %q", ErrParse, s.line, clip(text)))
 			continue
 		}
 		rec, ok, warn := parseLine(text)
@@ -220,23 +220,21 @@ func parseLine(line string) (rec Record, ok bool, warn error) {
 	return rec, true, nil
 }
 
-// isKmsgLine reports whether line starts like "6,1234,5678901,-;": digits,
-// comma, digits, comma, digits, comma.
+// isKmsgLine reports whether line starts like a /dev/kmsg record: digits,
+// then a header without spaces holding three commas before a ';' (the
+// header is checked by parseKmsg, which warns when it is bad).
 func isKmsgLine(line string) bool {
-	fields := 0
-	digits := 0
-	for i := 0; i < len(line) && i < 64; i++ {
-		c := line[i]
-		switch {
-		case c >= '0' && c <= '9':
-			digits++
-		case c == ',' && digits > 0:
-			fields++
-			digits = 0
-			if fields == 3 {
-				return strings.IndexByte(line[i:], ';') > 0
-			}
-		default:
+	if line == "" || line[0] < '0' || line[0] > '9' {
+		return false
+	}
+	commas := 0
+	for i := 1; i < len(line) && i < 128; i++ {
+		switch line[i] {
+		case ',':
+			commas++
+		case ';':
+			return commas >= 3
+		case ' ', '\t':
 			return false
 		}
 	}
