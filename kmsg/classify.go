@@ -105,7 +105,7 @@ const (
 // rules are tried in order; the first that matches classifies a record.
 var rules = []Rule{
 	{Kind: KindTimeout, Name: "firmware command timeout", Action: actionFirmware,
-		any: []string{"cmd_exec timeout", "No done completion", "Will cause a leak of a command resource", "command timeout", "FW command timeout", "cmd timeout"},
+		any:     []string{"cmd_exec timeout", "No done completion", "Will cause a leak of a command resource", "command timeout", "FW command timeout", "cmd timeout"},
 		anyFold: []string{"wait_func", "cmd_work_handler"}},
 	{Kind: KindTimeout, Name: "transmit queue timeout", Action: actionTxQueue,
 		any:     []string{"NETDEV WATCHDOG", "TX timeout", "tx timeout", "transmit queue", "TX queue timeout"},
