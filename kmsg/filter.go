@@ -107,8 +107,8 @@ func (c Cursor) After(recs []Record) []Record {
 	if !c.Valid {
 		return recs
 	}
-	if c.Last.HasSeq && len(recs) > 0 && recs[len(recs)-1].HasSeq {
-		if recs[len(recs)-1].Seq < c.Last.Seq {
+	if last, ok := lastSeq(recs); c.Last.HasSeq && ok {
+		if last < c.Last.Seq {
 			return recs // sequence went backwards: a new boot
 		}
 		for i, r := range recs {
@@ -169,3 +169,13 @@ func sameRecord(a, b Record) bool {
 //
 // Similar to: dmesg -r > before; …; dmesg -r | diff before - | grep '^>'
 func Since(before, after []Record) []Record { return CursorOf(before).After(after) }
+
+// lastSeq returns the sequence number of the last record that has one.
+func lastSeq(recs []Record) (uint64, bool) {
+	for i := len(recs) - 1; i >= 0; i-- {
+		if recs[i].HasSeq {
+			return recs[i].Seq, true
+		}
+	}
+	return 0, false
+}

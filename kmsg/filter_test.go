@@ -65,6 +65,12 @@ func TestSinceKmsg(t *testing.T) {
 	if got := Since(k, k[:5]); len(got) != 5 {
 		t.Errorf("after a reboot: %d records, want all 5", len(got))
 	}
+	// A trailing line without a sequence number (dd's own message) does
+	// not hide the sequence numbers.
+	withDD := readLog(t, "lab-trixie-rxe-injected/kmsg.txt").Records
+	if got := Since(before, withDD); len(got) != 9 || got[0].Seq != 390 {
+		t.Errorf("with dd's line: %d records", len(got))
+	}
 	if got := Since(nil, k[:3]); len(got) != 3 {
 		t.Errorf("no before: %d", len(got))
 	}
