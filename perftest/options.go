@@ -190,8 +190,10 @@ type Options struct {
 	// NoFreqCheck is -F: do not fail or warn when the CPU frequency
 	// cannot be trusted (always wanted in VMs).
 	NoFreqCheck bool
-	// ServerCPUs and ClientCPUs pin each side to CPUs with taskset; empty
-	// means no pinning.
+	// ServerCPUs and ClientCPUs pin each side to CPUs through
+	// host.Cmd.CPUs (a thread bound to them locally, taskset over SSH);
+	// empty means no pinning. The argv stays the program's own, so a
+	// host.Fake still finds its script by the program name.
 	ServerCPUs, ClientCPUs []int
 	// JSON adds --out_json and --out_json_file=JSONFile(role) to each side;
 	// RunPair reads the files back.
@@ -210,6 +212,18 @@ type Options struct {
 
 	// Timeout bounds the whole pair; 0 means Deadline's estimate.
 	Timeout time.Duration
+	// ServerGrace is how long RunPair lets the server run on once the
+	// client succeeded before it stops it (Side.StoppedAfterGrace);
+	// 0 means 5 s.
+	ServerGrace time.Duration
+}
+
+// serverGrace returns ServerGrace or its default.
+func (o Options) serverGrace() time.Duration {
+	if o.ServerGrace > 0 {
+		return o.ServerGrace
+	}
+	return sideGrace
 }
 
 // Role is a side of a pair.
@@ -495,15 +509,7 @@ func (o Options) JSONFile(role Role) string {
 // argv builds one side's command line; gid < 0 gives no -x. The client
 // gets serverAddr last.
 func (o Options) argv(role Role, serverAddr string, gid int) []string {
-	var a []string
-	if cpus := o.cpus(role); len(cpus) > 0 {
-		s := make([]string, len(cpus))
-		for i, c := range cpus {
-			s[i] = strconv.Itoa(c)
-		}
-		a = append(a, "taskset", "-c", strings.Join(s, ","))
-	}
-	a = append(a, o.Test.Program())
+	a := []string{o.Test.Program()}
 	if d := o.device(role); d != "" {
 		a = append(a, "-d", d)
 	}
@@ -528,7 +534,11 @@ func (o Options) argv(role Role, serverAddr string, gid int) []string {
 	return a
 }
 
-func (o Options) cpus(role Role) []int {
+// CPUs returns the CPUs a side is pinned to (ServerCPUs or ClientCPUs),
+// which RunPair gives the side's host.Cmd.
+//
+// Similar to: taskset -c 2,3 ib_send_bw ...
+func (o Options) CPUs(role Role) []int {
 	if role == Server {
 		return o.ServerCPUs
 	}

@@ -21,12 +21,12 @@ func ExampleOptions() {
 	srv, _ := o.ServerArgv()
 	cli, _ := o.ClientArgv("198.18.80.1")
 	fmt.Println(strings.Join(srv, " "))
-	fmt.Println(strings.Join(cli, " "))
+	fmt.Println(strings.Join(cli, " "), "on CPUs", o.CPUs(perftest.Client))
 
 	o.Test, o.QPs = perftest.SendLat, 4
 	fmt.Println(o.Validate())
 	// Output:
 	// ib_send_bw -d rxe0 -x 3 -F -n 10000 --report_gbits -p 18515
-	// taskset -c 2 ib_send_bw -d rxe0 -x 3 -F -n 10000 --report_gbits -p 18515 198.18.80.1
+	// ib_send_bw -d rxe0 -x 3 -F -n 10000 --report_gbits -p 18515 198.18.80.1 on CPUs [2]
 	// perftest: invalid options: QPs: -q is for BW tests only (ib_send_lat)
 }

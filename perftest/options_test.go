@@ -44,8 +44,8 @@ func TestArgvExact(t *testing.T) {
 		{
 			Options{Test: WriteBW, Device: "rxe0", ClientDevice: "rxe1", IBPort: 1, Duration: 5 * time.Second, QPs: 4, Bidirectional: true,
 				Connection: UC, MTU: 1024, TXDepth: 64, RXDepth: 32, InlineSize: 64, Port: 18600, ServerCPUs: []int{2, 3}, ClientCPUs: []int{1}},
-			"taskset -c 2,3 ib_write_bw -d rxe0 -i 1 -c UC -D 5 -q 4 -m 1024 -b -t 64 -r 32 -I 64 -p 18600",
-			"taskset -c 1 ib_write_bw -d rxe1 -i 1 -c UC -D 5 -q 4 -m 1024 -b -t 64 -r 32 -I 64 -p 18600 198.18.80.1",
+			"ib_write_bw -d rxe0 -i 1 -c UC -D 5 -q 4 -m 1024 -b -t 64 -r 32 -I 64 -p 18600",
+			"ib_write_bw -d rxe1 -i 1 -c UC -D 5 -q 4 -m 1024 -b -t 64 -r 32 -I 64 -p 18600 198.18.80.1",
 		},
 		{
 			Options{Test: ReadLat, AllSizes: true, RDMACM: true, JSON: true, JSONDir: "/run/x", Extra: []string{"-u", "16"}, ClientExtra: []string{"--output=latency"}},

@@ -95,7 +95,9 @@ func (e *PairError) Unwrap() []error {
 type Side struct {
 	Role   Role     // Server or Client
 	Runner string   // where it ran (host.Runner's String)
-	Argv   []string // the command, taskset prefix included
+	Argv   []string // the command (pinning is in CPUs, not a taskset prefix)
+	// CPUs are the CPUs the side was pinned to (host.Cmd.CPUs), or nil.
+	CPUs []int
 	// GIDIndex is the -x given, or -1.
 	GIDIndex int
 	// Started is false when the side was never started. PID is its
@@ -117,6 +119,40 @@ type Side struct {
 	// Elapsed is from start to exit. Listen (server only) is from start to
 	// the port in LISTEN state.
 	Elapsed, Listen time.Duration
+	// StoppedAfterGrace is set on a server that was still running
+	// Options.ServerGrace after the client succeeded, and that RunPair
+	// then stopped; its being killed is not the pair's failure.
+	StoppedAfterGrace bool
+}
+
+// Outcome says how the side ended: "not started", "exit status 0",
+// "signal KILL", "stopped after the client finished" (StoppedAfterGrace).
+// A side that never started has no exit status (Status.Code is -1).
+//
+// Similar to: wait $PID; echo $?
+func (s Side) Outcome() string {
+	switch {
+	case !s.Started:
+		return "not started"
+	case s.StoppedAfterGrace:
+		return "stopped after the client finished"
+	}
+	return s.Status.String()
+}
+
+// waitGrace waits up to grace for p to end; it reports whether p was still
+// running then (and so is to be stopped).
+func waitGrace(ctx context.Context, p *host.Process, grace time.Duration) bool {
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-p.Done():
+		return false
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // Mismatch is a header line the two sides printed differently.
@@ -179,8 +215,8 @@ func RunPair(ctx context.Context, serverRunner, clientRunner host.Runner, server
 	}
 	start := time.Now()
 	pr := &PairResult{Options: opts, ServerAddr: serverAddr, Deadline: opts.Deadline()}
-	pr.Server = Side{Role: Server, Runner: serverRunner.String(), GIDIndex: -1}
-	pr.Client = Side{Role: Client, Runner: clientRunner.String(), GIDIndex: -1}
+	pr.Server = Side{Role: Server, Runner: serverRunner.String(), GIDIndex: -1, Status: host.ExitStatus{Code: -1}}
+	pr.Client = Side{Role: Client, Runner: clientRunner.String(), GIDIndex: -1, Status: host.ExitStatus{Code: -1}}
 	defer func() { pr.Elapsed = time.Since(start) }()
 
 	runCtx, cancel := context.WithTimeoutCause(ctx, pr.Deadline, ErrPairTimeout)
@@ -204,6 +240,7 @@ func RunPair(ctx context.Context, serverRunner, clientRunner host.Runner, server
 	}
 	pr.Server.Argv = opts.argv(Server, "", pr.Server.GIDIndex)
 	pr.Client.Argv = opts.argv(Client, serverAddr, pr.Client.GIDIndex)
+	pr.Server.CPUs, pr.Client.CPUs = opts.CPUs(Server), opts.CPUs(Client)
 	port := uint16(opts.port())
 
 	// A port in LISTEN state already would make the readiness check pass
@@ -217,7 +254,7 @@ func RunPair(ctx context.Context, serverRunner, clientRunner host.Runner, server
 	}
 
 	srvStart := time.Now()
-	srv, err := serverRunner.Start(runCtx, host.Cmd{Argv: pr.Server.Argv, LineBuffered: true})
+	srv, err := serverRunner.Start(runCtx, host.Cmd{Argv: pr.Server.Argv, LineBuffered: true, CPUs: pr.Server.CPUs})
 	if err != nil {
 		return pr, &PairError{Side: Server, Stage: "start", Err: err}
 	}
@@ -242,7 +279,7 @@ func RunPair(ctx context.Context, serverRunner, clientRunner host.Runner, server
 	pr.Server.Listen = time.Since(srvStart)
 
 	cliStart := time.Now()
-	cli, err := clientRunner.Start(runCtx, host.Cmd{Argv: pr.Client.Argv, LineBuffered: true})
+	cli, err := clientRunner.Start(runCtx, host.Cmd{Argv: pr.Client.Argv, LineBuffered: true, CPUs: pr.Client.CPUs})
 	if err != nil {
 		srv.Kill()
 		<-srv.Done()
@@ -272,6 +309,11 @@ func RunPair(ctx context.Context, serverRunner, clientRunner host.Runner, server
 			case <-runCtx.Done():
 			}
 			t.Stop()
+		} else if first == cli {
+			// The client has its numbers: a server that runs on (a
+			// read or atomic latency server, one left in accept()) is
+			// stopped after the grace, not at the deadline.
+			pr.Server.StoppedAfterGrace = waitGrace(runCtx, srv, opts.serverGrace())
 		} else {
 			select {
 			case <-second.Done():
@@ -311,7 +353,7 @@ func RunPair(ctx context.Context, serverRunner, clientRunner host.Runner, server
 		}
 		return pr, &PairError{Side: side, Stage: "run", Failure: failure, Err: errors.Join(err, mismatch)}
 	}
-	if pr.Server.Err != nil {
+	if pr.Server.Err != nil && !pr.Server.StoppedAfterGrace {
 		return pr, &PairError{Side: Server, Stage: "run", Failure: failure, Err: errors.Join(notFound(pr.Server), pr.Server.Err, mismatch)}
 	}
 	if mismatch != nil {

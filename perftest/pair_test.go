@@ -277,11 +277,61 @@ func TestRunPairMissingBinary(t *testing.T) {
 	if !errors.Is(err, exec.ErrNotFound) || !errors.As(err, &pe) || pe.Side != Client {
 		t.Fatalf("err %v, want exec.ErrNotFound at client start", err)
 	}
-	// Behind taskset, the program is missing when taskset exits 127.
-	srvF, cliF = fakePair("taskset", DefaultPort, host.FakeScript{Stderr: "taskset: failed to execute ib_read_bw: No such file or directory\n", ExitCode: 127}, host.FakeScript{})
-	_, err = RunPair(testCtx(t), srvF, cliF, "h", Options{Test: ReadBW, ServerCPUs: []int{0}})
-	if !errors.Is(err, exec.ErrNotFound) {
-		t.Fatalf("err %v, want exec.ErrNotFound through taskset", err)
+}
+
+// TestRunPairCPUs: ServerCPUs and ClientCPUs reach each side's host.Cmd,
+// and the argv stays the program's own, so a strict Fake finds its script.
+func TestRunPairCPUs(t *testing.T) {
+	srvF, cliF := fakePair("ib_read_bw", DefaultPort, host.FakeScript{Delay: fakeServerLife}, host.FakeScript{})
+	pr, err := RunPair(testCtx(t), srvF, cliF, "h", Options{Test: ReadBW, ServerCPUs: []int{0, 1}, ClientCPUs: []int{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := srvF.Calls()[0]; got.Argv[0] != "ib_read_bw" || !slices.Equal(got.CPUs, []int{0, 1}) {
+		t.Errorf("server cmd %q on CPUs %v, want ib_read_bw on [0 1]", got.Argv, got.CPUs)
+	}
+	if got := cliF.Calls()[0]; !slices.Equal(got.CPUs, []int{1}) || !slices.Equal(pr.Client.CPUs, []int{1}) {
+		t.Errorf("client cmd CPUs %v, side CPUs %v, want [1]", got.CPUs, pr.Client.CPUs)
+	}
+}
+
+// TestRunPairServerGrace: a server still running once the client
+// succeeded is stopped after ServerGrace, not at the deadline, and the
+// pair succeeds.
+func TestRunPairServerGrace(t *testing.T) {
+	out, errb := pairFixture(t, "trixie", "send-bw", "client")
+	srvF, cliF := fakePair("ib_send_bw", DefaultPort, host.FakeScript{Hang: true, Listen: []uint16{DefaultPort}},
+		host.FakeScript{Stdout: out, Stderr: errb})
+	start := time.Now()
+	pr, err := RunPair(testCtx(t), srvF, cliF, "h", Options{Test: SendBW, ServerGrace: 200 * time.Millisecond, Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 10*time.Second {
+		t.Errorf("pair took %v, want about the 200ms grace", el)
+	}
+	if !pr.Server.StoppedAfterGrace || pr.Server.Outcome() != "stopped after the client finished" {
+		t.Errorf("server outcome %q (stopped %v)", pr.Server.Outcome(), pr.Server.StoppedAfterGrace)
+	}
+	if pr.Client.Result == nil || len(pr.Client.Result.BW) == 0 {
+		t.Errorf("client result %+v, want its BW rows", pr.Client.Result)
+	}
+}
+
+// TestRunPairNotStarted: a side that never started says so, and has no
+// exit status.
+func TestRunPairNotStarted(t *testing.T) {
+	srvF, cliF := fakePair("ib_send_bw", DefaultPort, host.FakeScript{Delay: fakeServerLife}, host.FakeScript{})
+	cliF.Scripts = nil
+	pr, err := RunPair(testCtx(t), srvF, cliF, "h", Options{Test: SendBW})
+	if err == nil || pr == nil {
+		t.Fatalf("err %v, want a start error", err)
+	}
+	if pr.Client.Outcome() != "not started" || pr.Client.Status.Code != -1 {
+		t.Errorf("client outcome %q status %v, want not started, code -1", pr.Client.Outcome(), pr.Client.Status)
+	}
+	if pr.Server.Outcome() != "signal KILL" {
+		t.Errorf("server outcome %q, want signal KILL", pr.Server.Outcome())
 	}
 }
 
