@@ -4,9 +4,11 @@
 export PATH := /usr/local/go/bin:$(PATH)
 GO ?= go
 LAB := $(GO) run ./internal/lab/cmd/lab
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 # Debian packages the tests and the lab need: QEMU and debootstrap for the
 # guests, netperf (non-free) and iproute2/ethtool for the host root tests.
-APT_PACKAGES := qemu-system-x86 debootstrap cpio netperf ethtool iproute2 kmod openssh-server
+APT_PACKAGES := qemu-system-x86 debootstrap cpio netperf ethtool iproute2 kmod openssh-server nftables iptables
 
 .PHONY: all deps test fuzz lab-image lab-test fixtures check demo fmt
 
@@ -22,12 +24,15 @@ deps:
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(APT_PACKAGES); \
 	fi
 	$(GO) mod download
+	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 ## test: vet, format check, unit tests and host root tests (guest-booting tests run when images exist)
 test:
 	$(GO) vet ./...
 	$(GO) vet -tags lab ./...
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@test -x $(STATICCHECK) || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	$(STATICCHECK) ./...
 	$(GO) test -count=1 -timeout 30m ./...
 
 ## fuzz: run every fuzz target for FUZZTIME executions (seeds always run in make test)

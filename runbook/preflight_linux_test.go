@@ -17,7 +17,11 @@ import (
 // TestPreflightFirewallInNetns: the far end's namespace drops netserver's
 // control port with a real nft rule; the preflight quotes that rule as
 // critical, and reads both ends' kernel and limits.
-func TestPreflightFirewallInNetns(t *testing.T) {
+func TestPreflightFirewallInNetns(t *testing.T) { testPreflightFirewall(t) }
+
+// testPreflightFirewall is the test's body, also run in the lab's guests
+// (TestLabPreflightFirewall) with their Debian kernels and nft.
+func testPreflightFirewall(t *testing.T) {
 	if _, err := exec.LookPath("nft"); err != nil {
 		t.Skip("nft not installed (apt-get install nftables)")
 	}

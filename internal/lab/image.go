@@ -27,6 +27,8 @@ var DefaultPackages = []string{
 	"ibverbs-utils", "perftest", "ethtool", "netperf", "procps",
 	// sshd for the two-host runs (the far guest is reached over SSH).
 	"openssh-server",
+	// nft for the preflight's firewall check (a rule in the way, quoted).
+	"nftables",
 }
 
 // DefaultModuleDirs are the kernel module paths (relative to
