@@ -28,6 +28,11 @@ type ServerOptions struct {
 	Family Family
 	// Addr is the local address to listen on (-L); empty means all.
 	Addr string
+	// CPUs pins netserver, and the child it forks per test, through
+	// host.Cmd.CPUs; empty leaves the affinity as inherited.
+	//
+	// Similar to: taskset -c 3 netserver -D
+	CPUs []int
 }
 
 func (o *ServerOptions) port() uint16 {
@@ -43,6 +48,9 @@ func (o *ServerOptions) port() uint16 {
 // Similar to: what netserver -p PORT -L ADDR would reject.
 func (o *ServerOptions) Validate() error {
 	if _, err := o.Family.flag(); err != nil {
+		return err
+	}
+	if err := checkCPUs(o.CPUs); err != nil {
 		return err
 	}
 	return checkHost("Addr", o.Addr)
@@ -94,7 +102,7 @@ func StartNetserver(ctx context.Context, r host.Runner, o ServerOptions) (*Netse
 	} else if host.ListeningOn(socks, port) {
 		return nil, fmt.Errorf("%w: port %d on %s", ErrPortBusy, port, r)
 	}
-	p, err := r.Start(ctx, host.Cmd{Argv: o.Argv(), MaxOutputBytes: 64 << 10})
+	p, err := r.Start(ctx, host.Cmd{Argv: o.Argv(), MaxOutputBytes: 64 << 10, CPUs: o.CPUs})
 	if err != nil {
 		return nil, fmt.Errorf("netperf: netserver: %w", err)
 	}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rocekit/rocekit/host"
 )
 
 // ErrInvalidOptions is wrapped by every *OptionsError: Options (or
@@ -26,6 +28,16 @@ func (e *OptionsError) Error() string {
 
 // Unwrap returns ErrInvalidOptions.
 func (e *OptionsError) Unwrap() error { return ErrInvalidOptions }
+
+// checkCPUs refuses CPU numbers host.Cmd.CPUs cannot take.
+func checkCPUs(cpus []int) error {
+	for _, c := range cpus {
+		if c < 0 || c >= host.MaxCPU {
+			return optErr("CPUs", "CPU %d is not within 0-%d", c, host.MaxCPU-1)
+		}
+	}
+	return nil
+}
 
 func optErr(field, format string, args ...any) error {
 	return &OptionsError{Field: field, Msg: fmt.Sprintf(format, args...)}
@@ -146,6 +158,12 @@ type Options struct {
 
 	// CPU binds both ends to CPUs (-T); nil leaves them to the scheduler.
 	CPU *CPUBind
+	// CPUs pins the netperf process itself through host.Cmd.CPUs (a
+	// thread bound to them locally, taskset over SSH) before it starts;
+	// empty leaves its affinity as inherited. The argv stays netperf's own.
+	//
+	// Similar to: taskset -c 2 netperf ...
+	CPUs []int
 	// Confidence asks for confidence intervals (-I, -i); nil runs once.
 	Confidence *ConfidenceOptions
 
@@ -231,6 +249,9 @@ func (o *Options) Validate() error {
 	}
 	if (o.RequestSize > 0 || o.ResponseSize > 0) && !o.Test.IsRR() {
 		return optErr("RequestSize", "-r applies to TCP_RR, UDP_RR and TCP_CRR, not %s", o.Test)
+	}
+	if err := checkCPUs(o.CPUs); err != nil {
+		return err
 	}
 	if c := o.CPU; c != nil && c.Local < 0 && c.Remote < 0 {
 		return optErr("CPU", "both sides unbound: use a nil CPU instead")

@@ -56,7 +56,7 @@ func Run(ctx context.Context, r host.Runner, o Options) (*Result, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, ErrRunTimeout)
 	defer cancel()
 	argv := o.Argv()
-	p, err := host.Run(ctx, r, host.Cmd{Argv: argv, MaxOutputBytes: 1 << 20})
+	p, err := host.Run(ctx, r, host.Cmd{Argv: argv, MaxOutputBytes: 1 << 20, CPUs: o.CPUs})
 	if p == nil {
 		return nil, fmt.Errorf("netperf: %w", err)
 	}

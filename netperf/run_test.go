@@ -312,3 +312,34 @@ func TestRunOwnDeadline(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestRunCPUs: Options.CPUs and ServerOptions.CPUs reach host.Cmd.CPUs,
+// with the argv unchanged, and out-of-range CPUs are refused.
+func TestRunCPUs(t *testing.T) {
+	f := &host.Fake{Strict: true, Scripts: map[string]host.FakeScript{
+		"netperf":   {Stdout: udpKeyVal},
+		"netserver": {Hang: true, Listen: []uint16{DefaultPort}},
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ns, err := StartNetserver(ctx, f, ServerOptions{CPUs: []int{3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ns.Kill()
+	if _, err := Run(ctx, f, Options{Test: TestUDPStream, Host: "198.18.0.1", CPUs: []int{2}}); err != nil {
+		t.Fatal(err)
+	}
+	calls := f.Calls()
+	if len(calls) != 2 || calls[0].Argv[0] != "netserver" || !slices.Equal(calls[0].CPUs, []int{3}) ||
+		calls[1].Argv[0] != "netperf" || !slices.Equal(calls[1].CPUs, []int{2}) {
+		t.Fatalf("calls %+v, want netserver on [3], netperf on [2]", calls)
+	}
+	var oe *OptionsError
+	if _, err := Run(ctx, f, Options{Test: TestUDPStream, CPUs: []int{-1}}); !errors.As(err, &oe) || oe.Field != "CPUs" {
+		t.Errorf("CPU -1: err %v, want an OptionsError on CPUs", err)
+	}
+	if _, err := StartNetserver(ctx, f, ServerOptions{CPUs: []int{host.MaxCPU}}); !errors.As(err, &oe) || oe.Field != "CPUs" {
+		t.Errorf("CPU %d: err %v, want an OptionsError on CPUs", host.MaxCPU, err)
+	}
+}
