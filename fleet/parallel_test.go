@@ -18,10 +18,10 @@ import (
 	"github.com/rocekit/rocekit/perftest"
 )
 
-// fixture reads a captured perftest side of ../testdata/trixie/perftest.
+// fixture reads a captured perftest side of ../rocekittest/captures/trixie/perftest.
 func fixture(t *testing.T, name, file string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "testdata", "trixie", "perftest", name, file))
+	b, err := os.ReadFile(filepath.Join("..", "rocekittest", "captures", "trixie", "perftest", name, file))
 	if err != nil {
 		t.Fatal(err)
 	}
