@@ -48,9 +48,9 @@ lab-image:
 lab-test:
 	$(LAB) test
 
-## fixtures: capture real tool outputs in both guests into testdata/
+## fixtures: capture real tool outputs in both guests into rocekittest/captures/
 fixtures:
-	$(LAB) fixtures -out testdata
+	$(LAB) fixtures -out rocekittest/captures
 
 ## check: the whole test suite on a fresh machine (what .ci/run runs)
 check: deps lab-image test fuzz lab-test

@@ -32,8 +32,8 @@ func Example() {
 		}
 		return r
 	}
-	base := round("send_bw", "testdata/bookworm/perftest/send-bw-gbits/client.stdout")
-	cand := round("send_bw", "testdata/trixie/perftest/send-bw-gbits/client.stdout")
+	base := round("send_bw", "rocekittest/captures/bookworm/perftest/send-bw-gbits/client.stdout")
+	cand := round("send_bw", "rocekittest/captures/trixie/perftest/send-bw-gbits/client.stdout")
 	mtu, _ := base.Param("mtu")
 	fmt.Println("RoCE path MTU", mtu)
 	for _, m := range report.Compare(base, cand, report.CompareOptions{}).Metrics {

@@ -29,15 +29,15 @@ func benchParse(b *testing.B, in string, parse func(string) (*Result, error)) {
 }
 
 func BenchmarkParseClassicUDP(b *testing.B) {
-	benchParse(b, benchInput(b, "../testdata/bookworm/netperf/udp-stream/client.stdout"), parseClassic)
+	benchParse(b, benchInput(b, "../rocekittest/captures/bookworm/netperf/udp-stream/client.stdout"), parseClassic)
 }
 
 func BenchmarkParseClassicRRCPU(b *testing.B) {
-	benchParse(b, benchInput(b, "../testdata/bookworm/netperf/tcp-rr-cpu/client.stdout"), parseClassic)
+	benchParse(b, benchInput(b, "../rocekittest/captures/bookworm/netperf/tcp-rr-cpu/client.stdout"), parseClassic)
 }
 
 func BenchmarkParseKeyValAll(b *testing.B) {
-	benchParse(b, benchInput(b, "../testdata/bookworm/netperf/tcp-stream-k-all/client.stdout"), parseKeyVal)
+	benchParse(b, benchInput(b, "../rocekittest/captures/bookworm/netperf/tcp-stream-k-all/client.stdout"), parseKeyVal)
 }
 
 func BenchmarkParseCSVAll(b *testing.B) {
@@ -53,10 +53,10 @@ func BenchmarkParseHumanAll(b *testing.B) {
 // BenchmarkParseDetect is Parse's routing on a mix of all forms.
 func BenchmarkParseDetect(b *testing.B) {
 	for _, path := range []string{
-		"../testdata/bookworm/netperf/tcp-stream/client.stdout",
-		"../testdata/bookworm/netperf/udp-stream-k/client.stdout",
-		"../testdata/bookworm/netperf/tcp-rr-csv/client.stdout",
-		"../testdata/bookworm/netperf/tcp-stream-human/client.stdout",
+		"../rocekittest/captures/bookworm/netperf/tcp-stream/client.stdout",
+		"../rocekittest/captures/bookworm/netperf/udp-stream-k/client.stdout",
+		"../rocekittest/captures/bookworm/netperf/tcp-rr-csv/client.stdout",
+		"../rocekittest/captures/bookworm/netperf/tcp-stream-human/client.stdout",
 	} {
 		in := benchInput(b, path)
 		b.Run(strings.Split(path, "/")[4], func(b *testing.B) {

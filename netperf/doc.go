@@ -35,7 +35,7 @@
 // test-specific option still runs the test (exit 0); -1 means "not
 // measured"; -P 0 -o and -O print no headers (name the selectors with
 // ParseCSV and ParseHuman). The tests run on outputs captured from netperf
-// 2.7.0 and 2.7.1 (testdata/loopback here, ../testdata/*/netperf from the
+// 2.7.0 and 2.7.1 (testdata/loopback here, ../rocekittest/captures/*/netperf from the
 // lab's guests).
 //
 // Outputs of older netperfs and pasted outputs read the same: the banners

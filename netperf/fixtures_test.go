@@ -38,7 +38,7 @@ type fixtureCase struct {
 
 func loadFixtures(t testing.TB) []fixture {
 	t.Helper()
-	lab, err := filepath.Glob("../testdata/*/netperf/*/case.json")
+	lab, err := filepath.Glob("../rocekittest/captures/*/netperf/*/case.json")
 	if err != nil {
 		t.Fatal(err)
 	}

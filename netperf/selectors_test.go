@@ -22,7 +22,7 @@ func TestSelectorTableMatchesNetperf(t *testing.T) {
 		}
 		return res.Omni.Selectors
 	}
-	k := parse("../testdata/bookworm/netperf/tcp-stream-k-all/client.stdout", parseKeyVal)
+	k := parse("../rocekittest/captures/bookworm/netperf/tcp-stream-k-all/client.stdout", parseKeyVal)
 	csv := parse("testdata/loopback/tcp-stream-csv-all/client.stdout", func(s string) (*Result, error) { return parseCSV(s, nil) })
 	human := parse("testdata/loopback/tcp-stream-human-all/client.stdout", func(s string) (*Result, error) { return parseHuman(s, nil) })
 

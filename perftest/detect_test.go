@@ -45,7 +45,7 @@ func TestDetect(t *testing.T) {
 // No other tool's captured output (netperf, rdma, ethtool, ...) is taken
 // for perftest's, so examples/parse can ask perftest first.
 func TestDetectOtherTools(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/*/*/*/*.std*")
+	files, _ := filepath.Glob("../rocekittest/captures/*/*/*/*.std*")
 	n := 0
 	for _, f := range files {
 		if filepath.Base(filepath.Dir(filepath.Dir(f))) == "perftest" {

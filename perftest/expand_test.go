@@ -49,7 +49,7 @@ func TestExpand(t *testing.T) {
 // expanded "Dual-port : OFF          Device : rxe0" gave an empty device,
 // 0 QPs and the connection "RC           Using SRQ      : OFF".)
 func TestLabCapturesExpanded(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/*/perftest/*/*.stdout")
+	files, _ := filepath.Glob("../rocekittest/captures/*/perftest/*/*.stdout")
 	if len(files) == 0 {
 		t.Fatal("no lab captures")
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The fixture test walks every case folder under ../testdata/*/perftest/
+// The fixture test walks every case folder under ../rocekittest/captures/*/perftest/
 // (real captures of perftest 4.5-0.17 on bookworm and 25.01 on trixie) and
 // checks each side against the values below, copied from the captured
 // text: the title, header fields, units, row count, the first row as
@@ -435,9 +435,9 @@ type caseFile struct {
 }
 
 func TestFixtures(t *testing.T) {
-	dirs, err := filepath.Glob("../testdata/*/perftest/*")
+	dirs, err := filepath.Glob("../rocekittest/captures/*/perftest/*")
 	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no fixtures under ../testdata/*/perftest: %v", err)
+		t.Fatalf("no fixtures under ../rocekittest/captures/*/perftest: %v", err)
 	}
 	seen := map[string]bool{}
 	suites := map[string]bool{}

@@ -34,8 +34,8 @@ func seeds(f *testing.F, patterns ...string) {
 const realWorldSeeds = "../testdata/realworld/perftest/*/*.txt"
 
 var (
-	textSeeds = []string{"../testdata/*/perftest/*/*.stdout", "../testdata/*/perftest/*/*.stderr", "testdata/*.txt", "testdata/*.stderr", realWorldSeeds}
-	jsonSeeds = []string{"../testdata/*/perftest/*/client.json", "testdata/*.json"}
+	textSeeds = []string{"../rocekittest/captures/*/perftest/*/*.stdout", "../rocekittest/captures/*/perftest/*/*.stderr", "testdata/*.txt", "testdata/*.stderr", realWorldSeeds}
+	jsonSeeds = []string{"../rocekittest/captures/*/perftest/*/client.json", "testdata/*.json"}
 )
 
 // checkResult checks what every parser promises for any input: a Result,

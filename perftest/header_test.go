@@ -89,7 +89,7 @@ func TestHeaderKeys(t *testing.T) {
 		}
 	}
 	// Every key of every header line of the captures is known.
-	files, _ := filepath.Glob("../testdata/*/perftest/*/*.stdout")
+	files, _ := filepath.Glob("../rocekittest/captures/*/perftest/*/*.stdout")
 	rw, _ := filepath.Glob(realWorldSeeds)
 	lines := 0
 	for _, file := range append(files, rw...) {

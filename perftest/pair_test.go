@@ -17,10 +17,10 @@ import (
 	"github.com/rocekit/rocekit/host"
 )
 
-// pairFixture reads a captured side of ../testdata/SUITE/perftest/CASE.
+// pairFixture reads a captured side of ../rocekittest/captures/SUITE/perftest/CASE.
 func pairFixture(t *testing.T, suite, name, role string) (stdout, stderr string) {
 	t.Helper()
-	dir := filepath.Join("..", "testdata", suite, "perftest", name)
+	dir := filepath.Join("..", "rocekittest", "captures", suite, "perftest", name)
 	out, err := os.ReadFile(filepath.Join(dir, role+".stdout"))
 	if err != nil {
 		t.Fatal(err)
@@ -398,7 +398,7 @@ func TestRunPairInvalid(t *testing.T) {
 func TestRunPairJSON(t *testing.T) {
 	sOut, _ := pairFixture(t, "trixie", "send-bw", "server")
 	cOut, _ := pairFixture(t, "trixie", "send-bw", "client")
-	jsonFile, err := os.ReadFile("../testdata/trixie/perftest/send-bw-json/client.json")
+	jsonFile, err := os.ReadFile("../rocekittest/captures/trixie/perftest/send-bw-json/client.json")
 	if err != nil {
 		t.Skip("no JSON fixture:", err)
 	}

@@ -22,7 +22,7 @@ var approx = cmpopts.EquateApprox(1e-9, 0)
 
 func fixture(t testing.TB, suite, tool, c, file string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "testdata", suite, tool, c, file))
+	b, err := os.ReadFile(filepath.Join("..", "rocekittest", "captures", suite, tool, c, file))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,7 @@
 // or standard input), recognises the tool and the form, and prints the
 // parsed result as JSON: what runbooks do with grep, awk and a spreadsheet.
 //
-//	go run ./examples/parse testdata/trixie/perftest/send-bw-gbits/client.stdout
+//	go run ./examples/parse rocekittest/captures/trixie/perftest/send-bw-gbits/client.stdout
 //	netperf -H 198.18.0.2 -t UDP_STREAM | go run ./examples/parse
 //
 // Exit status: 0 when the input was recognised (also when it is a tool's

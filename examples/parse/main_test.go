@@ -17,7 +17,7 @@ import (
 // recognised client output gives its tool's JSON, and each case the capture
 // expected to fail gives an error object from one of its outputs.
 func TestParseEveryCapturedOutput(t *testing.T) {
-	dirs, _ := filepath.Glob("../../testdata/*/*/*/case.json")
+	dirs, _ := filepath.Glob("../../rocekittest/captures/*/*/*/case.json")
 	checked := 0
 	for _, path := range dirs {
 		b, err := os.ReadFile(path)
@@ -99,7 +99,7 @@ func TestParseRejectsOtherText(t *testing.T) {
 // parsed. Input that is neither tool's is refused, also when it has a line
 // that is just a number.
 func TestParseCutAndGarbage(t *testing.T) {
-	full, err := os.ReadFile("../../testdata/trixie/perftest/send-bw-gbits/client.stdout")
+	full, err := os.ReadFile("../../rocekittest/captures/trixie/perftest/send-bw-gbits/client.stdout")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func demoRounds(t testing.TB, example string) []report.Round {
 // perftestRound is a round from a captured perftest client output.
 func perftestRound(t testing.TB, name, suite, c string) report.Round {
 	t.Helper()
-	dir := filepath.Join("..", "..", "testdata", suite, "perftest", c)
+	dir := filepath.Join("..", "..", "rocekittest", "captures", suite, "perftest", c)
 	out, err := os.ReadFile(filepath.Join(dir, "client.stdout"))
 	if err != nil {
 		t.Fatal(err)

@@ -15,12 +15,12 @@
 //
 // A parser test reads a fixture like this:
 //
-//	c, err := capture.ReadCase("testdata/bookworm/perftest/send-bw-gbits")
+//	c, err := capture.ReadCase("rocekittest/captures/bookworm/perftest/send-bw-gbits")
 //	if err != nil {
 //		t.Fatal(err)
 //	}
 //	client, _ := c.Side(capture.RoleClient)
-//	out, err := os.ReadFile(filepath.Join("testdata/bookworm/perftest/send-bw-gbits", client.Stdout))
+//	out, err := os.ReadFile(filepath.Join("rocekittest/captures/bookworm/perftest/send-bw-gbits", client.Stdout))
 //
 // The command internal/lab/cmd/capture is a thin wrapper around [Run]:
 //

@@ -23,7 +23,7 @@ func cmdFixtures(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("fixtures", flag.ExitOnError)
 	var c commonFlags
 	c.register(fs)
-	out := fs.String("out", "testdata", "folder that receives <suite>/<group>/<case>/")
+	out := fs.String("out", "rocekittest/captures", "folder that receives <suite>/<group>/<case>/")
 	only := fs.String("only", "", "capture only the cases whose id matches this regexp (merged into OUT)")
 	timeout := fs.Duration("timeout", 30*time.Minute, "deadline per suite")
 	verbose := fs.Bool("v", false, "stream the capture log")

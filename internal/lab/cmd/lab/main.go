@@ -4,7 +4,7 @@
 //	lab image [-suite bookworm,trixie]      build the guest images (cached)
 //	lab run -suite bookworm -- CMD ARGS...  run one command in a guest
 //	lab test [-suite ...] [-run REGEXP]     run every package's lab tests in every image
-//	lab fixtures [-suite ...] [-out DIR]    capture real tool outputs into testdata
+//	lab fixtures [-suite ...] [-out DIR]    capture real tool outputs into rocekittest/captures
 //	lab demo [-suite ...] [-json]           rxe0 and an ib_send_bw pair in each image, parsed
 //	lab rxe-errors [-qps 1,8] [-u 14,20]    ib_send_bw pairs between two guests with rxe counter deltas
 //
