@@ -146,8 +146,8 @@ func TestRunPairsReleasesClientsTogether(t *testing.T) {
 		if argAfter(s, "-x") != "3" || argAfter(c, "-x") != "1" {
 			t.Errorf("pair %d GID: server -x %s, client -x %s, want 3 and 1", i, argAfter(s, "-x"), argAfter(c, "-x"))
 		}
-		if argAfter(s, "-c") != wantCPUs[i] || argAfter(c, "-c") != wantCPUs[i] || s[0] != "taskset" {
-			t.Errorf("pair %d CPUs: %q / %q, want taskset -c %s", i, s[:3], c[:3], wantCPUs[i])
+		if sc, cc := cpuList(o.Result.Server.CPUs), cpuList(o.Result.Client.CPUs); sc != wantCPUs[i] || cc != wantCPUs[i] || s[0] != "ib_send_bw" {
+			t.Errorf("pair %d CPUs: %s / %s (argv %q), want %s", i, sc, cc, s[0], wantCPUs[i])
 		}
 		if !slices.Contains(s, "-b") || !slices.Contains(c, "-b") {
 			t.Errorf("pair %d: -b missing", i)
@@ -243,4 +243,13 @@ func TestSplitCPUs(t *testing.T) {
 	if fmt.Sprint(got) != want {
 		t.Errorf("SplitCPUs: %v, want %s", got, want)
 	}
+}
+
+// cpuList formats CPUs as taskset -c takes them: "0,1,2".
+func cpuList(cpus []int) string {
+	s := make([]string, len(cpus))
+	for i, c := range cpus {
+		s[i] = strconv.Itoa(c)
+	}
+	return strings.Join(s, ",")
 }
