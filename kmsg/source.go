@@ -39,7 +39,7 @@ func SourceOf(text string) Source {
 	}
 	t := strings.SplitN(text, " ", 4)
 	if len(t) >= 2 && !strings.HasSuffix(t[0], ":") && isDriverWord(t[0]) {
-		if d, ok := strings.CutSuffix(t[1], ":"); ok && isDeviceWord(d) {
+		if d, ok := strings.CutSuffix(t[1], ":"); ok && (isDeviceWord(d) || knownDrivers[t[0]] && isNameWord(d)) {
 			return Source{Driver: t[0], Device: d}
 		}
 		if len(t) >= 3 && isDeviceWord(t[1]) {
@@ -169,4 +169,10 @@ func isNetdevWord(w string) bool {
 		}
 	}
 	return digit
+}
+
+// isNameWord: a device name a known driver or class gives, which need not
+// hold a digit ("infiniband rxekmsg:", "infiniband rxe_ens5:").
+func isNameWord(w string) bool {
+	return w != "" && len(w) <= 64 && !strings.ContainsAny(w, " ()[]<>=,;/")
 }
