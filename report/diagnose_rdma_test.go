@@ -46,13 +46,14 @@ func TestCheckRetransmissions(t *testing.T) {
 	if fs[0].Summary != want0 || fs[0].Severity != SeverityCritical || !strings.Contains(fs[0].Action, "-u 20 is 4.3 s") {
 		t.Errorf("finding 0:\n%s\n%s %s\nwant\n%s", fs[0].Summary, fs[0].Severity, fs[0].Action, want0)
 	}
-	if !strings.Contains(fs[1].Summary, "(89 after NAKs, 5 on timeouts)") || !strings.Contains(fs[1].Summary, "(-u 18: 1074 ms)") || fs[1].Severity != SeverityWarning {
+	// 94 of 517765 packets retransmitted, no duplicates: loss, and noise.
+	if !strings.Contains(fs[1].Summary, "(89 after NAKs, 5 on timeouts)") || !strings.Contains(fs[1].Summary, "5 losses no NAK could report waited out the QP timeout (1074 ms each)") || fs[1].Severity != SeverityInfo {
 		t.Errorf("finding 1: %s %s", fs[1].Severity, fs[1].Summary)
 	}
 	// Only NAK-driven: loss or reordering, not the timeout.
 	nak := CheckRetransmissions([]RDMARun{{Label: "x", Requester: delta(t, map[string]uint64{"completer_retry_err": 7, "rcvd_seq_err": 7}),
 		Responder: delta(t, map[string]uint64{"out_of_seq_request": 7})}})
-	if len(nak) != 1 || !strings.Contains(nak[0].Summary, "lost or reordered between the hosts and recovered by NAK") {
+	if len(nak) != 1 || !strings.Contains(nak[0].Summary, "lost or reordered between the hosts") || nak[0].Severity != SeverityWarning {
 		t.Errorf("NAK-only: %v", nak)
 	}
 }
