@@ -1,0 +1,67 @@
+package rocekittest_test
+
+import (
+	"context"
+	"go/build"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestExternalModule is issue 16's "done when": a module outside the
+// repository (a temporary one with a replace to this checkout) unit-tests
+// its own orchestration code with the kit, five trials (a successful
+// pair, a connect failure, a header mismatch, a netserver that is not
+// there, a UDP run with loss), without copying a capture and without root.
+// Its code is testdata/usermodule; the trials must each pass.
+func TestExternalModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module: not in -short")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(build.Default.GOROOT, "bin", "go")
+	}
+	checkout, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	gomod := "module example.com/fw\n\ngo 1.26\n\nrequire github.com/rocekit/rocekit v0.0.0\n\nreplace github.com/rocekit/rocekit => " + checkout + "\n"
+	files := map[string]string{"go.mod": gomod}
+	for _, f := range []string{"fw.go", "fw_test.go"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "usermodule", f+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[f] = string(b)
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	run := func(args ...string) string {
+		cmd := exec.CommandContext(ctx, goBin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	run("mod", "tidy")
+	out := run("test", "-count=1", "-v", ".")
+	for _, trial := range []string{"TestSuccessfulPair", "TestConnectFailure", "TestHeaderMismatch", "TestNoNetserver", "TestUDPLoss"} {
+		if !strings.Contains(out, "--- PASS: "+trial) {
+			t.Errorf("%s did not pass:\n%s", trial, out)
+		}
+	}
+	t.Logf("%s", out)
+}
