@@ -409,6 +409,9 @@ func (pr *PairResult) finish(s *Side, p *host.Process, started time.Time, waitEr
 	s.Status = p.Status()
 	s.Err = waitErr
 	s.Result, s.ParseErr = ParseOutput(s.Stdout, s.Stderr)
+	if s.Result != nil {
+		s.Result.Argv = append([]string(nil), s.Argv...)
+	}
 }
 
 // classify returns the root-cause failure printed by either side, or nil.

@@ -293,6 +293,9 @@ func TestRunPairCPUs(t *testing.T) {
 	if got := cliF.Calls()[0]; !slices.Equal(got.CPUs, []int{1}) || !slices.Equal(pr.Client.CPUs, []int{1}) {
 		t.Errorf("client cmd CPUs %v, side CPUs %v, want [1]", got.CPUs, pr.Client.CPUs)
 	}
+	if !slices.Equal(pr.Server.Result.Argv, pr.Server.Argv) || pr.Server.Result.Argv[0] != "ib_read_bw" {
+		t.Errorf("server result argv %q, want the side's %q", pr.Server.Result.Argv, pr.Server.Argv)
+	}
 }
 
 // TestRunPairServerGrace: a server still running once the client

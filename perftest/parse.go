@@ -97,6 +97,10 @@ type Result struct {
 	// Warnings are caveats: tool messages, peaks not measured, inf and
 	// nan values, skipped sample dumps, unknown lines.
 	Warnings []Warning
+	// Argv is the command line that printed the output, when RunPair ran
+	// it (the parsers leave it nil): report.FromPerftest reads the test
+	// options from it.
+	Argv []string
 }
 
 // ReportBoth holds the extra sections of -b --report-both.

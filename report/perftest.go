@@ -2,7 +2,9 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rocekit/rocekit/perftest"
@@ -20,7 +22,10 @@ import (
 //	--output:  value, in the unit the option implies, which the output does not say
 //
 // The round's parameters come from the first header (test, device, qps,
-// connection, mtu, link_type, gid_index); a repeat whose header differs, a
+// connection, mtu, link_type, gid_index) and, for results RunPair made,
+// from the command line (argv, message_size, iterations, duration_sec,
+// qps_asked, mtu_asked, qp_timeout, connection_asked, all_sizes,
+// bidirectional); a repeat whose header differs, a
 // repeat that failed, and every parser warning become round warnings
 // ("repeat 2: ..."). Non-finite values are left out with a warning. The
 // error wraps ErrNoData when no repeat has a row.
@@ -79,6 +84,46 @@ func perftestParams(res *perftest.Result) []Param {
 	add("link_type", h.LinkType)
 	if h.GIDIndex >= 0 && (h.Device != "" || h.LinkType != "") {
 		add("gid_index", strconv.Itoa(h.GIDIndex))
+	}
+	return append(ps, perftestArgvParams(res.Argv)...)
+}
+
+// perftestArgFlags are the options of a perftest command line that
+// FromPerftest records, by the parameter they become.
+var perftestArgFlags = []struct{ flag, long, param string }{
+	{"-s", "--size", "message_size"},
+	{"-n", "--iters", "iterations"},
+	{"-D", "--duration", "duration_sec"},
+	{"-q", "--qp", "qps_asked"},
+	{"-m", "--mtu", "mtu_asked"},
+	{"-u", "--qp-timeout", "qp_timeout"},
+	{"-c", "--connection", "connection_asked"},
+}
+
+// perftestArgvParams are the test options of the command line RunPair ran
+// (perftest.Result.Argv): the argv itself, -s, -n, -D, -q, -m, -u, -c,
+// and -a, -b as "true".
+func perftestArgvParams(argv []string) []Param {
+	if len(argv) == 0 {
+		return nil
+	}
+	ps := []Param{{"argv", strings.Join(argv, " ")}}
+	for _, f := range perftestArgFlags {
+		for i, a := range argv {
+			if (a == f.flag || a == f.long) && i+1 < len(argv) {
+				ps = append(ps, Param{f.param, argv[i+1]})
+				break
+			}
+			if v, ok := strings.CutPrefix(a, f.long+"="); ok {
+				ps = append(ps, Param{f.param, v})
+				break
+			}
+		}
+	}
+	for _, f := range []struct{ flag, long, param string }{{"-a", "--all", "all_sizes"}, {"-b", "--bidirectional", "bidirectional"}} {
+		if slices.Contains(argv, f.flag) || slices.Contains(argv, f.long) {
+			ps = append(ps, Param{f.param, "true"})
+		}
 	}
 	return ps
 }

@@ -81,3 +81,19 @@ func TestFromPerftestFailed(t *testing.T) {
 		t.Errorf("warnings %q", r.Warnings)
 	}
 }
+
+// TestFromPerftestArgvParams: a result RunPair made carries its argv, and
+// the round records the test options from it.
+func TestFromPerftestArgvParams(t *testing.T) {
+	x := perftestFixture(t, "trixie", "send-bw", "client")
+	x.Argv = strings.Fields("ib_send_bw -d rxe0 -x 1 -F -s 4096 -n 300 -q 2 -m 1024 -u 22 --duration=5 -b -p 18515 198.18.0.1")
+	r, err := FromPerftest("send_bw", t0, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diff(t, []Param{{"test", "Send BW Test"}, {"device", "rxe0"}, {"qps", "1"}, {"connection", "RC"},
+		{"mtu", "1024"}, {"link_type", "Ethernet"}, {"gid_index", "1"},
+		{"argv", strings.Join(x.Argv, " ")}, {"message_size", "4096"}, {"iterations", "300"},
+		{"duration_sec", "5"}, {"qps_asked", "2"}, {"mtu_asked", "1024"}, {"qp_timeout", "22"},
+		{"bidirectional", "true"}}, r.Params)
+}
