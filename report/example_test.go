@@ -16,10 +16,10 @@ func Example() {
 	}
 	start := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 	base := report.Round{Name: "mtu1500", Start: start, Params: []report.Param{{Key: "mtu", Value: "1500"}},
-		Fingerprint: &report.Fingerprint{NICs: []report.NICFingerprint{{Netdev: "eth1", MTU: 1500, RoCEPathMTU: 1024}}},
+		Fingerprint: &report.Fingerprint{NICs: []report.NICFingerprint{{Netdev: "eth1", MTU: 1500, RoCEPathMTU: 1024, RDMADevice: "rxe0"}}},
 		Metrics:     metric(3.91, 4.02, 3.87, 3.95, 4.10, 3.99)}
 	cand := report.Round{Name: "mtu9000", Start: start, Params: []report.Param{{Key: "mtu", Value: "9000"}},
-		Fingerprint: &report.Fingerprint{NICs: []report.NICFingerprint{{Netdev: "eth1", MTU: 9000, RoCEPathMTU: 4096}}},
+		Fingerprint: &report.Fingerprint{NICs: []report.NICFingerprint{{Netdev: "eth1", MTU: 9000, RoCEPathMTU: 4096, RDMADevice: "rxe0"}}},
 		Metrics:     metric(5.81, 5.92, 5.77, 6.03, 5.88, 5.95)}
 	report.WriteComparisonMarkdown(os.Stdout, report.Compare(base, cand, report.CompareOptions{}))
 	// Output:

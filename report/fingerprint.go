@@ -63,6 +63,11 @@ type NICFingerprint struct {
 	NUMANode      int    `json:"numa_node"`                   // -1: none
 	NUMANodeCPUs  string `json:"numa_node_cpus,omitempty"`    // "0-7"
 	PCIAddress    string `json:"pci,omitempty"`               // "0000:3b:00.0"
+	// RDMADevice is the RDMA device over this netdev ("mlx5_0"), set by
+	// the caller for hardware RoCE; an rxe link in Fingerprint.RXE on the
+	// same host and netdev counts too. Without either the netdev is not
+	// RDMA, and Fields leaves out its roce_path_mtu.
+	RDMADevice string `json:"rdma_device,omitempty"`
 }
 
 // SideArgv is the command line one side ran.
@@ -74,7 +79,8 @@ type SideArgv struct {
 
 // Fields flattens the fingerprint into ordered key=value pairs, the unit
 // of FingerprintDiff: "kernel", "nic[local/eth0].mtu", "rxe[rxe0].gid_index",
-// "argv[client]". Empty parts are left out.
+// "argv[client]". Empty parts are left out, and so is the RoCE path MTU of
+// a netdev that carries no RDMA (see NICFingerprint.RDMADevice).
 func (f *Fingerprint) Fields() []Param {
 	if f == nil {
 		return nil
@@ -97,7 +103,9 @@ func (f *Fingerprint) Fields() []Param {
 	for _, n := range f.NICs {
 		p := "nic[" + hostPrefix(n.Host) + n.Netdev + "]."
 		add(p+"mtu", strconv.Itoa(n.MTU))
-		add(p+"roce_path_mtu", itoaNZ(n.RoCEPathMTU))
+		if f.isRDMA(n) {
+			add(p+"roce_path_mtu", itoaNZ(n.RoCEPathMTU))
+		}
 		add(p+"driver", n.Driver)
 		add(p+"driver_version", n.DriverVersion)
 		add(p+"firmware", n.Firmware)
@@ -122,6 +130,20 @@ func (f *Fingerprint) Fields() []Param {
 		add(e.Key, e.Value)
 	}
 	return ps
+}
+
+// isRDMA reports whether a netdev carries RDMA: its RDMADevice, or an rxe
+// link of the fingerprint on the same host and netdev.
+func (f *Fingerprint) isRDMA(n NICFingerprint) bool {
+	if n.RDMADevice != "" {
+		return true
+	}
+	for _, x := range f.RXE {
+		if x.Netdev == n.Netdev && x.Host == n.Host {
+			return true
+		}
+	}
+	return false
 }
 
 // FieldDiff is a fingerprint field whose value differs between a baseline

@@ -70,3 +70,16 @@ func TestDiffFingerprints(t *testing.T) {
 	}
 	diff(t, "governor: performance → —", FieldDiff{"governor", "performance", ""}.String())
 }
+
+// TestFingerprintNonRDMA: a netdev without an rxe link or RDMADevice (a
+// veth under netperf) has no roce_path_mtu, so an MTU change is one
+// environment difference, not two; with RDMADevice it is two.
+func TestFingerprintNonRDMA(t *testing.T) {
+	veth := func(mtu, path int, dev string) *Fingerprint {
+		return &Fingerprint{NICs: []NICFingerprint{{Netdev: "veth0", MTU: mtu, RoCEPathMTU: path, NUMANode: -1, RDMADevice: dev}},
+			RXE: []RXEFingerprint{{Link: "rxe0", Netdev: "eth1", GIDIndex: -1}}}
+	}
+	diff(t, []FieldDiff{{"nic[veth0].mtu", "1500", "9000"}}, DiffFingerprints(veth(1500, 1024, ""), veth(9000, 4096, "")))
+	diff(t, []FieldDiff{{"nic[veth0].mtu", "1500", "9000"}, {"nic[veth0].roce_path_mtu", "1024", "4096"}},
+		DiffFingerprints(veth(1500, 1024, "mlx5_0"), veth(9000, 4096, "mlx5_0")))
+}
