@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"golang.org/x/perf/benchmath"
 )
@@ -69,6 +70,10 @@ type MetricComparison struct {
 	Verdict     Verdict  `json:"verdict"`
 	NeedSamples int      `json:"need_samples"`       // per side, for the U test at Alpha
 	Warnings    []string `json:"warnings,omitempty"` // benchmath's, and unit mismatches
+	// SameAs names the metrics Compare left out because both rounds hold
+	// exactly this metric's values for them (UDP_STREAM's
+	// recv_throughput is its throughput).
+	SameAs []string `json:"same_as,omitempty"`
 }
 
 // Comparison is a candidate round judged against a baseline.
@@ -82,6 +87,10 @@ type Comparison struct {
 	// was changed on purpose).
 	ParamDiff []FieldDiff        `json:"param_diff,omitempty"`
 	Metrics   []MetricComparison `json:"metrics"` // the baseline's order, then the candidate's new metrics
+	// Notes are the sample warnings (benchmath's "need >= 6 samples ..."),
+	// each once for the whole comparison with the number of metrics it
+	// concerns, instead of once per metric and side.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // CompareOptions tune Compare. The zero value means a 95% CI and
@@ -122,7 +131,80 @@ func Compare(baseline, candidate Round, opts CompareOptions) Comparison {
 			c.Metrics = append(c.Metrics, missing(cm, conf, alpha, false))
 		}
 	}
+	c.Metrics = dedupeMetrics(c.Metrics, baseline, candidate)
+	c.Notes = hoistSampleNotes(c.Metrics)
 	return c
+}
+
+// dedupeMetrics drops a metric whose values equal, in both rounds, those
+// of an earlier metric with the same unit and labels, and names it in the
+// earlier one's SameAs.
+func dedupeMetrics(ms []MetricComparison, baseline, candidate Round) []MetricComparison {
+	values := func(r Round, key string) []float64 {
+		m, _ := r.Metric(key)
+		return m.Values
+	}
+	var out []MetricComparison
+next:
+	for _, m := range ms {
+		bv, cv := values(baseline, m.Key), values(candidate, m.Key)
+		for i := range out {
+			o := &out[i]
+			if o.Unit == m.Unit && labelString(o.Labels) == labelString(m.Labels) && len(bv)+len(cv) > 0 &&
+				slices.Equal(values(baseline, o.Key), bv) && slices.Equal(values(candidate, o.Key), cv) {
+				o.SameAs = append(o.SameAs, m.Name)
+				continue next
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// hoistSampleNotes moves the sample warnings of every metric's summaries,
+// and its own "need >= N samples" ones, into one list, each once with the count of metrics it was given for.
+func hoistSampleNotes(ms []MetricComparison) []string {
+	count := map[string]int{}
+	var order []string
+	for i := range ms {
+		seen := map[string]bool{}
+		for _, s := range []*Summary{&ms[i].Baseline, &ms[i].Candidate} {
+			for _, w := range s.Warnings {
+				if !seen[w] {
+					seen[w] = true
+					if count[w] == 0 {
+						order = append(order, w)
+					}
+					count[w]++
+				}
+			}
+			s.Warnings = nil
+		}
+		// benchmath's "need >= 4 samples to detect a difference" too.
+		kept := ms[i].Warnings[:0]
+		for _, w := range ms[i].Warnings {
+			if !strings.HasPrefix(w, "need >= ") {
+				kept = append(kept, w)
+				continue
+			}
+			if !seen[w] {
+				seen[w] = true
+				if count[w] == 0 {
+					order = append(order, w)
+				}
+				count[w]++
+			}
+		}
+		ms[i].Warnings = slices.Clip(kept)
+		if len(ms[i].Warnings) == 0 {
+			ms[i].Warnings = nil
+		}
+	}
+	notes := make([]string, len(order))
+	for i, w := range order {
+		notes[i] = fmt.Sprintf("%s (%d of %d metrics)", w, count[w], len(ms))
+	}
+	return notes
 }
 
 // CompareMetric compares two samples of one metric at the given confidence

@@ -113,3 +113,36 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("empty metric median %v, want NaN", s.Median)
 	}
 }
+
+// TestCompareDedupe: UDP_STREAM's throughput and recv_throughput are the
+// same numbers: one row remains, naming the other; the sample-size
+// warnings are one note each for the comparison.
+func TestCompareDedupe(t *testing.T) {
+	round := func(name string, recv, send []float64) Round {
+		return Round{Name: name, Metrics: []Metric{
+			{Name: "throughput", Unit: UnitMbps, Better: HigherIsBetter, Values: recv},
+			{Name: "send_throughput", Unit: UnitMbps, Better: HigherIsBetter, Values: send},
+			{Name: "recv_throughput", Unit: UnitMbps, Better: HigherIsBetter, Values: recv},
+		}}
+	}
+	a := round("a", []float64{100, 101, 99}, []float64{200, 201, 199})
+	b := round("b", []float64{150, 151, 149}, []float64{200, 201, 199})
+	c := Compare(a, b, CompareOptions{})
+	var names []string
+	for _, m := range c.Metrics {
+		names = append(names, m.Name+fmt.Sprint(m.SameAs))
+		if len(m.Warnings)+len(m.Baseline.Warnings)+len(m.Candidate.Warnings) > 0 {
+			t.Errorf("%s keeps warnings %q %q %q", m.Name, m.Warnings, m.Baseline.Warnings, m.Candidate.Warnings)
+		}
+	}
+	diff(t, []string{"throughput[recv_throughput]", "send_throughput[]"}, names)
+	diff(t, []string{"need >= 6 samples for confidence interval at level 0.95 (2 of 2 metrics)",
+		"need >= 4 samples to detect a difference at alpha level 0.05 (2 of 2 metrics)"}, c.Notes)
+	var md strings.Builder
+	if err := WriteComparisonMarkdown(&md, c); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(md.String(), "need >= 6 samples"); n != 1 {
+		t.Errorf("markdown has the CI note %d times:\n%s", n, md.String())
+	}
+}

@@ -57,7 +57,7 @@ func WriteComparisonMarkdown(w io.Writer, c Comparison) error {
 		bw.WriteString("Environment: same as the baseline.\n\n")
 	}
 	fmt.Fprintf(bw, "| metric | labels | unit | baseline | ± | candidate | ± | delta | p | n | verdict |\n|---|---|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
-	var notes []string
+	notes := slices.Clone(c.Notes)
 	for _, m := range c.Metrics {
 		verdict := string(m.Verdict)
 		if m.Verdict == VerdictTooFewSamples {
