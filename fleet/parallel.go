@@ -17,6 +17,11 @@ import (
 // failed (the others' results are kept).
 var ErrPairsFailed = errors.New("fleet: pairs failed")
 
+// ErrZeroBandwidth means a pair ran without error but its client printed
+// an average of 0.00: nothing was measured (under emulation perftest -D
+// can end its window before the first completion), not a bandwidth.
+var ErrZeroBandwidth = errors.New("fleet: the pair measured 0.00 bandwidth")
+
 // ErrNoPairs means a parallel run was given no pairs.
 var ErrNoPairs = errors.New("fleet: no pairs to run")
 
@@ -42,7 +47,8 @@ type PairOutcome struct {
 	Err    error
 	// BWGbps is the client's average bandwidth of the last row, in 10^9
 	// bit/s (with -b, both directions together as perftest prints it);
-	// NaN when the pair failed or printed no row.
+	// NaN when the pair failed or printed no row. A row of 0.00 is
+	// ErrZeroBandwidth.
 	BWGbps float64
 	// ClientStart is when the client was released (zero if it never was).
 	ClientStart time.Time
@@ -119,7 +125,11 @@ func RunPairs(ctx context.Context, specs []PairSpec) (*Parallel, error) {
 			cli := &gatedRunner{Runner: s.Client, gate: gate}
 			pr, err := perftest.RunPair(ctx, s.Server, cli, s.ServerAddr, s.Options)
 			cli.done()
-			out.Pairs[i] = PairOutcome{Spec: s, Result: pr, Err: err, BWGbps: clientBW(pr), ClientStart: cli.startTime()}
+			bw := clientBW(pr)
+			if err == nil && bw == 0 {
+				err, bw = ErrZeroBandwidth, math.NaN()
+			}
+			out.Pairs[i] = PairOutcome{Spec: s, Result: pr, Err: err, BWGbps: bw, ClientStart: cli.startTime()}
 		}()
 	}
 	wg.Wait()

@@ -253,3 +253,21 @@ func cpuList(cpus []int) string {
 	}
 	return strings.Join(s, ",")
 }
+
+// TestRunPairsZeroBandwidth: a client that prints a 0.00 average (as
+// perftest -D did under emulation) is a failed pair, not a bandwidth.
+func TestRunPairsZeroBandwidth(t *testing.T) {
+	srv, cli := newFakeHost(t, "server-host"), newFakeHost(t, "client-host")
+	cli.bw = func(port int) float64 {
+		if port == 18516 {
+			return 0
+		}
+		return 1
+	}
+	a, b := twoHosts(srv, cli, "rxe0", "rxe1")
+	specs, _ := NICPairs(a, b, perftest.Options{Test: perftest.SendBW, Iterations: 300, ReportGbits: true}, 0, false)
+	par, err := RunPairs(ctxFor(t), specs)
+	if !errors.Is(err, ErrZeroBandwidth) || par.Failed != 1 || par.Pairs[1].OK() || par.SumBWGbps != 1 || par.Slowest != 0 {
+		t.Errorf("RunPairs: %v; failed %d, sum %v, slowest %d", err, par.Failed, par.SumBWGbps, par.Slowest)
+	}
+}

@@ -51,6 +51,7 @@ type config struct {
 	Netdevs, PeerNetdevs string
 	Tool                 string
 	Duration             int
+	Iterations           int
 	Bidir, Pin           bool
 	Port                 int
 	QPTimeout            int
@@ -67,6 +68,7 @@ func main() {
 	flag.StringVar(&c.PeerNetdevs, "peer-netdevs", "", "the far host's netdevs (default: -netdevs)")
 	flag.StringVar(&c.Tool, "tool", "perftest", "perftest (ib_send_bw over rxe) or netperf (TCP_STREAM)")
 	flag.IntVar(&c.Duration, "D", 5, "seconds per pair (perftest -D, netperf -l)")
+	flag.IntVar(&c.Iterations, "n", 0, "perftest iterations -n instead of -D (0: use -D)")
 	flag.BoolVar(&c.Bidir, "b", false, "bidirectional perftest (-b)")
 	flag.BoolVar(&c.Pin, "pin", true, "pin each side to its NIC's share of the NUMA-local CPUs")
 	flag.IntVar(&c.Port, "port", 0, "first TCP port (0: perftest's 18515, netperf's 12865)")
@@ -199,6 +201,9 @@ type pairRow struct {
 func runPerftest(ctx context.Context, c config, server, client fleet.Host) ([]pairRow, float64, int, error) {
 	o := perftest.Options{Test: perftest.SendBW, Duration: time.Duration(c.Duration) * time.Second,
 		Bidirectional: c.Bidir, QPTimeout: c.QPTimeout, ReportGbits: true, NoFreqCheck: true}
+	if c.Iterations > 0 {
+		o.Duration, o.Iterations = 0, c.Iterations
+	}
 	specs, err := fleet.NICPairs(server, client, o, c.Port, c.Pin)
 	if err != nil {
 		return nil, 0, -1, err
