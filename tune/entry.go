@@ -76,6 +76,8 @@ func (k Kind) target(t Target) string {
 		return "CPU " + strconv.Itoa(t.CPU)
 	case KindIRQBalance:
 		return "irqbalance"
+	case KindNetns:
+		return "netns " + t.Netns
 	}
 	return t.String()
 }
@@ -110,6 +112,9 @@ type Value struct {
 	// the old state of the features changed only.
 	Features   map[string]bool  `json:"features,omitempty"`
 	IRQBalance *IRQBalanceState `json:"irqbalance,omitempty"`
+	// Netns and Veth are the topology kinds' values (topology.go).
+	Netns *NetnsState `json:"netns,omitempty"`
+	Veth  *VethState  `json:"veth,omitempty"`
 }
 
 // String formats the value as the matching command would take it:
@@ -167,6 +172,7 @@ func (v Value) String() string {
 		}
 		parts = append(parts, "irqbalance "+st)
 	}
+	parts = append(parts, topologyString(v)...)
 	if len(parts) == 0 {
 		return "nothing"
 	}

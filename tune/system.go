@@ -99,6 +99,8 @@ func (s *liveSystem) read(ctx context.Context, k Kind, t Target) (Value, error) 
 		return s.readFeatures(ctx, t)
 	case KindIRQBalance:
 		return readIRQBalance(s.irq)
+	case KindNetns, KindVeth:
+		return readTopology(ctx, k, t)
 	}
 	return Value{}, fmt.Errorf("tune: unknown kind %q", k)
 }
@@ -160,6 +162,8 @@ func (s *liveSystem) write(ctx context.Context, k Kind, t Target, v Value) error
 		return s.writeFeatures(ctx, t, v.Features)
 	case KindIRQBalance:
 		return writeIRQBalance(s.irq, *v.IRQBalance)
+	case KindNetns, KindVeth:
+		return writeTopology(ctx, k, t, v)
 	}
 	return fmt.Errorf("tune: unknown kind %q", k)
 }

@@ -188,6 +188,8 @@ func (c Change) validate() error {
 		if v.IRQBalance == nil {
 			return invalid("irqbalance", "", "no state given")
 		}
+	case KindNetns, KindVeth:
+		return validateTopology(c.Kind, c.Target, v)
 	}
 	return nil
 }
@@ -221,6 +223,8 @@ func (e Entry) validateUndo() error {
 		return validateFeatures(e.Target.Netdev, v.Features)
 	case KindIRQBalance:
 		ok = v.IRQBalance != nil
+	case KindNetns, KindVeth:
+		return validateTopology(e.Kind, e.Target, v)
 	}
 	if !ok {
 		return invalid(string(e.Kind), e.Kind.target(e.Target), "journal entry #%d has no old value", e.Seq)
@@ -252,6 +256,8 @@ func validateTarget(k Kind, t Target) error {
 		return ValidateSysctlKey(t.Key)
 	case KindIRQBalance:
 		return nil
+	case KindNetns, KindVeth:
+		return validateTopologyTarget(k, t)
 	case KindRXE:
 		return ValidateRXEName(t.Link)
 	case KindAffinity:
