@@ -387,7 +387,7 @@ func TestLabSelectionMatchesPerftest(t *testing.T) {
 			t.Errorf("%s: perftest chose %d, PolicyPerftestPairwise %d (%v); table %+v", labtest.Suite(), got, sel.Entry.Index, err, table.Entries)
 		}
 		score, _ := SelectGID(table, SelectOptions{})
-		t.Log(fmt.Sprintf("%s: perftest %d; score policy %d (%s)", labtest.Suite(), got, score.Entry.Index, score.Reason))
+		t.Logf("%s: perftest %d; score policy %d (%s)", labtest.Suite(), got, score.Entry.Index, score.Reason)
 	}
 }
 
