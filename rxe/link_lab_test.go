@@ -5,7 +5,6 @@ package rxe
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/netip"
 	"os/exec"
 	"regexp"
