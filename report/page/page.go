@@ -178,7 +178,7 @@ h1{font-size:1.6rem}h2{font-size:1.3rem;border-bottom:1px solid #ccc;margin-top:
 table{border-collapse:collapse;margin:.5rem 0;font-size:.85rem}td,th{border:1px solid #ccc;padding:.2rem .4rem;vertical-align:top}
 th{background:#f2f2f2;text-align:left}td.num{text-align:right;white-space:nowrap}
 .scroll{overflow-x:auto}
-figure{margin:1rem 0;max-width:100%;overflow-x:auto}figcaption{font-size:.85rem;color:#444;max-width:45rem}
+figure{margin:1rem 0;max-width:100%;overflow-x:auto}figure svg{width:100%;max-width:48rem;height:auto}figcaption{font-size:.85rem;color:#444;max-width:45rem}
 ul.findings{padding-left:1.2rem}ul.findings li{margin:.3rem 0}
 .sev{display:inline-block;min-width:4.5rem;font-weight:bold;text-transform:uppercase;font-size:.75rem}
 li.critical .sev{color:#b00}li.warning .sev{color:#a60}li.info .sev{color:#06a}

@@ -47,7 +47,16 @@ func CPULoad(r report.Round, opts CPULoadOptions) (Figure, error) {
 	}
 	p := newPlot()
 	p.Y.Label.Text = "% (median over the runs)"
-	p.Y.Min, p.Y.Max = 0, 100
+	top := 0.0
+	for _, m := range []map[int]float64{soft, hard} {
+		for _, v := range m {
+			top = max(top, v)
+		}
+	}
+	if total > 0 {
+		top = 100 // the queue interrupts' shares add up to 100
+	}
+	p.Y.Min, p.Y.Max = 0, min(100, max(10, top*1.15))
 	p.X.Label.Text = "CPU"
 	labels := make([]string, len(cpus))
 	step := max(1, len(cpus)/16)
@@ -77,7 +86,7 @@ func CPULoad(r report.Round, opts CPULoadOptions) (Figure, error) {
 	for i, c := range cpus {
 		x := float64(i)
 		if slices.Contains(node, c) {
-			band = append(band, rect{x - 0.5, x + 0.5, 0, 100, lightGrey})
+			band = append(band, rect{x - 0.5, x + 0.5, 0, p.Y.Max, lightGrey})
 		}
 		for g, gr := range groups {
 			x0 := x - 0.4 + float64(g)*w

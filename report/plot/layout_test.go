@@ -157,6 +157,18 @@ func layoutProblems(f *frame) []string {
 	f.draw(draw.New(r))
 	var probs []string
 	W, H := float64(Width), float64(f.height())
+	for i, p := range f.panels {
+		// The data area keeps a third of the panel's share.
+		total := 0.0
+		for _, q := range f.panels {
+			total += q.weight
+		}
+		share := float64(Width-2*pad-f.notesWidth()) * p.weight / total
+		dc := p.p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: vg.Length(share) - panelMargin, Y: f.plotH}}})
+		if w := float64(dc.Max.X - dc.Min.X); w < share/3 || w < 60 {
+			probs = append(probs, fmt.Sprintf("panel %d: data area %.0f pt of %.0f", i, w, share))
+		}
+	}
 	out := func(b box) bool { return b.x0 < -0.5 || b.y0 < -0.5 || b.x1 > W+0.5 || b.y1 > H+0.5 }
 	for _, b := range r.fills {
 		if out(b) {

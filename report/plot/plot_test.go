@@ -24,6 +24,11 @@ func figureCases() []figureCase {
 		}, []string{"bw_avg/size=65536 by round", "ib_send_bw_mtu1500", "ib_send_bw_mtu9000", "baseline", "few runs"}},
 		{"udp", func(t *testing.T) (Figure, error) { return UDP(demoRounds(t, "netperf-udp-tuning")) },
 			[]string{"udp_stream_A_default", "udp_stream_C_mtu9000_irqspread", "loss (%)", "send (netperf) median", "receive (netserver) runs", "drops +"}},
+		{"udp-5rounds", func(t *testing.T) (Figure, error) { return UDP(demoRounds(t, "netperf-udp-tuning-5rounds")) },
+			[]string{"udp_stream_S_sockmax", "udp_stream_V_s…read_m8000_s4M", "drops +0"}},
+		{"qps-demo", func(t *testing.T) (Figure, error) {
+			return QPScaling(demoRounds(t, "qp-scaling"), "bw_avg/size=65536", 0)
+		}, []string{"knee at 4 QPs: ×0.62 from 2 QPs (below ×1.10)"}},
 		{"sweep", func(t *testing.T) (Figure, error) {
 			return Sweep([]report.Round{perftestRound(t, "bookworm mtu1024", "bookworm", "send-bw-a"), perftestRound(t, "trixie mtu1024", "trixie", "send-bw-a")})
 		}, []string{"message size (B, log2)", "bw_avg (Gbit/s)", "msg_rate (Mpps)", "RoCE path MTU 1024 B: every round"}},

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	gonum "gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -93,7 +94,7 @@ func rowFigure(title string, names []string, unit, metric string) (*frame, rowLa
 	n := len(names)
 	labels := make([]string, n)
 	for i, name := range names {
-		labels[n-1-i] = name
+		labels[n-1-i] = fitMiddle(p.Y.Tick.Label, name, maxNameWidth)
 	}
 	p.NominalY(labels...)
 	p.Y.Tick.Label.XAlign = draw.XRight
@@ -103,6 +104,27 @@ func rowFigure(title string, names []string, unit, metric string) (*frame, rowLa
 	p.X.Label.Text = metric + " (" + unit + ")"
 	f := &frame{title: title, panels: []panel{{p, 1}}, plotH: rowsHeight(n)}
 	return f, rowLayout{p, n}
+}
+
+// maxNameWidth caps a row's name; a longer one keeps its start and end
+// around "…", where round names differ.
+const maxNameWidth = Width * 0.3
+
+// fitMiddle cuts the middle of s with "…" so that it is at most w wide.
+func fitMiddle(sty text.Style, s string, w vg.Length) string {
+	if sty.Width(s) <= w {
+		return s
+	}
+	r := []rune(s)
+	head, tail := len(r)/2, len(r)/2
+	for head > 0 && sty.Width(string(r[:head])+"…"+string(r[len(r)-tail:])) > w {
+		if head > tail {
+			head--
+		} else {
+			tail--
+		}
+	}
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
 }
 
 // rowsHeight is the panel height for n rows and the x axis under them.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/plot/vg"
+
 	"github.com/rocekit/rocekit/report"
 )
 
@@ -61,8 +63,7 @@ func UDP(rounds []report.Round) (Figure, error) {
 	lf := &frame{}
 	lf.addRowSeries(ll, loss, colorOf(2), 0, "loss")
 	f.legend = append(f.legend, lf.legend...)
-	f.panels = append(f.panels, panel{lp, 0.45})
-	f.panels[0].weight = 1
+	f.panels = append(f.panels, panel{lp, 0})
 
 	for i, r := range rs {
 		total, grew := drops(r)
@@ -73,6 +74,15 @@ func UDP(rounds []report.Round) (Figure, error) {
 			f.footnotes = append(f.footnotes, r.Name+": no drop counter grew")
 		}
 	}
+	// Share the data width 3:2 between throughput and loss, after the
+	// names, which only the throughput panel has.
+	names0 := vg.Length(0)
+	for _, n := range l.p.Y.Tick.Marker.Ticks(l.p.Y.Min, l.p.Y.Max) {
+		names0 = max(names0, l.p.Y.Tick.Label.Width(n.Label))
+	}
+	data := Width - 2*pad - f.notesWidth() - 2*panelMargin - names0 - 40
+	f.panels[0].weight = float64(names0 + 20 + data*0.6)
+	f.panels[1].weight = float64(20 + data*0.4)
 	caption := "Per round: what netperf sent and netserver received (bars: medians, dots: runs), the loss in percent on the same rows, " +
 		"and the receiver's drop counters that grew over the round (summed over the runs)."
 	return f.figure("throughput", caption)
