@@ -97,3 +97,10 @@ func ExampleProgram() {
 	fmt.Println(prog, rocekittest.PerftestRole(args))
 	// Output: ib_send_bw client
 }
+
+// IDs lists every embedded case.
+func ExampleIDs() {
+	ids := rocekittest.IDs()
+	fmt.Println(ids[0])
+	// Output: bookworm/netperf/bad-test
+}
