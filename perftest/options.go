@@ -213,8 +213,10 @@ type Options struct {
 	// Timeout bounds the whole pair; 0 means Deadline's estimate.
 	Timeout time.Duration
 	// ServerGrace is how long RunPair lets the server run on once the
-	// client succeeded before it stops it (Side.StoppedAfterGrace);
-	// 0 means 5 s.
+	// client ended before it stops it: after a successful client the
+	// server is marked Side.StoppedAfterGrace and the pair succeeds;
+	// after a failed one it had the time to print its own error. 0 means
+	// 5 s.
 	ServerGrace time.Duration
 }
 

@@ -302,7 +302,11 @@ func RunPair(ctx context.Context, serverRunner, clientRunner host.Runner, server
 	}
 	if first != nil {
 		if !first.Status().Success() {
-			t := time.NewTimer(sideGrace)
+			grace := sideGrace
+			if second == srv {
+				grace = opts.serverGrace()
+			}
+			t := time.NewTimer(grace)
 			select {
 			case <-second.Done():
 			case <-t.C:
