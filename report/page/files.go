@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/rocekit/rocekit/report"
 )
 
 // WriteFiles writes the page into dir as report.html and every figure
-// beside it as NAME.svg, each file whole or not at all (written to a
+// beside it as NAME.svg (SECTION-NAME.svg when an earlier section has a
+// picture of that name), each file whole or not at all (written to a
 // temporary name and renamed). dir is created if missing.
 //
 // Similar to: saving a spreadsheet's charts and the report beside the data
@@ -20,9 +22,15 @@ func WriteFiles(dir string, p Page) error {
 		return fmt.Errorf("page: %w", err)
 	}
 	var errs []error
+	seen := map[string]bool{}
 	for _, s := range p.Sections {
 		for _, f := range s.Figures {
-			errs = append(errs, writeFile(dir, f.Name+".svg", f.SVG))
+			name := f.Name + ".svg"
+			if seen[name] { // two sections drew a picture of one name
+				name = fileName(s.Title) + "-" + name
+			}
+			seen[name] = true
+			errs = append(errs, writeFile(dir, name, f.SVG))
 		}
 	}
 	var b bytes.Buffer
@@ -53,4 +61,14 @@ func writeFile(dir, name string, b []byte) error {
 		return fmt.Errorf("page: %w", err)
 	}
 	return nil
+}
+
+// fileName keeps letters, digits, '-', '_' and '.' of s, the rest as '_'.
+func fileName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, s)
 }

@@ -193,3 +193,18 @@ func TestRedraw(t *testing.T) {
 		t.Errorf("no rounds: %v, want report.ErrNoData", err)
 	}
 }
+
+func TestWriteFilesNamesClash(t *testing.T) {
+	dir := t.TempDir()
+	a := demoSection(t, "mtu-sweep")
+	b := demoSection(t, "mtu-sweep")
+	b.Title = "mtu sweep again"
+	if err := WriteFiles(dir, Page{Title: "two", Sections: []Section{a, b}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"rounds.svg", "mtu_sweep_again-rounds.svg", "report.html"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
