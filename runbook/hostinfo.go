@@ -8,6 +8,7 @@ import (
 
 	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/kmsg"
 	"github.com/rocekit/rocekit/rxe"
 	"github.com/rocekit/rocekit/tune"
 )
@@ -136,4 +137,18 @@ func (l *Local) PortCounters(_ context.Context, device string) (rxe.PortCounters
 func (p *Peer) PortCounters(ctx context.Context, device string) (rxe.PortCounters, error) {
 	var r rxe.PortCounters
 	return r, p.call(ctx, "port-counters", device, &r)
+}
+
+// KernelLog reads this host's kernel log through the side's runner.
+//
+// Similar to: dmesg -r
+func (l *Local) KernelLog(ctx context.Context) ([]kmsg.Record, error) {
+	log, err := kmsg.Read(ctx, l.Runner())
+	return log.Records, err
+}
+
+// KernelLog runs Local.KernelLog on the peer.
+func (p *Peer) KernelLog(ctx context.Context) ([]kmsg.Record, error) {
+	var r []kmsg.Record
+	return r, p.call(ctx, "kernel-log", nil, &r)
 }

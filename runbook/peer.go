@@ -206,7 +206,7 @@ func ServePeer(ctx context.Context, protocol int, journalDir, netns, op, arg str
 }
 
 // peerOps are the agent's operations besides restore.
-var peerOps = []string{"prepare-rxe", "set-mtu", "host", "set-sysctl", "port-counters", "netdev", "counters", "spread-irqs", "set-governor"}
+var peerOps = []string{"prepare-rxe", "set-mtu", "host", "kernel-log", "set-sysctl", "port-counters", "netdev", "counters", "spread-irqs", "set-governor"}
 
 func servePeer(ctx context.Context, journalDir, netns, op, arg string) (any, error) {
 	if op == "restore" {
@@ -245,6 +245,8 @@ func servePeer(ctx context.Context, journalDir, netns, op, arg string) (any, err
 		return struct{}{}, l.SetMTU(ctx, m.Netdev, m.MTU)
 	case "host":
 		return l.Host(ctx)
+	case "kernel-log":
+		return l.KernelLog(ctx)
 	case "set-sysctl":
 		var a sysctlArg
 		if err := unmarshal(&a); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/kmsg"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/rxe"
 )
@@ -44,6 +45,9 @@ type Side interface {
 	// PortCounters reads an RDMA device's port 1 counters (hw_counters
 	// and counters).
 	PortCounters(ctx context.Context, device string) (rxe.PortCounters, error)
+	// KernelLog reads the kernel's log ring (kmsg.Read): compare two
+	// reads with kmsg.Since to keep a round's lines.
+	KernelLog(ctx context.Context) ([]kmsg.Record, error)
 	// SetSysctl sets a kernel parameter (journaled).
 	SetSysctl(ctx context.Context, key, value string) error
 	// Restore undoes every change the side made, newest first.

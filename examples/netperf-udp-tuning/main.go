@@ -240,10 +240,12 @@ func (t *tuner) round(ctx context.Context, s roundSpec) (roundResult, error) {
 	if err != nil {
 		return res, fmt.Errorf("netserver on %s: %w", t.sides.Far.Name(), err)
 	}
+	logs := t.readKernelLogs(ctx, &res)
 	runs, err := t.runs(ctx, s, opts, &res)
 	if s.Letter == "A" {
 		res.Findings = append(res.Findings, t.pre...)
 	}
+	t.kernelLogFindings(ctx, logs, &res)
 	stopErr := srv.Stop(ctx)
 	res.Files = append(res.Files,
 		report.ArchiveFile{Name: "raw/netserver.stdout", Data: srv.Process().Stdout().Bytes()},
