@@ -233,3 +233,65 @@ func onOff(b bool) string {
 	}
 	return "off"
 }
+
+// Coalesce returns the interrupt coalescing. Drivers without it (veth)
+// give an *Error of kind ErrNotSupported.
+//
+// Similar to: ethtool -c NAME
+func (h *Handle) Coalesce(ctx context.Context, netdev string) (Coalesce, error) {
+	const op = "get coalesce"
+	if err := h.pre(ctx, op, netdev); err != nil {
+		return Coalesce{}, err
+	}
+	c, err := h.eth.GetCoalesce(netdev)
+	if err != nil {
+		return Coalesce{}, classify(op, netdev, err)
+	}
+	return coalesceOf(c), nil
+}
+
+func coalesceOf(c ethtool.Coalesce) Coalesce {
+	return Coalesce{AdaptiveRx: c.UseAdaptiveRxCoalesce != 0, AdaptiveTx: c.UseAdaptiveTxCoalesce != 0,
+		RxUsecs: c.RxCoalesceUsecs, RxFrames: c.RxMaxCoalescedFrames, TxUsecs: c.TxCoalesceUsecs, TxFrames: c.TxMaxCoalescedFrames}
+}
+
+// SetCoalesce changes the fields set in u (the driver's other coalescing
+// parameters are kept), reads them back and returns the Coalesce it
+// replaced (restore with SetCoalesce(ctx, netdev, old.Update())).
+//
+// Similar to: ethtool -C NAME adaptive-rx off rx-usecs 8 rx-frames 32
+func (h *Handle) SetCoalesce(ctx context.Context, netdev string, u CoalesceUpdate) (old Coalesce, err error) {
+	const op = "set coalesce"
+	if err := h.pre(ctx, op, netdev); err != nil {
+		return Coalesce{}, err
+	}
+	full, err := h.eth.GetCoalesce(netdev)
+	if err != nil {
+		return Coalesce{}, classify(op, netdev, err)
+	}
+	old = coalesceOf(full)
+	want := u.apply(old)
+	if want == old {
+		return old, nil
+	}
+	b := func(v bool) uint32 {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	full.UseAdaptiveRxCoalesce, full.UseAdaptiveTxCoalesce = b(want.AdaptiveRx), b(want.AdaptiveTx)
+	full.RxCoalesceUsecs, full.RxMaxCoalescedFrames = want.RxUsecs, want.RxFrames
+	full.TxCoalesceUsecs, full.TxMaxCoalescedFrames = want.TxUsecs, want.TxFrames
+	if _, err := h.eth.SetCoalesce(netdev, full); err != nil {
+		return old, classify(op, netdev, err)
+	}
+	got, err := h.Coalesce(ctx, netdev)
+	if err != nil {
+		return old, err
+	}
+	if !u.Matches(got) {
+		return old, &Error{Op: op, Netdev: netdev, Kind: ErrVerify, Err: fmt.Errorf("set %+v, read back %+v", want, got)}
+	}
+	return old, nil
+}

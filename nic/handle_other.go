@@ -81,3 +81,13 @@ func (h *Handle) Device(context.Context, string) (DeviceInfo, error) {
 func (h *Handle) Snapshot(context.Context, string) (Snapshot, error) {
 	return Snapshot{}, ErrUnsupportedOS
 }
+
+// Coalesce returns ErrUnsupportedOS.
+func (h *Handle) Coalesce(context.Context, string) (Coalesce, error) {
+	return Coalesce{}, ErrUnsupportedOS
+}
+
+// SetCoalesce returns ErrUnsupportedOS.
+func (h *Handle) SetCoalesce(context.Context, string, CoalesceUpdate) (Coalesce, error) {
+	return Coalesce{}, ErrUnsupportedOS
+}

@@ -27,6 +27,8 @@ const (
 	KindSysctl Kind = "sysctl"
 	// KindFeatures turns offloads on or off: nic.Handle.SetFeatures.
 	KindFeatures Kind = "features"
+	// KindCoalesce changes interrupt coalescing: nic.Handle.SetCoalesce.
+	KindCoalesce Kind = "coalesce"
 	// KindIRQBalance pauses (SIGSTOP) or resumes (SIGCONT) the running
 	// irqbalance daemons.
 	KindIRQBalance Kind = "irqbalance"
@@ -110,8 +112,9 @@ type Value struct {
 	Sysctl *string `json:"sysctl,omitempty"`
 	// Features are offload states by ethtool -k name; the journal keeps
 	// the old state of the features changed only.
-	Features   map[string]bool  `json:"features,omitempty"`
-	IRQBalance *IRQBalanceState `json:"irqbalance,omitempty"`
+	Features   map[string]bool     `json:"features,omitempty"`
+	Coalesce   *nic.CoalesceUpdate `json:"coalesce,omitempty"`
+	IRQBalance *IRQBalanceState    `json:"irqbalance,omitempty"`
 	// Netns and Veth are the topology kinds' values (topology.go).
 	Netns *NetnsState `json:"netns,omitempty"`
 	Veth  *VethState  `json:"veth,omitempty"`
@@ -161,6 +164,15 @@ func (v Value) String() string {
 		for _, n := range names {
 			parts = append(parts, n+" "+onOff(v.Features[n]))
 		}
+	}
+	if c := v.Coalesce; c != nil {
+		if c.AdaptiveRx != nil {
+			parts = append(parts, "adaptive-rx "+onOff(*c.AdaptiveRx))
+		}
+		if c.AdaptiveTx != nil {
+			parts = append(parts, "adaptive-tx "+onOff(*c.AdaptiveTx))
+		}
+		parts = append(parts, counts([]string{"rx-usecs", "rx-frames", "tx-usecs", "tx-frames"}, c.RxUsecs, c.RxFrames, c.TxUsecs, c.TxFrames))
 	}
 	if v.IRQBalance != nil {
 		st := "running"
@@ -298,6 +310,13 @@ func Sysctl(netns, key, value string) Change {
 // Similar to: ethtool -K NETDEV gro off lro on
 func Features(netns, netdev string, want map[string]bool) Change {
 	return Change{Kind: KindFeatures, Target: Target{Netns: netns, Netdev: netdev}, New: Value{Features: want}}
+}
+
+// Coalesce changes a NIC's interrupt coalescing: the fields set in u.
+//
+// Similar to: ethtool -C NETDEV adaptive-rx off rx-usecs 8 rx-frames 32
+func Coalesce(netns, netdev string, u nic.CoalesceUpdate) Change {
+	return Change{Kind: KindCoalesce, Target: Target{Netns: netns, Netdev: netdev}, New: Value{Coalesce: &u}}
 }
 
 // PauseIRQBalance pauses every running irqbalance daemon with SIGSTOP, so

@@ -22,7 +22,7 @@ type fakeSystem struct {
 
 func fkey(k Kind, t Target) string {
 	switch k {
-	case KindMTU, KindLink, KindRing, KindChannels:
+	case KindMTU, KindLink, KindRing, KindChannels, KindCoalesce:
 		return fmt.Sprintf("%s/%s/%s", k, t.Netns, t.Netdev)
 	case KindRXE:
 		return fmt.Sprintf("%s/%s/%s", k, t.Netns, t.Link)
@@ -48,6 +48,10 @@ func newFake() *fakeSystem {
 		"affinity/27":    {CPUs: irq.NewCPUList(0, 1, 2, 3)},
 		"affinity/28":    {CPUs: irq.NewCPUList(0, 1, 2, 3)},
 		"governor/0":     {Governor: "schedutil"},
+		"coalesce//eth0": {Coalesce: func() *nic.CoalesceUpdate {
+			u := (nic.Coalesce{AdaptiveRx: true, RxUsecs: 8, RxFrames: 128}).Update()
+			return &u
+		}()},
 	}}
 }
 
@@ -75,6 +79,16 @@ func clone(v Value) Value {
 	}
 	if v.Ring != nil {
 		v.Ring = &nic.RingUpdate{Rx: cp(v.Ring.Rx), RxMini: cp(v.Ring.RxMini), RxJumbo: cp(v.Ring.RxJumbo), Tx: cp(v.Ring.Tx)}
+	}
+	if c := v.Coalesce; c != nil {
+		b := func(p *bool) *bool {
+			if p == nil {
+				return nil
+			}
+			x := *p
+			return &x
+		}
+		v.Coalesce = &nic.CoalesceUpdate{AdaptiveRx: b(c.AdaptiveRx), AdaptiveTx: b(c.AdaptiveTx), RxUsecs: cp(c.RxUsecs), RxFrames: cp(c.RxFrames), TxUsecs: cp(c.TxUsecs), TxFrames: cp(c.TxFrames)}
 	}
 	if v.Channels != nil {
 		v.Channels = &nic.ChannelsUpdate{Rx: cp(v.Channels.Rx), Tx: cp(v.Channels.Tx), Other: cp(v.Channels.Other), Combined: cp(v.Channels.Combined)}
@@ -105,6 +119,16 @@ func (f *fakeSystem) write(ctx context.Context, k Kind, t Target, v Value) error
 	case KindRing:
 		merge([]**uint32{&cur.Ring.Rx, &cur.Ring.RxMini, &cur.Ring.RxJumbo, &cur.Ring.Tx},
 			[]*uint32{v.Ring.Rx, v.Ring.RxMini, v.Ring.RxJumbo, v.Ring.Tx})
+		v = cur
+	case KindCoalesce:
+		merge([]**uint32{&cur.Coalesce.RxUsecs, &cur.Coalesce.RxFrames, &cur.Coalesce.TxUsecs, &cur.Coalesce.TxFrames},
+			[]*uint32{v.Coalesce.RxUsecs, v.Coalesce.RxFrames, v.Coalesce.TxUsecs, v.Coalesce.TxFrames})
+		if v.Coalesce.AdaptiveRx != nil {
+			cur.Coalesce.AdaptiveRx = v.Coalesce.AdaptiveRx
+		}
+		if v.Coalesce.AdaptiveTx != nil {
+			cur.Coalesce.AdaptiveTx = v.Coalesce.AdaptiveTx
+		}
 		v = cur
 	case KindChannels:
 		merge([]**uint32{&cur.Channels.Rx, &cur.Channels.Tx, &cur.Channels.Other, &cur.Channels.Combined},

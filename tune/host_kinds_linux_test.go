@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -113,4 +114,24 @@ func procState(t *testing.T, pid int) byte {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return st
+}
+
+// TestRootCoalesceOnVeth: veth has no interrupt coalescing; the kernel's
+// answer comes back as nic.ErrNotSupported and nothing is changed.
+func TestRootCoalesceOnVeth(t *testing.T) {
+	tn := newNetns(t, "coal")
+	tn.veth(t, "tc0", "198.18.60.5/24", "tc1", "198.18.60.6/24")
+	s, err := Begin(filepath.Join(t.TempDir(), "j.jsonl"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	zero := uint32(0)
+	_, err = s.Apply(rootCtx(t), Coalesce(tn.name, "tc0", nic.CoalesceUpdate{RxUsecs: &zero}))
+	if !errors.Is(err, nic.ErrNotSupported) {
+		t.Errorf("coalesce on a veth: %v, want nic.ErrNotSupported", err)
+	}
+	if len(s.Entries()) != 0 {
+		t.Errorf("journaled %v", s.Entries())
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/rocekit/rocekit/nic"
 )
 
 // Report says what Restore or Recover did.
@@ -101,6 +103,27 @@ func matches(k Kind, want, got Value) bool {
 		return want.Governor == got.Governor
 	case KindSysctl:
 		return want.Sysctl != nil && got.Sysctl != nil && normalizeSysctl(*want.Sysctl) == *got.Sysctl
+	case KindCoalesce:
+		if want.Coalesce == nil || got.Coalesce == nil {
+			return false
+		}
+		var cur nic.Coalesce
+		g := got.Coalesce
+		for _, f := range []struct {
+			dst *uint32
+			src *uint32
+		}{{&cur.RxUsecs, g.RxUsecs}, {&cur.RxFrames, g.RxFrames}, {&cur.TxUsecs, g.TxUsecs}, {&cur.TxFrames, g.TxFrames}} {
+			if f.src != nil {
+				*f.dst = *f.src
+			}
+		}
+		if g.AdaptiveRx != nil {
+			cur.AdaptiveRx = *g.AdaptiveRx
+		}
+		if g.AdaptiveTx != nil {
+			cur.AdaptiveTx = *g.AdaptiveTx
+		}
+		return want.Coalesce.Matches(cur)
 	case KindFeatures:
 		for name, on := range want.Features {
 			if g, ok := got.Features[name]; !ok || g != on {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rocekit/rocekit/nic"
 )
 
 // sysctlFixture is a /proc/sys tree with the kernel's own formats:
@@ -98,5 +100,33 @@ func TestSysctlRefusesEscapes(t *testing.T) {
 	}
 	if len(s.Entries()) != 0 {
 		t.Errorf("journaled %v", s.Entries())
+	}
+}
+
+// TestCoalesceApplyRestore: ethtool -C adaptive-rx off rx-usecs 0 through
+// the journal, and back.
+func TestCoalesceApplyRestore(t *testing.T) {
+	f := newFake()
+	s := fakeSession(t, f)
+	off, zero := false, uint32(0)
+	ctx := context.Background()
+	made, err := s.Apply(ctx, Coalesce("", "eth0", nic.CoalesceUpdate{AdaptiveRx: &off, RxUsecs: &zero}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := made[0].String(); got != "#1 coalesce netdev eth0: adaptive-rx on, adaptive-tx off, rx-usecs 8 rx-frames 128 tx-usecs 0 tx-frames 0 -> adaptive-rx off, rx-usecs 0" {
+		t.Errorf("entry %s", got)
+	}
+	if got := f.get(t, "coalesce//eth0"); got != "adaptive-rx off, adaptive-tx off, rx-usecs 0 rx-frames 128 tx-usecs 0 tx-frames 0" {
+		t.Errorf("after apply: %s", got)
+	}
+	if _, err := s.Restore(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.get(t, "coalesce//eth0"); got != "adaptive-rx on, adaptive-tx off, rx-usecs 8 rx-frames 128 tx-usecs 0 tx-frames 0" {
+		t.Errorf("after restore: %s", got)
+	}
+	if _, err := s.Apply(ctx, Coalesce("", "eth0", nic.CoalesceUpdate{})); !errors.Is(err, ErrInvalidInput) {
+		t.Errorf("empty update: %v", err)
 	}
 }

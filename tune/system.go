@@ -97,6 +97,17 @@ func (s *liveSystem) read(ctx context.Context, k Kind, t Target) (Value, error) 
 		return Value{Sysctl: &v}, err
 	case KindFeatures:
 		return s.readFeatures(ctx, t)
+	case KindCoalesce:
+		h, err := s.nic(t.Netns)
+		if err != nil {
+			return Value{}, err
+		}
+		c, err := h.Coalesce(ctx, t.Netdev)
+		if err != nil {
+			return Value{}, err
+		}
+		u := c.Update()
+		return Value{Coalesce: &u}, nil
 	case KindIRQBalance:
 		return readIRQBalance(s.irq)
 	case KindNetns, KindVeth:
@@ -160,6 +171,13 @@ func (s *liveSystem) write(ctx context.Context, k Kind, t Target, v Value) error
 		return writeSysctl(s.irq.ProcRoot(), t.Netns, t.Key, *v.Sysctl)
 	case KindFeatures:
 		return s.writeFeatures(ctx, t, v.Features)
+	case KindCoalesce:
+		h, err := s.nic(t.Netns)
+		if err != nil {
+			return err
+		}
+		_, err = h.SetCoalesce(ctx, t.Netdev, *v.Coalesce)
+		return err
 	case KindIRQBalance:
 		return writeIRQBalance(s.irq, *v.IRQBalance)
 	case KindNetns, KindVeth:

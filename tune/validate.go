@@ -184,6 +184,10 @@ func (c Change) validate() error {
 		return validateSysctlValue(c.Target.Key, v.Sysctl)
 	case KindFeatures:
 		return validateFeatures(c.Target.Netdev, v.Features)
+	case KindCoalesce:
+		if v.Coalesce == nil || v.Coalesce.Empty() {
+			return invalid("coalesce", c.Target.Netdev, "no parameter given")
+		}
 	case KindIRQBalance:
 		if v.IRQBalance == nil {
 			return invalid("irqbalance", "", "no state given")
@@ -221,6 +225,8 @@ func (e Entry) validateUndo() error {
 		return validateSysctlValue(e.Target.Key, v.Sysctl)
 	case KindFeatures:
 		return validateFeatures(e.Target.Netdev, v.Features)
+	case KindCoalesce:
+		ok = v.Coalesce != nil && !v.Coalesce.Empty()
 	case KindIRQBalance:
 		ok = v.IRQBalance != nil
 	case KindNetns, KindVeth:
@@ -250,7 +256,7 @@ func validateTarget(k Kind, t Target) error {
 		return err
 	}
 	switch k {
-	case KindMTU, KindLink, KindRing, KindChannels, KindFeatures:
+	case KindMTU, KindLink, KindRing, KindChannels, KindFeatures, KindCoalesce:
 		return ValidateNetdev(t.Netdev)
 	case KindSysctl:
 		return ValidateSysctlKey(t.Key)
