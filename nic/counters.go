@@ -1,8 +1,8 @@
 package nic
 
 import (
+	"github.com/rocekit/rocekit/internal/counterword"
 	"strings"
-	"unicode"
 )
 
 // CounterClass says what kind of loss a counter counts.
@@ -147,35 +147,6 @@ func (w counterNameWords) malformed() bool {
 		w.seq("too", "long") || w.seq("too", "big")
 }
 
-// counterWords splits a counter name into lower-case words at every
-// non-letter and at each lower-to-upper case change ("RcvbufErrors" →
-// rcvbuf, errors; "rx0_drops" → rx0, drops).
-func counterWords(name string) []string {
-	var words []string
-	var cur strings.Builder
-	prevLower := false
-	flush := func() {
-		if cur.Len() > 0 {
-			words = append(words, cur.String())
-			cur.Reset()
-		}
-	}
-	for _, r := range name {
-		switch {
-		case unicode.IsUpper(r):
-			if prevLower {
-				flush()
-			}
-			cur.WriteRune(unicode.ToLower(r))
-			prevLower = false
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			cur.WriteRune(r)
-			prevLower = unicode.IsLower(r)
-		default:
-			flush()
-			prevLower = false
-		}
-	}
-	flush()
-	return words
-}
+// counterWords splits a counter name into lower-case words
+// (counterword.Split).
+func counterWords(name string) []string { return counterword.Split(name) }
