@@ -43,6 +43,7 @@ func netnsMesh(t *testing.T, prefix string, n int) []Host {
 	}
 	for i := range n {
 		name := fmt.Sprint(prefix, i)
+		exec.Command("ip", "netns", "del", name).Run() // left by a killed run of this test
 		sh(t, "ip", "netns", "add", name)
 		t.Cleanup(func() { exec.Command("ip", "netns", "del", name).Run() })
 		sh(t, "ip", "-n", name, "link", "set", "lo", "up")
