@@ -21,17 +21,6 @@ type Pair struct {
 // String returns "0-3".
 func (p Pair) String() string { return fmt.Sprintf("%d-%d", p.A, p.B) }
 
-// has reports whether host h is one of the pair's.
-func (p Pair) has(h int) bool { return p.A == h || p.B == h }
-
-// other returns the pair's host that is not h.
-func (p Pair) other(h int) int {
-	if p.A == h {
-		return p.B
-	}
-	return p.A
-}
-
 // normal returns p with A < B.
 func (p Pair) normal() Pair {
 	if p.A > p.B {
