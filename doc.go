@@ -13,7 +13,15 @@
 //   - irq: /proc/interrupts, IRQ affinity, softirq load, CPU governor
 //   - perftest, netperf: options, runs and typed parsers of the tools
 //   - tune: a crash-safe journal of every change, and Restore
-//   - report: rounds, baselines, statistics, findings, plots
+//   - report: rounds, baselines, statistics, findings, a CI gate
+//     (report/plot and report/page draw them)
+//   - firewall, kmsg: firewall rules and the kernel log, read as a
+//     preflight and per round
+//   - runbook: the two sides of a run (this host, a namespace, or SSH
+//     through cmd/rocekit-peer), the steps the examples share
+//   - fleet, topo: many pairs and host matrices; namespaces and veths
+//   - rocekittest: real captures and fakes for testing code built on
+//     rocekit without RDMA
 //   - internal/lab: QEMU guests with real kernels where all of this is tested
 //
 // A round in short (Example runs it on outputs captured in the lab):
