@@ -3,6 +3,7 @@ package fleet
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -52,9 +53,10 @@ func netnsMesh(t *testing.T, prefix string, n int) []Host {
 	for i := range n {
 		for j := i + 1; j < n; j++ {
 			a, b := fmt.Sprint(prefix, i), fmt.Sprint(prefix, j)
-			sh(t, "ip", "link", "add", "fltmpa", "type", "veth", "peer", "name", "fltmpb")
-			sh(t, "ip", "link", "set", "fltmpa", "netns", a, "name", fmt.Sprint("to", j))
-			sh(t, "ip", "link", "set", "fltmpb", "netns", b, "name", fmt.Sprint("to", i))
+			ta, tb := fmt.Sprintf("fa%d", os.Getpid()), fmt.Sprintf("fb%d", os.Getpid())
+			sh(t, "ip", "link", "add", ta, "type", "veth", "peer", "name", tb)
+			sh(t, "ip", "link", "set", ta, "netns", a, "name", fmt.Sprint("to", j))
+			sh(t, "ip", "link", "set", tb, "netns", b, "name", fmt.Sprint("to", i))
 			for _, e := range []struct {
 				ns, dev string
 				host    int
@@ -99,9 +101,11 @@ func netperfPlan(hosts []Host, name string) Plan {
 // TestNetnsMatrixSlowLink: three namespaces, the link h0–h2 throttled to
 // 20 Mbit/s at both ends; the matrix names that link, and only it.
 func TestNetnsMatrixSlowLink(t *testing.T) {
-	hosts := netnsMesh(t, "flsl", 3)
-	throttle(t, "flsl0", "to2", "20mbit")
-	throttle(t, "flsl2", "to0", "20mbit")
+	// The PID in the names: two test binaries at once do not collide.
+	p := fmt.Sprintf("fl%d-sl", os.Getpid())
+	hosts := netnsMesh(t, p, 3)
+	throttle(t, p+"0", "to2", "20mbit")
+	throttle(t, p+"2", "to0", "20mbit")
 	m, err := netperfPlan(hosts, "slow-link").Run(ctxFor(t))
 	if err != nil {
 		t.Fatal(err)
@@ -124,11 +128,12 @@ func TestNetnsMatrixSlowLink(t *testing.T) {
 // TestNetnsMatrixSlowHost: every link of h1 throttled: h1 is blamed, no
 // link is.
 func TestNetnsMatrixSlowHost(t *testing.T) {
-	hosts := netnsMesh(t, "flsh", 4)
+	p := fmt.Sprintf("fl%d-sh", os.Getpid())
+	hosts := netnsMesh(t, p, 4)
 	for _, dev := range []string{"to0", "to2", "to3"} {
-		throttle(t, "flsh1", dev, "20mbit")
+		throttle(t, p+"1", dev, "20mbit")
 	}
-	for _, ns := range []string{"flsh0", "flsh2", "flsh3"} {
+	for _, ns := range []string{p + "0", p + "2", p + "3"} {
 		throttle(t, ns, "to1", "20mbit")
 	}
 	m, err := netperfPlan(hosts, "slow-host").Run(ctxFor(t))
