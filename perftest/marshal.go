@@ -2,6 +2,7 @@ package perftest
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 )
 
@@ -104,6 +105,28 @@ func optInt(v int) *int {
 	return &v
 }
 
+func latRowJSON(l LatRow) any {
+	if l.Duration {
+		return jsonLatDuration{Bytes: l.Bytes, Iterations: l.Iterations, TAvgMicros: num(l.TAvgMicros), TPS: num(l.TPS)}
+	}
+	return jsonLat{Bytes: l.Bytes, Iterations: l.Iterations,
+		TMinMicros: num(l.TMinMicros), TMaxMicros: num(l.TMaxMicros), TTypicalMicros: num(l.TTypicalMicros),
+		TAvgMicros: num(l.TAvgMicros), TStdevMicros: num(l.TStdevMicros),
+		P99Micros: num(l.P99Micros), P999Micros: num(l.P999Micros)}
+}
+
+// MarshalRow encodes one row as Result.MarshalJSON writes it in "bw" or
+// "lat", so that a caller streaming rows (Stream) writes the same JSON.
+func MarshalRow(row Row) ([]byte, error) {
+	switch r := row.(type) {
+	case BWRow:
+		return json.Marshal(bwRowsJSON([]BWRow{r})[0])
+	case LatRow:
+		return json.Marshal(latRowJSON(r))
+	}
+	return nil, fmt.Errorf("perftest: cannot encode a %T row", row)
+}
+
 func bwRowsJSON(rows []BWRow) []jsonBW {
 	out := make([]jsonBW, len(rows))
 	for i, r := range rows {
@@ -147,15 +170,7 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 	case ResultLat, ResultLatDuration:
 		out.Lat = make([]any, 0, len(r.Lat))
 		for _, l := range r.Lat {
-			if l.Duration {
-				out.Lat = append(out.Lat, jsonLatDuration{Bytes: l.Bytes, Iterations: l.Iterations,
-					TAvgMicros: num(l.TAvgMicros), TPS: num(l.TPS)})
-				continue
-			}
-			out.Lat = append(out.Lat, jsonLat{Bytes: l.Bytes, Iterations: l.Iterations,
-				TMinMicros: num(l.TMinMicros), TMaxMicros: num(l.TMaxMicros), TTypicalMicros: num(l.TTypicalMicros),
-				TAvgMicros: num(l.TAvgMicros), TStdevMicros: num(l.TStdevMicros),
-				P99Micros: num(l.P99Micros), P999Micros: num(l.P999Micros)})
+			out.Lat = append(out.Lat, latRowJSON(l))
 		}
 	case ResultBare:
 		out.Value = json.RawMessage("null")

@@ -48,10 +48,30 @@ func main() {
 		fmt.Fprintf(os.Stderr, "parse: unexpected %q\n%s", strings.Join(args, " "), usage)
 		os.Exit(2)
 	}
-	data, err := readInput(args)
+	in, err := openInput(args)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "parse:", err)
 		os.Exit(1)
+	}
+	// Up to streamAbove is read whole; a perftest output beyond that is
+	// parsed as a stream, rows written as they come.
+	data, err := io.ReadAll(io.LimitReader(in, streamAbove+1))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "parse:", err)
+		os.Exit(1)
+	}
+	if len(data) > streamAbove && streamable(data[:1<<20]) {
+		if err := parseStream(io.MultiReader(bytes.NewReader(data), in), os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "parse:", err)
+			os.Exit(3)
+		}
+		return
+	}
+	if rest, err := io.ReadAll(in); err != nil {
+		fmt.Fprintln(os.Stderr, "parse:", err)
+		os.Exit(1)
+	} else {
+		data = append(data, rest...)
 	}
 	out, err := parse(data)
 	if err != nil && out == nil {
@@ -65,11 +85,11 @@ func main() {
 	}
 }
 
-func readInput(args []string) ([]byte, error) {
+func openInput(args []string) (io.Reader, error) {
 	if len(args) == 0 || args[0] == "-" {
-		return io.ReadAll(os.Stdin)
+		return os.Stdin, nil
 	}
-	return os.ReadFile(args[0])
+	return os.Open(args[0])
 }
 
 // errUnrecognised says the input is neither tool's output.
