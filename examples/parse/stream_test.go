@@ -57,8 +57,6 @@ func TestStreamMatchesWhole(t *testing.T) {
 type repeatRows struct {
 	head, row []byte
 	left      int
-	pos       int
-	buf       []byte
 }
 
 func newRepeatRows(t testing.TB, size int) *repeatRows {
