@@ -20,10 +20,10 @@ func readLog(t testing.TB, rel string) Log {
 	return l
 }
 
-// TestLabViewsAgree: the four views of one ring buffer, taken in the lab
+// TestCapturedViewsAgree: the four views of one ring buffer, taken in the lab
 // guest one after the other, give the same texts; dmesg -r and /dev/kmsg
 // give the same levels and times, and /dev/kmsg's sequence numbers count up.
-func TestLabViewsAgree(t *testing.T) {
+func TestCapturedViewsAgree(t *testing.T) {
 	for _, suite := range []string{"bookworm", "trixie"} {
 		dir := "lab-" + suite + "-rxe-injected/"
 		k := readLog(t, dir+"kmsg.txt").Records

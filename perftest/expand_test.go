@@ -48,7 +48,7 @@ func TestExpand(t *testing.T) {
 // by TAB, and rows by any run of blanks. (Before the split by key, an
 // expanded "Dual-port : OFF          Device : rxe0" gave an empty device,
 // 0 QPs and the connection "RC           Using SRQ      : OFF".)
-func TestLabCapturesExpanded(t *testing.T) {
+func TestCapturesExpanded(t *testing.T) {
 	files, _ := filepath.Glob("../rocekittest/captures/*/perftest/*/*.stdout")
 	if len(files) == 0 {
 		t.Fatal("no lab captures")

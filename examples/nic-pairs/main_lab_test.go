@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,8 +42,16 @@ func TestLabNICPairs(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		var out, prog bytes.Buffer
 		err := run(ctx, c, &out, &prog)
-		cancel()
 		t.Logf("-b %v:\n%s\n%s", bidir, out.String(), prog.String())
+		if err != nil && bidir && strings.Contains(err.Error(), "measured 0.00 bandwidth") {
+			// Under TCG, trixie's perftest 25.01 -b now and then prints a
+			// 0.00 average for one pair; one more round, in a fresh output
+			// directory, tells that apart from a pair that never works.
+			c.Out, out, prog = filepath.Join(dir, "out2"), bytes.Buffer{}, bytes.Buffer{}
+			err = run(ctx, c, &out, &prog)
+			t.Logf("-b %v, second round:\n%s\n%s", bidir, out.String(), prog.String())
+		}
+		cancel()
 		if err != nil {
 			t.Fatalf("run: %v", err)
 		}
