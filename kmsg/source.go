@@ -123,13 +123,19 @@ func isDeviceWord(w string) bool {
 	if w == "" || len(w) > 64 {
 		return false
 	}
+	return lettersWithDigit(w, ":._-")
+}
+
+// lettersWithDigit: w is ASCII letters, digits and the bytes of extra only,
+// with at least one digit.
+func lettersWithDigit(w, extra string) bool {
 	digit := false
 	for i := 0; i < len(w); i++ {
 		c := w[i]
 		switch {
 		case c >= '0' && c <= '9':
 			digit = true
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == ':', c == '.', c == '_', c == '-':
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', strings.IndexByte(extra, c) >= 0:
 		default:
 			return false
 		}
@@ -157,18 +163,7 @@ func isNetdevWord(w string) bool {
 			return false
 		}
 	}
-	digit := false
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		switch {
-		case c >= '0' && c <= '9':
-			digit = true
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_', c == '.', c == '-', c == '@':
-		default:
-			return false
-		}
-	}
-	return digit
+	return lettersWithDigit(w, "_.-@")
 }
 
 // isNameWord: a device name a known driver or class gives, which need not

@@ -2,9 +2,9 @@ package nic
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"time"
+
+	"github.com/rocekit/rocekit/internal/counterword"
 )
 
 // Counter sources in Stats and CounterDelta.
@@ -58,17 +58,9 @@ func Delta(before, after Stats) (StatsDelta, error) {
 		name string
 		b, a map[string]uint64
 	}{{SourceEthtool, before.Ethtool, after.Ethtool}, {SourceLink, before.Link, after.Link}} {
-		for _, name := range slices.Sorted(maps.Keys(src.a)) {
-			b, ok := src.b[name]
-			if !ok {
-				continue
-			}
-			a := src.a[name]
-			c := CounterDelta{Source: src.name, Name: name, Class: ClassifyCounter(name), Before: b, After: a, Delta: a - b}
-			if a < b {
-				c.Reset, c.Delta = true, a
-			}
-			d.Counters = append(d.Counters, c)
+		for _, x := range counterword.Deltas(src.b, src.a) {
+			d.Counters = append(d.Counters, CounterDelta{Source: src.name, Name: x.Name, Class: ClassifyCounter(x.Name),
+				Before: x.Before, After: x.After, Delta: x.Delta, Reset: x.Reset})
 		}
 	}
 	return d, nil

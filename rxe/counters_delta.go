@@ -2,9 +2,9 @@ package rxe
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"time"
+
+	"github.com/rocekit/rocekit/internal/counterword"
 )
 
 // PortCounterDelta is the growth of one port counter between two
@@ -51,18 +51,10 @@ func DeltaPortCounters(before, after PortCounters) (PortCountersDelta, error) {
 		name CounterSource
 		b, a map[string]uint64
 	}{{SourceHW, before.HW, after.HW}, {SourcePMA, before.PMA, after.PMA}} {
-		for _, name := range slices.Sorted(maps.Keys(src.a)) {
-			b, ok := src.b[name]
-			if !ok {
-				continue
-			}
-			a := src.a[name]
-			c := PortCounterDelta{Source: src.name, Name: name, Class: ClassifyCounter(name), Before: b, After: a, Delta: a - b}
-			if a < b {
-				c.Reset, c.Delta = true, a
-			}
+		for _, x := range counterword.Deltas(src.b, src.a) {
+			c := PortCounterDelta{Source: src.name, Name: x.Name, Class: ClassifyCounter(x.Name), Before: x.Before, After: x.After, Delta: x.Delta, Reset: x.Reset}
 			if src.name == SourcePMA {
-				if w, ok := pmaWidth[name]; ok && a == 1<<w-1 {
+				if w, ok := pmaWidth[x.Name]; ok && x.After == 1<<w-1 {
 					c.Saturated = true
 				}
 			}

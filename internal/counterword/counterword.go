@@ -1,6 +1,7 @@
 // Package counterword splits the names of kernel and driver counters into
 // words, for the classifiers of nic (ethtool -S) and rxe (RDMA port
-// counters), which may not import each other.
+// counters), which may not import each other, and pairs two snapshots of
+// counters (Deltas).
 //
 //	counterword.Split("RcvbufErrors")   // rcvbuf, errors
 //	counterword.Split("rx0_drops")      // rx0, drops
