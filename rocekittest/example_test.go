@@ -104,3 +104,15 @@ func ExampleIDs() {
 	fmt.Println(ids[0])
 	// Output: bookworm/netperf/bad-test
 }
+
+// SyntheticBW keeps a capture's real header and fills its table with the
+// numbers a test needs, here a 100 Gb/s-class pair at 9.5 Gb/s.
+func ExampleSyntheticBW() {
+	tmpl, _ := rocekittest.Lookup("trixie/perftest/send-bw-gbits")
+	c, _ := rocekittest.SyntheticBW(tmpl, []perftest.BWRow{{Bytes: 65536, Iterations: 5000, BWAvgGbps: 9.5, MsgRateMpps: 0.018119}})
+	srv, cli, _ := rocekittest.FakePair(c)
+	pr, err := perftest.RunPair(context.Background(), srv, cli, "198.18.0.1",
+		perftest.Options{Test: perftest.SendBW, ReportGbits: true, Port: 18600})
+	fmt.Println(err, c.Synthetic, c.Source, pr.Client.Result.BW[0].BWAvgGbps)
+	// Output: <nil> true trixie/perftest/send-bw-gbits 9.5
+}
