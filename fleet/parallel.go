@@ -127,7 +127,7 @@ func RunPairs(ctx context.Context, specs []PairSpec) (*Parallel, error) {
 			cli.done()
 			bw := clientBW(pr)
 			if err == nil && bw == 0 {
-				err, bw = ErrZeroBandwidth, math.NaN()
+				err, bw = zeroBandwidth(pr), math.NaN()
 			}
 			out.Pairs[i] = PairOutcome{Spec: s, Result: pr, Err: err, BWGbps: bw, ClientStart: cli.startTime()}
 		}()
@@ -185,6 +185,26 @@ func (p *Parallel) err() error {
 
 // clientBW is the client's last BW row's average, in Gbit/s; NaN when
 // there is none.
+// zeroBandwidth is ErrZeroBandwidth with what the client printed: its
+// row and its clock warnings (perftest prints 0.00 when its CPU clock
+// sampling failed), so the cause is in the error, not in a lost output.
+func zeroBandwidth(pr *perftest.PairResult) error {
+	res := pr.Client.Result
+	row := ""
+	if n := res.BW[len(res.BW)-1].Line; n > 0 {
+		if lines := strings.Split(string(pr.Client.Stdout), "\n"); n <= len(lines) {
+			row = strings.Join(strings.Fields(lines[n-1]), " ")
+		}
+	}
+	var clock []string
+	for _, w := range res.Warnings {
+		if w.Kind == perftest.WarnClock {
+			clock = append(clock, w.Text)
+		}
+	}
+	return fmt.Errorf("%w (client row %q, clock warnings %q)", ErrZeroBandwidth, row, clock)
+}
+
 func clientBW(pr *perftest.PairResult) float64 {
 	if pr == nil || pr.Client.Result == nil || len(pr.Client.Result.BW) == 0 {
 		return math.NaN()

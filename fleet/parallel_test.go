@@ -270,4 +270,7 @@ func TestRunPairsZeroBandwidth(t *testing.T) {
 	if !errors.Is(err, ErrZeroBandwidth) || par.Failed != 1 || par.Pairs[1].OK() || par.SumBWGbps != 1 || par.Slowest != 0 {
 		t.Errorf("RunPairs: %v; failed %d, sum %v, slowest %d", err, par.Failed, par.SumBWGbps, par.Slowest)
 	}
+	if e := par.Pairs[1].Err; e == nil || !strings.Contains(e.Error(), `client row "65536 300 `) {
+		t.Errorf("the error does not show the printed row: %v", e)
+	}
 }

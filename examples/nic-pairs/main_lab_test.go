@@ -68,7 +68,7 @@ func TestLabNICPairs(t *testing.T) {
 				t.Fatalf("run: %v", err)
 			}
 			for _, e := range strings.Split(m[1], "; ") {
-				if !strings.HasSuffix(e, "measured 0.00 bandwidth") {
+				if !strings.Contains(e, "measured 0.00 bandwidth") {
 					t.Fatalf("run: %v", err)
 				}
 			}
@@ -92,7 +92,7 @@ func TestLabNICPairs(t *testing.T) {
 			if p.OK {
 				total++
 			}
-			if (p.OK && p.Gbps <= 0) || (!p.OK && !strings.HasSuffix(p.Error, "measured 0.00 bandwidth")) || p.Port != 18515+i || p.Name != []string{"eth0-eth0", "eth1-eth1"}[i] {
+			if (p.OK && p.Gbps <= 0) || (!p.OK && !strings.Contains(p.Error, "measured 0.00 bandwidth")) || p.Port != 18515+i || p.Name != []string{"eth0-eth0", "eth1-eth1"}[i] {
 				t.Errorf("pair %d: %+v", i, p)
 			}
 			if len(p.ServerCPUs) == 0 || !slices.Equal(p.ServerCPUs, p.ClientCPUs) {
