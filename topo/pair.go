@@ -29,6 +29,11 @@ type PairSpec struct {
 	// MTU of both ends; 0 leaves the kernel's 1500.
 	MTU int
 	// RXE adds an rxe link NAME-rxe on end A (the kernel needs rdma_rxe).
+	// One end only: rdma_rxe sends RoCE from a UDP socket in the initial
+	// namespace, so RDMA between two namespaces does not flow. Tried on
+	// 6.12 in the lab: rxe links on both veth ends come up with their
+	// GIDs and ib_send_bw connects over TCP, then the client fails with
+	// "Failed status 5" and exit 17.
 	RXE bool
 }
 
