@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,13 +62,16 @@ func TestPeerOverSSH(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	s, err := host.DialSSH(ctx, d.Addr, host.SSHConfig{User: "root", KnownHostsFiles: []string{d.KnownHosts}, KeyFiles: []string{d.KeyFile}})
+	journals := t.TempDir()
+	p, err := DialPeer(ctx, PeerConfig{Target: "root@" + d.Addr, Identity: d.KeyFile, KnownHosts: d.KnownHosts,
+		Agent: agent, JournalDir: journals, Netns: ns})
 	if err != nil {
 		t.Fatal(err)
 	}
-	journals := t.TempDir()
-	p := &Peer{SSH: s, Agent: agent, JournalDir: journals, Netns: ns}
 	defer p.Close()
+	if p.Name() != "ssh root@"+d.Addr {
+		t.Errorf("peer name %q", p.Name())
+	}
 
 	if err := p.SetMTU(ctx, "rbp0", 4200); err != nil {
 		t.Fatal(err)
@@ -90,8 +94,8 @@ func TestPeerOverSSH(t *testing.T) {
 		t.Errorf("Counters: %+v", c.Stats)
 	}
 	// The peer's runner works in its namespace: the address, and sockets.
-	if a, err := IPv4(ctx, p.Runner(), "rbp0"); err != nil || a != "198.18.96.1" {
-		t.Errorf("IPv4 through the peer's runner: %q, %v", a, err)
+	if pr, err := host.Run(ctx, p.Runner(), host.Cmd{Argv: []string{"ip", "-4", "-o", "addr", "show", "dev", "rbp0"}}); err != nil || !strings.Contains(pr.Stdout().String(), " 198.18.96.1/24 ") {
+		t.Errorf("ip addr through the peer's runner: %v", err)
 	}
 	if _, err := p.Runner().TCPSockets(ctx); err != nil {
 		t.Errorf("TCPSockets in the peer's namespace: %v", err)
@@ -120,7 +124,7 @@ func TestPeerOverSSH(t *testing.T) {
 		t.Errorf("journals left: %v", js)
 	}
 	// A missing agent is a clear error, not a hang.
-	missing := &Peer{SSH: s, Agent: "/nonexistent/rocekit-peer", JournalDir: journals}
+	missing := &Peer{SSH: p.SSH, Agent: "/nonexistent/rocekit-peer", JournalDir: journals}
 	if err := missing.Restore(ctx); !errors.As(err, &pe) || !errors.Is(err, exec.ErrNotFound) {
 		t.Errorf("missing agent: %v, want a *PeerError wrapping exec.ErrNotFound", err)
 	}

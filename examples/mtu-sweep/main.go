@@ -57,6 +57,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
+
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/report/page"
@@ -66,7 +68,7 @@ import (
 
 // config is what the flags set.
 type config struct {
-	runbook.Flags
+	cli.Flags
 	RXE        string
 	MTUs       string
 	Count      int
@@ -90,8 +92,8 @@ func main() {
 	flag.BoolVar(&c.AllSizes, "a", false, "every message size from 2 B to 8 MiB (ib_send_bw -a) instead of -s")
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
 	flag.StringVar(&c.Out, "out", "mtu-sweep-out", "folder for report.md, bandwidth.svg, summary.json and the round archives")
-	runbook.Parse("mtu-sweep")
-	runbook.Main("mtu-sweep", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
+	cli.Parse("mtu-sweep")
+	cli.Main("mtu-sweep", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
 // run does the sweep and restores every change it made before it returns,
@@ -114,7 +116,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	}
 	defer func() { err = errors.Join(err, sides.Restore()) }()
 
-	prog := runbook.NewProgress(progress, 1+len(mtus)*(1+c.Count))
+	prog := cli.NewProgress(progress, 1+len(mtus)*(1+c.Count))
 	prog.Step("prepare rxe at MTU %d", mtus[0])
 	far, near, err := sides.PrepareRXE(ctx, c.RXE, mtus[0], nil)
 	if err != nil {
@@ -152,7 +154,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 			return err
 		}
 		start := time.Now()
-		ps, err := runbook.RunPairs(ctx, sides, far, opts, c.Count, prog, fmt.Sprintf("MTU %d", mtu)+": ib_send_bw", c.Out)
+		ps, err := cli.RunPairs(ctx, sides, far, opts, c.Count, prog, fmt.Sprintf("MTU %d", mtu)+": ib_send_bw", c.Out)
 		pairs, results := ps.Pairs, ps.Results
 		p.Failures = ps.Failures
 		if err != nil {
@@ -163,7 +165,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		if err != nil {
 			// No run of this MTU gave a result: keep what both sides
 			// printed, and stop (every later MTU compares against it).
-			err = errors.Join(err, runbook.KeepFailedPairs(c.Out, fmt.Sprintf("mtu%d", mtu), pairs))
+			err = errors.Join(err, cli.KeepFailedPairs(c.Out, fmt.Sprintf("mtu%d", mtu), pairs))
 			return fmt.Errorf("MTU %d: %w (%s)", mtu, err, strings.Join(p.Failures, "; "))
 		}
 		round.DurationSec = time.Since(start).Seconds()
@@ -173,13 +175,13 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 			round.SetParam("peer_netdev_mtu", fmt.Sprint(p.FarMTU))
 		}
 		p.observe(round, metricKey(c))
-		files := runbook.PairFiles(&round, pairs)
+		files := cli.PairFiles(&round, pairs)
 		counters, err := ps.CounterFiles()
 		if err != nil {
 			return err
 		}
 		files = append(files, counters...)
-		if err := runbook.SaveRound(store, c.Out, round, files); err != nil {
+		if err := cli.SaveRound(store, c.Out, round, files); err != nil {
 			return err
 		}
 		rounds = append(rounds, round)
@@ -251,14 +253,14 @@ func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode,
 	} else {
 		figs = append(figs, fig)
 	}
-	if _, err := runbook.WriteFile(c.Out, "summary.json", func(f io.Writer) error {
+	if _, err := cli.WriteFile(c.Out, "summary.json", func(f io.Writer) error {
 		e := json.NewEncoder(f)
 		e.SetIndent("", "  ")
 		return e.Encode(buildSummary(mode, metric, points, findings))
 	}); err != nil {
 		return err
 	}
-	if _, err = runbook.WriteFile(c.Out, "report.md", func(f io.Writer) error {
+	if _, err = cli.WriteFile(c.Out, "report.md", func(f io.Writer) error {
 		_, err := io.WriteString(f, md.String())
 		return err
 	}); err != nil {

@@ -13,9 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
+
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/report"
-	"github.com/rocekit/rocekit/runbook"
 )
 
 // TestLabMTUSweep sweeps 1500, 4200 and 9000 on a veth in a real guest, in
@@ -27,7 +28,7 @@ func TestLabMTUSweep(t *testing.T) {
 	labtest.Veth(t, "msveth0", "msveth1", "198.18.92.1/24")
 
 	dir := t.TempDir()
-	c := config{Flags: runbook.Flags{Netdev: "msveth0", Journal: filepath.Join(dir, "journal.jsonl")},
+	c := config{Flags: cli.Flags{Netdev: "msveth0", Journal: filepath.Join(dir, "journal.jsonl")},
 		RXE: "msrxe0", MTUs: "1500,4200,9000", Count: 2, Iterations: 200, Size: 65536, QPTimeout: 22,
 		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out")}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)

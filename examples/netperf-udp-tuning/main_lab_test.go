@@ -14,11 +14,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
+
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/report"
-	"github.com/rocekit/rocekit/runbook"
 )
 
 // TestLabUDPTuning runs rounds A, S, B, C and V between the guest's two virtio
@@ -80,7 +81,7 @@ func TestLabUDPTuning(t *testing.T) {
 	ipCmd("link", "set", "eth0", "up")
 
 	dir := t.TempDir()
-	c := config{Flags: runbook.Flags{Netdev: "eth0", PeerNetns: "udppeer", PeerNetdev: "eth1",
+	c := config{Flags: cli.Flags{Netdev: "eth0", PeerNetns: "udppeer", PeerNetdev: "eth1",
 		Journal: filepath.Join(dir, "journal.jsonl"), Timeout: 10 * time.Minute},
 		Rounds: "A,S,B,C,V", MTU: 9000, Length: 2, MsgSize: 1400, SockBuf: "2M", Count: 2,
 		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out"), Governor: "performance"}

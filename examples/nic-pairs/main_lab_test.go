@@ -16,8 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
+
 	"github.com/rocekit/rocekit/internal/labtest"
-	"github.com/rocekit/rocekit/runbook"
 )
 
 var pairsFailed = regexp.MustCompile(`^fleet: pairs failed: \d+: (.*)$`)
@@ -44,7 +45,7 @@ func TestLabNICPairs(t *testing.T) {
 	}
 	for _, bidir := range []bool{false, true} {
 		dir := t.TempDir()
-		c := config{Flags: runbook.Flags{Journal: filepath.Join(dir, "journal.jsonl")}, Netdevs: "eth0,eth1", Tool: "perftest",
+		c := config{Flags: cli.Flags{Journal: filepath.Join(dir, "journal.jsonl")}, Netdevs: "eth0,eth1", Tool: "perftest",
 			Iterations: 300, Bidir: bidir, Pin: true, QPTimeout: 22, LineRate: 1, MinRatio: 0.9, Out: filepath.Join(dir, "out")}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		var out, prog bytes.Buffer

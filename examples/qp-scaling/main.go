@@ -58,6 +58,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
+
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
@@ -68,7 +70,7 @@ import (
 
 // config is what the flags set.
 type config struct {
-	runbook.Flags
+	cli.Flags
 	RXE        string
 	MTU        int
 	QPs        string
@@ -93,8 +95,8 @@ func main() {
 	flag.IntVar(&c.QPTimeout, "qp-timeout", 0, "perftest -u: QP timeout exponent, 4.096 us * 2^N (0: perftest's 14, 67 ms); raise it on emulated or loaded hosts (the lab uses 22)")
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
 	flag.StringVar(&c.Out, "out", "qp-scaling-out", "folder for report.md, report.html, qps.svg, summary.json and the round archives")
-	runbook.Parse("qp-scaling")
-	runbook.Main("qp-scaling", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
+	cli.Parse("qp-scaling")
+	cli.Main("qp-scaling", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
 // run does the QP steps and restores every change it made before it
@@ -117,7 +119,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	}
 	defer func() { err = errors.Join(err, sides.Restore()) }()
 
-	prog := runbook.NewProgress(progress, 1+len(qps)*c.Count)
+	prog := cli.NewProgress(progress, 1+len(qps)*c.Count)
 	prog.Step("prepare rxe")
 	far, near, err := sides.PrepareRXE(ctx, c.RXE, c.MTU, nil)
 	if err != nil {
@@ -144,7 +146,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		start := time.Now()
 		before := ends.read(ctx)
 		s := step{QPs: q, Runs: c.Count}
-		ps, err := runbook.RunPairs(ctx, sides, far, opts, c.Count, prog, fmt.Sprintf("%d QPs", q)+": ib_send_bw", c.Out)
+		ps, err := cli.RunPairs(ctx, sides, far, opts, c.Count, prog, fmt.Sprintf("%d QPs", q)+": ib_send_bw", c.Out)
 		pairs, results := ps.Pairs, ps.Results
 		s.Failures = ps.Failures
 		if err != nil {
@@ -155,7 +157,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		if len(s.Failures) == c.Count {
 			// Every run of the step failed in perftest: no round, but the
 			// step stays in the report, and both sides' outputs are kept.
-			if err := runbook.KeepFailedPairs(c.Out, fmt.Sprintf("q%d", q), pairs); err != nil {
+			if err := cli.KeepFailedPairs(c.Out, fmt.Sprintf("q%d", q), pairs); err != nil {
 				return err
 			}
 			steps = append(steps, s)
@@ -173,13 +175,13 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		round.SetParam("netdev_mtu", fmt.Sprint(near.NetdevMTU))
 		s.NearHot, s.FarHot = ends.hot(&round, before, after)
 		s.observe(round)
-		files := runbook.PairFiles(&round, pairs)
+		files := cli.PairFiles(&round, pairs)
 		counters, err := ps.CounterFiles()
 		if err != nil {
 			return err
 		}
 		files = append(files, counters...)
-		if err := runbook.SaveRound(store, c.Out, round, files); err != nil {
+		if err := cli.SaveRound(store, c.Out, round, files); err != nil {
 			return err
 		}
 		rounds = append(rounds, round)
@@ -296,14 +298,14 @@ func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode,
 			figs = append(figs, fig)
 		}
 	}
-	if _, err := runbook.WriteFile(c.Out, "summary.json", func(f io.Writer) error {
+	if _, err := cli.WriteFile(c.Out, "summary.json", func(f io.Writer) error {
 		e := json.NewEncoder(f)
 		e.SetIndent("", "  ")
 		return e.Encode(buildSummary(mode, steps, sc, findings))
 	}); err != nil {
 		return err
 	}
-	if _, err := runbook.WriteFile(c.Out, "report.md", func(f io.Writer) error {
+	if _, err := cli.WriteFile(c.Out, "report.md", func(f io.Writer) error {
 		_, err := io.WriteString(f, md.String())
 		return err
 	}); err != nil {

@@ -13,9 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
+
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/report"
-	"github.com/rocekit/rocekit/runbook"
 )
 
 // TestLabQPScaling runs 1, 2, 4 and 8 QPs on a veth in a real guest, in
@@ -27,7 +28,7 @@ func TestLabQPScaling(t *testing.T) {
 	labtest.Veth(t, "qsveth0", "qsveth1", "198.18.93.1/24")
 
 	dir := t.TempDir()
-	c := config{Flags: runbook.Flags{Netdev: "qsveth0", Journal: filepath.Join(dir, "journal.jsonl")},
+	c := config{Flags: cli.Flags{Netdev: "qsveth0", Journal: filepath.Join(dir, "journal.jsonl")},
 		RXE: "qsrxe0", MTU: 4200, QPs: "1,2,4,8", Count: 2, Iterations: 200, QPTimeout: 22,
 		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out")}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)

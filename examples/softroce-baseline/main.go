@@ -39,6 +39,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
+
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/report/page"
@@ -47,7 +49,7 @@ import (
 
 // config is what the flags set.
 type config struct {
-	runbook.Flags
+	cli.Flags
 	RXE        string
 	MTU        int
 	Count      int
@@ -67,8 +69,8 @@ func main() {
 	flag.IntVar(&c.QPTimeout, "qp-timeout", 0, "perftest -u: QP timeout exponent, 4.096 us * 2^N (0: perftest's 14, 67 ms); raise it on emulated or loaded hosts (the lab uses 22)")
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
 	flag.StringVar(&c.Out, "out", "softroce-baseline-out", "folder for report.md, report.html and the round archives")
-	runbook.Parse("softroce-baseline")
-	runbook.Main("softroce-baseline", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
+	cli.Parse("softroce-baseline")
+	cli.Main("softroce-baseline", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
 // run does the baseline and restores every change it made before it
@@ -85,9 +87,9 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	defer func() { err = errors.Join(err, sides.Restore()) }()
 
 	tests := []perftest.Test{perftest.SendBW, perftest.SendLat}
-	prog := runbook.NewProgress(progress, 2+len(tests)*c.Count)
+	prog := cli.NewProgress(progress, 2+len(tests)*c.Count)
 	if sides.Mode == runbook.Loopback {
-		prog = runbook.NewProgress(progress, 1+len(tests)*c.Count)
+		prog = cli.NewProgress(progress, 1+len(tests)*c.Count)
 	}
 	far, near, err := sides.PrepareRXE(ctx, c.RXE, c.MTU, prog)
 	if err != nil {
@@ -113,7 +115,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		opts := runbook.PerftestOptions(perftest.Options{Test: test, Iterations: c.Iterations, QPTimeout: c.QPTimeout,
 			ReportGbits: true, NoFreqCheck: true}, sides, far, near)
 		start := time.Now()
-		ps, err := runbook.RunPairs(ctx, sides, far, opts, c.Count, prog, test.Program(), c.Out)
+		ps, err := cli.RunPairs(ctx, sides, far, opts, c.Count, prog, test.Program(), c.Out)
 		if err != nil {
 			return err
 		}
@@ -126,7 +128,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		round.SetParam("mode", string(sides.Mode))
 		round.SetParam("netdev_mtu", fmt.Sprint(near.NetdevMTU))
 		round.Warnings = append(round.Warnings, ps.Failures...)
-		files := runbook.PairFiles(&round, pairs)
+		files := cli.PairFiles(&round, pairs)
 		counters, err := ps.CounterFiles()
 		if err != nil {
 			return err
@@ -144,15 +146,15 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		}
 		sum.add(round, findings)
 		rounds = append(rounds, round)
-		if _, err := runbook.SaveArchive(c.Out, round, files); err != nil {
+		if _, err := cli.SaveArchive(c.Out, round, files); err != nil {
 			return err
 		}
 	}
 	prog.Done()
-	if _, err := runbook.WriteFile(c.Out, "summary.json", func(f io.Writer) error { return report.WriteJSON(f, sum) }); err != nil {
+	if _, err := cli.WriteFile(c.Out, "summary.json", func(f io.Writer) error { return report.WriteJSON(f, sum) }); err != nil {
 		return err
 	}
-	if _, err = runbook.WriteFile(c.Out, "report.md", func(f io.Writer) error {
+	if _, err = cli.WriteFile(c.Out, "report.md", func(f io.Writer) error {
 		_, err := io.WriteString(f, md.String())
 		return err
 	}); err != nil {
