@@ -69,6 +69,16 @@ func (f *Flags) CheckPaths(out, store string, w io.Writer) error {
 	return CheckOutputs(OutputPath{"-out", out, true}, OutputPath{"-store", store, false}, OutputPath{"-journal", f.Journal, false})
 }
 
+// OpenChecked is CheckPaths(out, store, log), then Open telling log what
+// it restored: the start of a run that writes -out and -store.
+func (f *Flags) OpenChecked(ctx context.Context, out, store string, log io.Writer) (*runbook.Sides, error) {
+	if err := f.CheckPaths(out, store, log); err != nil {
+		return nil, err
+	}
+	f.Log = log
+	return f.Open(ctx)
+}
+
 // Parse parses the command line into flag.CommandLine and exits with
 // status 2, naming the program, when it holds positional arguments.
 func Parse(name string) {

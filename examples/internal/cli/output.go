@@ -48,6 +48,16 @@ func PairFiles(r *report.Round, pairs []*perftest.PairResult) []report.ArchiveFi
 	return files
 }
 
+// PairsFiles are the archive files of a step's runs: PairFiles of its
+// pairs and their RDMA counter deltas (Pairs.CounterFiles).
+func PairsFiles(r *report.Round, ps runbook.Pairs) ([]report.ArchiveFile, error) {
+	counters, err := ps.CounterFiles()
+	if err != nil {
+		return nil, err
+	}
+	return append(PairFiles(r, ps.Pairs), counters...), nil
+}
+
 // stream is one output of one side of a pair.
 type stream struct {
 	role   perftest.Role
