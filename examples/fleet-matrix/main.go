@@ -38,7 +38,6 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
-
 	"github.com/rocekit/rocekit/fleet"
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/perftest"

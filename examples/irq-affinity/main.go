@@ -25,7 +25,6 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
-
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/tune"
 )

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
-
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/report"
 )

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
-
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"

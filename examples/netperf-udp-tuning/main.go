@@ -79,7 +79,6 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
-
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/report"

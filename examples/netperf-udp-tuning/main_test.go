@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rocekit/rocekit/examples/internal/cli"
-
 	"github.com/google/go-cmp/cmp"
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/report"

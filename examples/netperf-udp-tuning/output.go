@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
-
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/report"

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
-
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"

@@ -59,7 +59,6 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
-
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"

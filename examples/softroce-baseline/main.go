@@ -40,7 +40,6 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
-
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/report/page"
