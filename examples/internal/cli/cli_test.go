@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,9 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
+	"github.com/rocekit/rocekit/rxe"
 )
 
 func TestProgressPlain(t *testing.T) {
@@ -130,5 +133,44 @@ func TestPairFilesAndKeepFailed(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "failed", "q8-2")); err == nil {
 		t.Error("a pair that never started left a folder")
+	}
+}
+
+// fakeSide is a side whose programs run on a host.Fake; RunPairs uses
+// nothing else of it but its name and RDMA port counters.
+type fakeSide struct {
+	runbook.Side
+	runner *host.Fake
+}
+
+func (f fakeSide) Name() string        { return "fake" }
+func (f fakeSide) Runner() host.Runner { return f.runner }
+func (f fakeSide) PortCounters(context.Context, string) (rxe.PortCounters, error) {
+	return rxe.PortCounters{}, errors.New("no RDMA device in a fake")
+}
+
+// TestRunPairsKeepsTheStoppingPair: a server that exits before it
+// listens stops the runs; what it printed is kept in
+// out/failed/LABEL-N/, with the label's spaces made dashes.
+func TestRunPairsKeepsTheStoppingPair(t *testing.T) {
+	f := &host.Fake{Scripts: map[string]host.FakeScript{"ib_send_bw": {Stderr: "Couldn't listen to port 18515\n", ExitCode: 1}}}
+	side := fakeSide{runner: f}
+	sides := &runbook.Sides{Mode: runbook.Loopback, Near: side, Far: side, NearNetdev: "eth0", FarNetdev: "eth0"}
+	out := t.TempDir()
+	opts := perftest.Options{Test: perftest.SendBW, Device: "rxe0", Iterations: 10}
+	ps, err := RunPairs(context.Background(), sides, runbook.RXEInfo{Device: "rxe0", Addr: "198.18.0.1"}, opts, 3, nil, "MTU 1500: ib_send_bw", out)
+	if err == nil || !strings.Contains(err.Error(), "run 1") {
+		t.Fatalf("RunPairs = %v, want the first run's error", err)
+	}
+	if ps.Stopped == nil || len(ps.Pairs) != 0 || len(ps.Counters) != 1 || len(ps.Counters[0].Warnings) == 0 {
+		t.Errorf("pairs: stopped %v, %d kept, counters %+v", ps.Stopped, len(ps.Pairs), ps.Counters)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "failed", "MTU-1500:-ib_send_bw-1", "server.stderr"))
+	if err != nil || !strings.Contains(string(b), "Couldn't listen") {
+		t.Errorf("kept server.stderr: %q, %v", b, err)
+	}
+	// Without -out nothing is written.
+	if _, err := RunPairs(context.Background(), sides, runbook.RXEInfo{Device: "rxe0", Addr: "198.18.0.1"}, opts, 1, nil, "x", ""); err == nil {
+		t.Error("a failing pair passed")
 	}
 }
