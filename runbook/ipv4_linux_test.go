@@ -18,10 +18,7 @@ import (
 // there, and lo of the caller's namespace.
 func TestIPv4(t *testing.T) {
 	name := fmt.Sprintf("rbip-%d", os.Getpid())
-	_, nl := labtest.Netns(t, name)
-	if err := nl.LinkAdd(&netlink.Veth{LinkAttrs: netlink.LinkAttrs{Name: "rbi0"}, PeerName: "rbi1"}); err != nil {
-		t.Fatal(err)
-	}
+	nl := netnsVeth(t, name, "rbi0", "rbi1", "")
 	l, err := nl.LinkByName("rbi0")
 	if err != nil {
 		t.Fatal(err)
@@ -56,4 +53,33 @@ func TestIPv4(t *testing.T) {
 	if _, err := (&Local{Netns: name + "-none"}).IPv4(ctx, "lo"); err == nil {
 		t.Error("a namespace that does not exist gave an address")
 	}
+}
+
+// netnsVeth creates namespace ns with a veth pair a–b in it, both up, a
+// with addr ("": none), and returns a netlink handle in ns.
+func netnsVeth(t *testing.T, ns, a, b, addr string) *netlink.Handle {
+	t.Helper()
+	_, nl := labtest.Netns(t, ns)
+	if err := nl.LinkAdd(&netlink.Veth{LinkAttrs: netlink.LinkAttrs{Name: a}, PeerName: b}); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{a, b} {
+		l, err := nl.LinkByName(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == a && addr != "" {
+			ad, err := netlink.ParseAddr(addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := nl.AddrAdd(l, ad); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := nl.LinkSetUp(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return nl
 }

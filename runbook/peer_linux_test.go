@@ -15,7 +15,6 @@ import (
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
-	"github.com/vishvananda/netlink"
 )
 
 // TestPeerOverSSH drives a Peer through a real sshd on 127.0.0.1 and the
@@ -23,35 +22,9 @@ import (
 // host's kernel: the far side of two-host mode, minus the second host.
 func TestPeerOverSSH(t *testing.T) {
 	d := labtest.StartSSHD(t)
-	agent := filepath.Join(t.TempDir(), "rocekit-peer")
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		goBin = "/usr/local/go/bin/go"
-	}
-	build := exec.Command(goBin, "build", "-o", agent, "../cmd/rocekit-peer")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build rocekit-peer: %v\n%s", err, out)
-	}
+	agent := buildAgent(t)
 	ns := fmt.Sprintf("rbpeer-%d", os.Getpid())
-	_, nl := labtest.Netns(t, ns)
-	if err := nl.LinkAdd(&netlink.Veth{LinkAttrs: netlink.LinkAttrs{Name: "rbp0"}, PeerName: "rbp1"}); err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range []string{"rbp0", "rbp1"} {
-		l, err := nl.LinkByName(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n == "rbp0" {
-			a, _ := netlink.ParseAddr("198.18.96.1/24")
-			if err := nl.AddrAdd(l, a); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := nl.LinkSetUp(l); err != nil {
-			t.Fatal(err)
-		}
-	}
+	nl := netnsVeth(t, ns, "rbp0", "rbp1", "198.18.96.1/24")
 	mtu := func() int {
 		l, err := nl.LinkByName("rbp0")
 		if err != nil {
@@ -128,4 +101,19 @@ func TestPeerOverSSH(t *testing.T) {
 	if err := missing.Restore(ctx); !errors.As(err, &pe) || !errors.Is(err, exec.ErrNotFound) {
 		t.Errorf("missing agent: %v, want a *PeerError wrapping exec.ErrNotFound", err)
 	}
+}
+
+// buildAgent builds cmd/rocekit-peer from this tree.
+func buildAgent(t *testing.T) string {
+	t.Helper()
+	agent := filepath.Join(t.TempDir(), "rocekit-peer")
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = "/usr/local/go/bin/go"
+	}
+	build := exec.Command(goBin, "build", "-o", agent, "../cmd/rocekit-peer")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build rocekit-peer: %v\n%s", err, out)
+	}
+	return agent
 }
