@@ -18,7 +18,7 @@
 //   - firewall, kmsg: firewall rules and the kernel log, read as a
 //     preflight and per round
 //   - runbook: the two sides of a run (this host, a namespace, or SSH
-//     through cmd/rocekit-peer), the steps the examples share
+//     through cmd/rocekit-peer) and the steps on both ends
 //   - fleet, topo: many pairs and host matrices; namespaces and veths
 //   - rocekittest: real captures and fakes for testing code built on
 //     rocekit without RDMA

@@ -1,21 +1,30 @@
-// Package runbook holds the steps the examples share, so that a small main
-// reads like the runbook it replaces: two Sides (this host, and the far end
-// in loopback, in a network namespace, or on another host over SSH through
-// the rocekit-peer agent), each preparing rxe, setting MTUs, spreading IRQs
-// and reading counters through a tune journal that Restore undoes; Flags
-// that choose the sides; Progress lines with an ETA; and a Context that
-// ends on Ctrl-C so that the restore runs.
+// Package runbook is the two ends of a run, so that a test framework (or a
+// small main) reads like the runbook it replaces. A Side is one end: Local
+// is this host or a network namespace on it; Peer is another host reached
+// over SSH, read and changed by the rocekit-peer agent there (ServePeer,
+// cmd/rocekit-peer), which runs the same Local code. Each side prepares
+// rxe, sets MTUs and sysctls, spreads IRQs and sets governors through a
+// tune journal that Restore undoes, and reads what a round compares: its
+// netdev (NetdevInfo), counters (Counters, Between), host facts (Host),
+// RDMA port counters and kernel log. Sides pairs two of them for what
+// touches both ends: PrepareRXE, SetMTU, Preflight, RunPairs and
+// PerftestOptions.
 //
-// A two-host ib_send_bw pair:
+// No flags are needed; a two-host ib_send_bw pair from a framework:
 //
-//	f := runbook.Flags{Netdev: "eth0", Peer: "root@198.18.0.2", Journal: "journal.jsonl", PeerAgent: "rocekit-peer"}
-//	ctx, cancel := runbook.Context(time.Hour)
-//	defer cancel()
-//	sides, err := f.Open(ctx)
+//	near := &runbook.Local{Journal: "journal.jsonl"}
+//	far, err := runbook.DialPeer(ctx, runbook.PeerConfig{Target: "root@198.18.0.2", Agent: "rocekit-peer"})
 //	if err != nil { ... }
+//	if err := far.Restore(ctx); err != nil { ... } // what a crashed run left there
+//	sides := &runbook.Sides{Mode: runbook.TwoHosts, Near: near, Far: far, NearNetdev: "eth0", FarNetdev: "eth0"}
 //	defer sides.Restore()
-//	far, err := sides.Far.PrepareRXE(ctx, runbook.RXEConfig{Netdev: sides.FarNetdev, Name: "rxe0", MTU: 9000})
-//	near, err := sides.Near.PrepareRXE(ctx, runbook.RXEConfig{Netdev: sides.NearNetdev, Name: "rxe0", MTU: 9000})
-//	opts := runbook.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: 10000, ReportGbits: true}, sides, far, near)
-//	pair, err := perftest.RunPair(ctx, sides.Far.Runner(), sides.Near.Runner(), far.Addr, opts)
+//	farRXE, nearRXE, err := sides.PrepareRXE(ctx, "rxe0", 9000, nil)
+//	opts := runbook.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: 10000, ReportGbits: true}, sides, farRXE, nearRXE)
+//	pairs, err := runbook.RunPairs(ctx, sides, farRXE, opts, 3, nil, "ib_send_bw")
+//
+// For loopback, Far is Near (Mode Loopback); for a far end in a namespace
+// of this host, Far is &runbook.Local{Netns: "peer", Journal: ...} (Mode
+// TwoNetns). A Local's journal left by a crash is undone with
+// tune.Recover(journal) before the run. The examples build their Sides
+// from flags (-netdev, -peer, -peer-netns, ...) in examples/internal/cli.
 package runbook

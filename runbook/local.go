@@ -2,7 +2,6 @@ package runbook
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -142,7 +141,7 @@ func (l *Local) PrepareRXE(ctx context.Context, c RXEConfig) (RXEInfo, error) {
 	if _, err := h.WaitActive(ctx, info.Device); err != nil {
 		return info, err
 	}
-	if info.Addr, err = IPv4(ctx, l.Runner(), c.Netdev); err != nil {
+	if info.Addr, err = l.IPv4(ctx, c.Netdev); err != nil {
 		return info, err
 	}
 	if info.NetdevMTU, err = l.mtu(ctx, c.Netdev); err != nil {
@@ -188,7 +187,7 @@ func (l *Local) Netdev(ctx context.Context, netdev string) (NetdevInfo, error) {
 	if info.Snapshot, err = h.Snapshot(ctx, netdev); err != nil {
 		return info, err
 	}
-	if a, err := IPv4(ctx, l.Runner(), netdev); err == nil {
+	if a, err := l.IPv4(ctx, netdev); err == nil {
 		info.Addr = a
 	} else {
 		info.Warnings = append(info.Warnings, err.Error())
@@ -301,31 +300,6 @@ func (l *Local) SetGovernor(ctx context.Context, governor string) (GovernorResul
 	return r, l.apply(ctx, changes...)
 }
 
-// IPv4 returns the first IPv4 address of a netdev, read with "ip -j -4
-// addr" through the runner, so it works in a namespace and over SSH.
-func IPv4(ctx context.Context, r host.Runner, netdev string) (string, error) {
-	out, err := output(ctx, r, "ip", "-j", "-4", "addr", "show", "dev", netdev)
-	if err != nil {
-		return "", fmt.Errorf("runbook: address of %s on %s: %w", netdev, r, err)
-	}
-	var ifs []struct {
-		AddrInfo []struct {
-			Local string `json:"local"`
-		} `json:"addr_info"`
-	}
-	if err := json.Unmarshal(out, &ifs); err != nil {
-		return "", fmt.Errorf("runbook: ip -j addr of %s: %w", netdev, err)
-	}
-	for _, i := range ifs {
-		for _, a := range i.AddrInfo {
-			if a.Local != "" {
-				return a.Local, nil
-			}
-		}
-	}
-	return "", fmt.Errorf("%w: %s on %s", ErrNoIPv4, netdev, r)
-}
-
 // output runs a command that ends by itself and returns its stdout.
 func output(ctx context.Context, r host.Runner, argv ...string) ([]byte, error) {
 	p, err := host.Run(ctx, r, host.Cmd{Argv: argv})
@@ -334,6 +308,3 @@ func output(ctx context.Context, r host.Runner, argv ...string) ([]byte, error) 
 	}
 	return p.Stdout().Bytes(), nil
 }
-
-// tuneRecover is tune.Recover; a variable for tests.
-var tuneRecover = tune.Recover

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,7 +15,6 @@ import (
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
-	"github.com/vishvananda/netlink"
 )
 
 // TestPeerOverSSH drives a Peer through a real sshd on 127.0.0.1 and the
@@ -22,35 +22,9 @@ import (
 // host's kernel: the far side of two-host mode, minus the second host.
 func TestPeerOverSSH(t *testing.T) {
 	d := labtest.StartSSHD(t)
-	agent := filepath.Join(t.TempDir(), "rocekit-peer")
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		goBin = "/usr/local/go/bin/go"
-	}
-	build := exec.Command(goBin, "build", "-o", agent, "../cmd/rocekit-peer")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build rocekit-peer: %v\n%s", err, out)
-	}
+	agent := buildAgent(t)
 	ns := fmt.Sprintf("rbpeer-%d", os.Getpid())
-	_, nl := labtest.Netns(t, ns)
-	if err := nl.LinkAdd(&netlink.Veth{LinkAttrs: netlink.LinkAttrs{Name: "rbp0"}, PeerName: "rbp1"}); err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range []string{"rbp0", "rbp1"} {
-		l, err := nl.LinkByName(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n == "rbp0" {
-			a, _ := netlink.ParseAddr("198.18.96.1/24")
-			if err := nl.AddrAdd(l, a); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := nl.LinkSetUp(l); err != nil {
-			t.Fatal(err)
-		}
-	}
+	nl := netnsVeth(t, ns, "rbp0", "rbp1", "198.18.96.1/24")
 	mtu := func() int {
 		l, err := nl.LinkByName("rbp0")
 		if err != nil {
@@ -61,13 +35,16 @@ func TestPeerOverSSH(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	s, err := host.DialSSH(ctx, d.Addr, host.SSHConfig{User: "root", KnownHostsFiles: []string{d.KnownHosts}, KeyFiles: []string{d.KeyFile}})
+	journals := t.TempDir()
+	p, err := DialPeer(ctx, PeerConfig{Target: "root@" + d.Addr, Identity: d.KeyFile, KnownHosts: d.KnownHosts,
+		Agent: agent, JournalDir: journals, Netns: ns})
 	if err != nil {
 		t.Fatal(err)
 	}
-	journals := t.TempDir()
-	p := &Peer{SSH: s, Agent: agent, JournalDir: journals, Netns: ns}
 	defer p.Close()
+	if p.Name() != "ssh root@"+d.Addr {
+		t.Errorf("peer name %q", p.Name())
+	}
 
 	if err := p.SetMTU(ctx, "rbp0", 4200); err != nil {
 		t.Fatal(err)
@@ -90,8 +67,8 @@ func TestPeerOverSSH(t *testing.T) {
 		t.Errorf("Counters: %+v", c.Stats)
 	}
 	// The peer's runner works in its namespace: the address, and sockets.
-	if a, err := IPv4(ctx, p.Runner(), "rbp0"); err != nil || a != "198.18.96.1" {
-		t.Errorf("IPv4 through the peer's runner: %q, %v", a, err)
+	if pr, err := host.Run(ctx, p.Runner(), host.Cmd{Argv: []string{"ip", "-4", "-o", "addr", "show", "dev", "rbp0"}}); err != nil || !strings.Contains(pr.Stdout().String(), " 198.18.96.1/24 ") {
+		t.Errorf("ip addr through the peer's runner: %v", err)
 	}
 	if _, err := p.Runner().TCPSockets(ctx); err != nil {
 		t.Errorf("TCPSockets in the peer's namespace: %v", err)
@@ -120,8 +97,23 @@ func TestPeerOverSSH(t *testing.T) {
 		t.Errorf("journals left: %v", js)
 	}
 	// A missing agent is a clear error, not a hang.
-	missing := &Peer{SSH: s, Agent: "/nonexistent/rocekit-peer", JournalDir: journals}
+	missing := &Peer{SSH: p.SSH, Agent: "/nonexistent/rocekit-peer", JournalDir: journals}
 	if err := missing.Restore(ctx); !errors.As(err, &pe) || !errors.Is(err, exec.ErrNotFound) {
 		t.Errorf("missing agent: %v, want a *PeerError wrapping exec.ErrNotFound", err)
 	}
+}
+
+// buildAgent builds cmd/rocekit-peer from this tree.
+func buildAgent(t *testing.T) string {
+	t.Helper()
+	agent := filepath.Join(t.TempDir(), "rocekit-peer")
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = "/usr/local/go/bin/go"
+	}
+	build := exec.Command(goBin, "build", "-o", agent, "../cmd/rocekit-peer")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build rocekit-peer: %v\n%s", err, out)
+	}
+	return agent
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/perftest"
@@ -46,6 +45,9 @@ type Pairs struct {
 	// run order (rxe: retransmissions, duplicate and out-of-sequence
 	// requests, ...): the evidence beside a failed or slow run.
 	Counters []PairCounters
+	// Stopped is the pair whose error stopped the runs (run
+	// len(Pairs)+1); nil when none did, or when it never started.
+	Stopped *perftest.PairResult
 }
 
 // PairCounters are the RDMA port counters of one run's two ends.
@@ -90,27 +92,24 @@ func (ps Pairs) CounterFiles() ([]report.ArchiveFile, error) {
 }
 
 // RunPairs runs count pairs, server on the far end and client on the near
-// one, each with a fresh pair, announcing each on prog (nil: silent). A
-// run that ends in a completion error is kept and named in Failures; any
-// other error stops, with the failed pair's outputs kept in
-// out/failed/LABEL-N/ when out is set.
-func RunPairs(ctx context.Context, sides *Sides, far RXEInfo, opts perftest.Options, count int, prog *Progress, label, out string) (Pairs, error) {
+// one, each with a fresh pair, announcing each on prog (nil: silent) as
+// "LABEL run N of COUNT". A run that ends in a completion error is kept
+// and named in Failures; any other error stops, and the pair that failed
+// is in Pairs.Stopped (its outputs are what both sides printed).
+func RunPairs(ctx context.Context, sides *Sides, far RXEInfo, opts perftest.Options, count int, prog Progress, label string) (Pairs, error) {
 	var ps Pairs
 	nearDev := opts.ClientDevice
 	if nearDev == "" {
 		nearDev = opts.Device
 	}
 	for i := range count {
-		prog.step("%s run %d of %d", label, i+1, count)
+		step(prog, "%s run %d of %d", label, i+1, count)
 		before := readPairCounters(ctx, sides, opts.Device, nearDev)
 		p, err := perftest.RunPair(ctx, sides.Far.Runner(), sides.Near.Runner(), far.Addr, opts)
 		ps.Counters = append(ps.Counters, pairCounterDeltas(i+1, before, readPairCounters(ctx, sides, opts.Device, nearDev)))
 		if err != nil && !runFailed(ctx, err) {
-			err = fmt.Errorf("%s run %d: %w", label, i+1, err)
-			if out != "" {
-				err = errors.Join(err, KeepFailedPair(out, fmt.Sprintf("%s-%d", strings.ReplaceAll(label, " ", "-"), i+1), p))
-			}
-			return ps, err
+			ps.Stopped = p
+			return ps, fmt.Errorf("%s run %d: %w", label, i+1, err)
 		}
 		if err != nil {
 			ps.Failures = append(ps.Failures, fmt.Sprintf("run %d: %v", i+1, err))

@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/rocekit/rocekit/fleet"
-	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/runbook"
 )
 
@@ -66,22 +64,11 @@ func openSides(ctx context.Context, hosts hostList, o sshOptions) ([]runbook.Sid
 			sides = append(sides, &runbook.Local{Journal: filepath.Join(o.JournalDir, "fleet-matrix-journal.jsonl")})
 			continue
 		}
-		cfg := host.SSHConfig{Agent: os.Getenv("SSH_AUTH_SOCK") != "", DialTimeout: o.Timeout, SessionTimeout: o.Timeout}
-		addr := h.Target
-		if u, a, ok := strings.Cut(addr, "@"); ok {
-			cfg.User, addr = u, a
-		}
-		if o.Identity != "" {
-			cfg.KeyFiles = []string{o.Identity}
-		}
-		if o.KnownHosts != "" {
-			cfg.KnownHostsFiles = []string{o.KnownHosts}
-		}
-		c, err := host.DialSSH(ctx, addr, cfg)
+		p, err := runbook.DialPeer(ctx, runbook.PeerConfig{Target: h.Target, Identity: o.Identity, KnownHosts: o.KnownHosts,
+			Timeout: o.Timeout, Agent: o.Agent})
 		if err != nil {
 			return sides, fmt.Errorf("%s: %w", h.Name, err)
 		}
-		p := &runbook.Peer{SSH: c, Agent: o.Agent}
 		sides = append(sides, p)
 		if err := p.Restore(ctx); err != nil {
 			return sides, fmt.Errorf("%s: restoring an earlier run's changes: %w", h.Name, err)

@@ -37,11 +37,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/fleet"
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
-	"github.com/rocekit/rocekit/runbook"
 )
 
 // config is what the flags set.
@@ -97,8 +97,8 @@ func main() {
 	flag.StringVar(&c.Store, "store", "fleet-rounds.jsonl", "store of the pairs (appended; read to resume)")
 	flag.StringVar(&c.Out, "out", "fleet-matrix-out", "folder for matrix.md, .csv, .json, heatmap.svg, findings.json")
 	flag.DurationVar(&c.Timeout, "timeout", 2*time.Hour, "deadline of the whole run (0: none)")
-	runbook.Parse("fleet-matrix")
-	runbook.Main("fleet-matrix", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
+	cli.Parse("fleet-matrix")
+	cli.Main("fleet-matrix", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
 // run measures the fleet and restores every host before it returns.
@@ -210,7 +210,7 @@ func (c config) write(out io.Writer, m *fleet.Matrix, hosts []fleet.Host) (gateE
 		}},
 	}
 	for _, f := range files {
-		if _, err := runbook.WriteFile(c.Out, f.name, f.write); err != nil {
+		if _, err := cli.WriteFile(c.Out, f.name, f.write); err != nil {
 			return nil, err
 		}
 	}

@@ -24,8 +24,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/irq"
-	"github.com/rocekit/rocekit/runbook"
 	"github.com/rocekit/rocekit/tune"
 )
 
@@ -39,7 +39,7 @@ func main() {
 	journal := flag.String("journal", "irq-affinity-journal.jsonl", "journal of the affinity changes")
 	restore := flag.Bool("restore", false, "undo what the journal holds (a -keep run, or a crash) and exit")
 	watch := flag.Duration("watch", 10*time.Second, "how long to watch interrupts and load")
-	runbook.Parse("irq-affinity")
+	cli.Parse("irq-affinity")
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

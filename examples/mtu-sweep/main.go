@@ -57,6 +57,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/report/page"
@@ -66,7 +67,7 @@ import (
 
 // config is what the flags set.
 type config struct {
-	runbook.Flags
+	cli.Flags
 	RXE        string
 	MTUs       string
 	Count      int
@@ -90,8 +91,8 @@ func main() {
 	flag.BoolVar(&c.AllSizes, "a", false, "every message size from 2 B to 8 MiB (ib_send_bw -a) instead of -s")
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
 	flag.StringVar(&c.Out, "out", "mtu-sweep-out", "folder for report.md, bandwidth.svg, summary.json and the round archives")
-	runbook.Parse("mtu-sweep")
-	runbook.Main("mtu-sweep", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
+	cli.Parse("mtu-sweep")
+	cli.Main("mtu-sweep", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
 // run does the sweep and restores every change it made before it returns,
@@ -104,82 +105,27 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	if c.Count < 1 {
 		return fmt.Errorf("-count %d: need at least one run per MTU", c.Count)
 	}
-	if err := c.CheckPaths(c.Out, c.Store, progress); err != nil {
-		return err
-	}
-	c.Log = progress
-	sides, err := c.Open(ctx)
+	sides, err := c.OpenChecked(ctx, c.Out, c.Store, progress)
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, sides.Restore()) }()
 
-	prog := runbook.NewProgress(progress, 1+len(mtus)*(1+c.Count))
+	prog := cli.NewProgress(progress, 1+len(mtus)*(1+c.Count))
 	prog.Step("prepare rxe at MTU %d", mtus[0])
 	far, near, err := sides.PrepareRXE(ctx, c.RXE, mtus[0], nil)
 	if err != nil {
 		return err
 	}
-
 	var md strings.Builder
 	w := io.MultiWriter(out, &md)
-	fmt.Fprintf(w, "# soft-RoCE MTU sweep (%s)\n\n", sides.Mode)
-	fmt.Fprintf(w, "- server %s: %s on %s (%s), GID index %d: %s\n", sides.Far.Name(), far.Device, far.Netdev, far.Addr, far.GID.Entry.Index, far.GID.Reason)
-	fmt.Fprintf(w, "- client %s: %s on %s (%s), GID index %d: %s\n", sides.Near.Name(), near.Device, near.Netdev, near.Addr, near.GID.Entry.Index, near.GID.Reason)
-	fmt.Fprintf(w, "- ib_send_bw, %s, %d runs of %d iterations per MTU\n\n", sizeText(c), c.Count, c.Iterations)
-
-	opts := runbook.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: c.Iterations, QPTimeout: c.QPTimeout,
-		ReportGbits: true, NoFreqCheck: true}, sides, far, near)
-	if c.AllSizes {
-		opts.AllSizes = true
-	} else {
-		opts.Size = c.Size
-	}
-	store := report.OpenStore(c.Store)
+	writeHeader(w, c, sides, far, near)
+	sw := &sweeper{c: c, sides: sides, far: far, opts: sendBWOptions(c, sides, far, near), prog: prog, store: report.OpenStore(c.Store)}
 	var rounds []report.Round
 	var points []point
 	for i, mtu := range mtus {
-		if i > 0 {
-			prog.Step("set MTU %d", mtu)
-			if err := sides.SetMTU(ctx, mtu); err != nil {
-				return err
-			}
-		} else {
-			prog.Step("MTU %d was set by the preparation", mtu)
-		}
-		p := point{MTU: mtu, Runs: c.Count}
-		if p.NearMTU, p.FarMTU, err = netdevMTUs(ctx, sides); err != nil {
-			return err
-		}
-		start := time.Now()
-		ps, err := runbook.RunPairs(ctx, sides, far, opts, c.Count, prog, fmt.Sprintf("MTU %d", mtu)+": ib_send_bw", c.Out)
-		pairs, results := ps.Pairs, ps.Results
-		p.Failures = ps.Failures
+		round, p, err := sw.measure(ctx, i, mtu)
 		if err != nil {
-			return err
-		}
-		p.Retransmit = ps.Findings(fmt.Sprintf("MTU %d", mtu), opts.QPTimeout)
-		round, err := report.FromPerftest(fmt.Sprintf("%s_mtu%d", perftest.SendBW.Program(), mtu), start, results...)
-		if err != nil {
-			// No run of this MTU gave a result: keep what both sides
-			// printed, and stop (every later MTU compares against it).
-			err = errors.Join(err, runbook.KeepFailedPairs(c.Out, fmt.Sprintf("mtu%d", mtu), pairs))
-			return fmt.Errorf("MTU %d: %w (%s)", mtu, err, strings.Join(p.Failures, "; "))
-		}
-		round.DurationSec = time.Since(start).Seconds()
-		round.SetParam("mode", string(sides.Mode))
-		round.SetParam("netdev_mtu", fmt.Sprint(p.NearMTU))
-		if sides.Mode != runbook.Loopback {
-			round.SetParam("peer_netdev_mtu", fmt.Sprint(p.FarMTU))
-		}
-		p.observe(round, metricKey(c))
-		files := runbook.PairFiles(&round, pairs)
-		counters, err := ps.CounterFiles()
-		if err != nil {
-			return err
-		}
-		files = append(files, counters...)
-		if err := runbook.SaveRound(store, c.Out, round, files); err != nil {
 			return err
 		}
 		rounds = append(rounds, round)
@@ -187,6 +133,80 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	}
 	prog.Done()
 	return writeOutputs(w, &md, c, sides.Mode, rounds, points)
+}
+
+// writeHeader says where the sweep runs and what it measures.
+func writeHeader(w io.Writer, c config, sides *runbook.Sides, far, near runbook.RXEInfo) {
+	fmt.Fprintf(w, "# soft-RoCE MTU sweep (%s)\n\n", sides.Mode)
+	fmt.Fprintf(w, "- server %s: %s on %s (%s), GID index %d: %s\n", sides.Far.Name(), far.Device, far.Netdev, far.Addr, far.GID.Entry.Index, far.GID.Reason)
+	fmt.Fprintf(w, "- client %s: %s on %s (%s), GID index %d: %s\n", sides.Near.Name(), near.Device, near.Netdev, near.Addr, near.GID.Entry.Index, near.GID.Reason)
+	fmt.Fprintf(w, "- ib_send_bw, %s, %d runs of %d iterations per MTU\n\n", sizeText(c), c.Count, c.Iterations)
+}
+
+// sendBWOptions are the ib_send_bw options of every step.
+func sendBWOptions(c config, sides *runbook.Sides, far, near runbook.RXEInfo) perftest.Options {
+	opts := runbook.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: c.Iterations, QPTimeout: c.QPTimeout,
+		ReportGbits: true, NoFreqCheck: true}, sides, far, near)
+	if c.AllSizes {
+		opts.AllSizes = true
+	} else {
+		opts.Size = c.Size
+	}
+	return opts
+}
+
+// sweeper measures one MTU after the other on prepared sides.
+type sweeper struct {
+	c     config
+	sides *runbook.Sides
+	far   runbook.RXEInfo
+	opts  perftest.Options
+	prog  *cli.Progress
+	store *report.Store
+}
+
+// measure sets the MTU (the i-th of the sweep; the first was set by the
+// preparation), runs -count pairs, and saves the round and its archive.
+func (sw *sweeper) measure(ctx context.Context, i, mtu int) (report.Round, point, error) {
+	p := point{MTU: mtu, Runs: sw.c.Count}
+	if i > 0 {
+		sw.prog.Step("set MTU %d", mtu)
+		if err := sw.sides.SetMTU(ctx, mtu); err != nil {
+			return report.Round{}, p, err
+		}
+	} else {
+		sw.prog.Step("MTU %d was set by the preparation", mtu)
+	}
+	var err error
+	if p.NearMTU, p.FarMTU, err = netdevMTUs(ctx, sw.sides); err != nil {
+		return report.Round{}, p, err
+	}
+	start := time.Now()
+	ps, err := cli.RunPairs(ctx, sw.sides, sw.far, sw.opts, sw.c.Count, sw.prog, fmt.Sprintf("MTU %d", mtu)+": ib_send_bw", sw.c.Out)
+	p.Failures = ps.Failures
+	if err != nil {
+		return report.Round{}, p, err
+	}
+	p.Retransmit = ps.Findings(fmt.Sprintf("MTU %d", mtu), sw.opts.QPTimeout)
+	round, err := report.FromPerftest(fmt.Sprintf("%s_mtu%d", perftest.SendBW.Program(), mtu), start, ps.Results...)
+	if err != nil {
+		// No run of this MTU gave a result: keep what both sides
+		// printed, and stop (every later MTU compares against it).
+		err = errors.Join(err, cli.KeepFailedPairs(sw.c.Out, fmt.Sprintf("mtu%d", mtu), ps.Pairs))
+		return round, p, fmt.Errorf("MTU %d: %w (%s)", mtu, err, strings.Join(p.Failures, "; "))
+	}
+	round.DurationSec = time.Since(start).Seconds()
+	round.SetParam("mode", string(sw.sides.Mode))
+	round.SetParam("netdev_mtu", fmt.Sprint(p.NearMTU))
+	if sw.sides.Mode != runbook.Loopback {
+		round.SetParam("peer_netdev_mtu", fmt.Sprint(p.FarMTU))
+	}
+	p.observe(round, metricKey(sw.c))
+	files, err := cli.PairsFiles(&round, ps)
+	if err != nil {
+		return round, p, err
+	}
+	return round, p, cli.SaveRound(sw.store, sw.c.Out, round, files)
 }
 
 // netdevMTUs reads back the MTU each end's netdev has now.
@@ -251,14 +271,14 @@ func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode,
 	} else {
 		figs = append(figs, fig)
 	}
-	if _, err := runbook.WriteFile(c.Out, "summary.json", func(f io.Writer) error {
+	if _, err := cli.WriteFile(c.Out, "summary.json", func(f io.Writer) error {
 		e := json.NewEncoder(f)
 		e.SetIndent("", "  ")
 		return e.Encode(buildSummary(mode, metric, points, findings))
 	}); err != nil {
 		return err
 	}
-	if _, err = runbook.WriteFile(c.Out, "report.md", func(f io.Writer) error {
+	if _, err = cli.WriteFile(c.Out, "report.md", func(f io.Writer) error {
 		_, err := io.WriteString(f, md.String())
 		return err
 	}); err != nil {

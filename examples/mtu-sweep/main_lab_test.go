@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/report"
-	"github.com/rocekit/rocekit/runbook"
 )
 
 // TestLabMTUSweep sweeps 1500, 4200 and 9000 on a veth in a real guest, in
@@ -27,7 +27,7 @@ func TestLabMTUSweep(t *testing.T) {
 	labtest.Veth(t, "msveth0", "msveth1", "198.18.92.1/24")
 
 	dir := t.TempDir()
-	c := config{Flags: runbook.Flags{Netdev: "msveth0", Journal: filepath.Join(dir, "journal.jsonl")},
+	c := config{Flags: cli.Flags{Netdev: "msveth0", Journal: filepath.Join(dir, "journal.jsonl")},
 		RXE: "msrxe0", MTUs: "1500,4200,9000", Count: 2, Iterations: 200, Size: 65536, QPTimeout: 22,
 		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out")}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
@@ -39,36 +39,67 @@ func TestLabMTUSweep(t *testing.T) {
 
 	// Everything it changed is back.
 	labtest.CheckRestored(t, "msrxe0", "msveth0", "1500")
+	checkOutFiles(t, c.Out, buf.String())
+	want := []struct {
+		mtu, path int
+	}{{1500, 1024}, {4200, 4096}, {9000, 4096}}
+	s := checkSummary(t, c.Out)
+	if len(s.Rounds) != len(want) {
+		t.Fatalf("summary.json has %d rounds, want %d: %+v", len(s.Rounds), len(want), s.Rounds)
+	}
+	for i, w := range want {
+		r := s.Rounds[i]
+		// rdma_rxe follows the netdev MTU (NETDEV_CHANGEMTU): a fact of
+		// the kernel, not a performance level.
+		if r.NetdevMTU != w.mtu || r.PathMTUExpected != w.path || r.PathMTUSeen != w.path || !r.TookEffect {
+			t.Errorf("round %d: %+v, want netdev MTU %d at RoCE path MTU %d, taken", i, r, w.mtu, w.path)
+		}
+	}
+	t.Run("cancelled", func(t *testing.T) { testCancelled(t, c, dir) })
+	checkStore(t, c, s)
+}
 
-	md, err := os.ReadFile(filepath.Join(c.Out, "report.md"))
+// checkOutFiles checks -out: report.md is what was printed, and the plot
+// and every MTU's archive are there.
+func checkOutFiles(t *testing.T, out, printed string) {
+	t.Helper()
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("report.md:\n%s", md)
-	if string(md) != buf.String() {
+	if string(md) != printed {
 		t.Errorf("report.md differs from what was printed")
 	}
 	for _, name := range []string{"bandwidth.svg", "ib_send_bw_mtu1500.tar.gz", "ib_send_bw_mtu4200.tar.gz", "ib_send_bw_mtu9000.tar.gz"} {
-		if st, err := os.Stat(filepath.Join(c.Out, name)); err != nil || st.Size() == 0 {
+		if st, err := os.Stat(filepath.Join(out, name)); err != nil || st.Size() == 0 {
 			t.Errorf("-out: %s: %v", name, err)
 		}
 	}
+}
 
-	var s struct {
-		Mode   string `json:"mode"`
-		Rounds []struct {
-			Name            string `json:"name"`
-			NetdevMTU       int    `json:"netdev_mtu"`
-			PathMTUExpected int    `json:"path_mtu_expected"`
-			PathMTUSeen     int    `json:"path_mtu_seen"`
-			TookEffect      bool   `json:"took_effect"`
-			Metric          string `json:"metric"`
-		} `json:"rounds"`
-		Findings []struct {
-			Severity, Rule, Summary string
-		} `json:"findings"`
-	}
-	b, err := os.ReadFile(filepath.Join(c.Out, "summary.json"))
+// labSummary is what the lab test reads of summary.json.
+type labSummary struct {
+	Mode   string `json:"mode"`
+	Rounds []struct {
+		Name            string `json:"name"`
+		NetdevMTU       int    `json:"netdev_mtu"`
+		PathMTUExpected int    `json:"path_mtu_expected"`
+		PathMTUSeen     int    `json:"path_mtu_seen"`
+		TookEffect      bool   `json:"took_effect"`
+		Metric          string `json:"metric"`
+	} `json:"rounds"`
+	Findings []struct {
+		Severity, Rule, Summary string
+	} `json:"findings"`
+}
+
+// checkSummary reads summary.json and checks what holds for every round:
+// loopback, the metric, and one took-effect finding per round.
+func checkSummary(t *testing.T, out string) labSummary {
+	t.Helper()
+	var s labSummary
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,19 +109,7 @@ func TestLabMTUSweep(t *testing.T) {
 	if s.Mode != "loopback" {
 		t.Errorf("mode %q, want loopback", s.Mode)
 	}
-	want := []struct {
-		mtu, path int
-	}{{1500, 1024}, {4200, 4096}, {9000, 4096}}
-	if len(s.Rounds) != len(want) {
-		t.Fatalf("summary.json has %d rounds, want %d:\n%s", len(s.Rounds), len(want), b)
-	}
-	for i, w := range want {
-		r := s.Rounds[i]
-		// rdma_rxe follows the netdev MTU (NETDEV_CHANGEMTU): a fact of
-		// the kernel, not a performance level.
-		if r.NetdevMTU != w.mtu || r.PathMTUExpected != w.path || r.PathMTUSeen != w.path || !r.TookEffect {
-			t.Errorf("round %d: %+v, want netdev MTU %d at RoCE path MTU %d, taken", i, r, w.mtu, w.path)
-		}
+	for i, r := range s.Rounds {
 		if r.Metric != "bw_avg/size=65536" {
 			t.Errorf("round %d: metric %q", i, r.Metric)
 		}
@@ -104,36 +123,41 @@ func TestLabMTUSweep(t *testing.T) {
 			t.Errorf("finding without severity or summary: %+v", f)
 		}
 	}
-	if took != len(want) {
-		t.Errorf("%d %s findings, want one per MTU (%d):\n%s", took, RuleMTUTookEffect, len(want), b)
+	if took != len(s.Rounds) {
+		t.Errorf("%d %s findings, want one per MTU (%d):\n%s", took, RuleMTUTookEffect, len(s.Rounds), b)
 	}
+	return s
+}
 
-	t.Run("cancelled", func(t *testing.T) {
-		// Ctrl-C in the middle of the 4200 step: the run fails and still
-		// restores the MTU and removes the link.
-		cc := c
-		cc.Out, cc.Store = filepath.Join(dir, "out-cancelled"), filepath.Join(dir, "rounds-cancelled.jsonl")
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-		defer cancel()
-		prog := cancelOn{match: "MTU 4200: ib_send_bw run 1", cancel: cancel}
-		var buf bytes.Buffer
-		err := run(ctx, cc, &buf, &prog)
-		if err == nil {
-			t.Fatalf("a cancelled run succeeded:\n%s", buf.String())
-		}
-		if !prog.seen {
-			t.Fatalf("never reached the 4200 step: %v", err)
-		}
-		t.Logf("cancelled run: %v", err)
-		labtest.CheckRestored(t, "msrxe0", "msveth0", "1500")
-	})
+// testCancelled: Ctrl-C in the middle of the 4200 step: the run fails and
+// still restores the MTU and removes the link.
+func testCancelled(t *testing.T, c config, dir string) {
+	c.Out, c.Store = filepath.Join(dir, "out-cancelled"), filepath.Join(dir, "rounds-cancelled.jsonl")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	prog := cancelOn{match: "MTU 4200: ib_send_bw run 1", cancel: cancel}
+	var buf bytes.Buffer
+	err := run(ctx, c, &buf, &prog)
+	if err == nil {
+		t.Fatalf("a cancelled run succeeded:\n%s", buf.String())
+	}
+	if !prog.seen {
+		t.Fatalf("never reached the 4200 step: %v", err)
+	}
+	t.Logf("cancelled run: %v", err)
+	labtest.CheckRestored(t, "msrxe0", "msveth0", "1500")
+}
 
+// checkStore checks the store holds the summary's rounds, each with 1 to
+// -count values per metric.
+func checkStore(t *testing.T, c config, s labSummary) {
+	t.Helper()
 	rounds, _, err := report.OpenStore(c.Store).Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rounds) != len(want) {
-		t.Fatalf("store holds %d rounds, want %d", len(rounds), len(want))
+	if len(rounds) != len(s.Rounds) {
+		t.Fatalf("store holds %d rounds, want %d", len(rounds), len(s.Rounds))
 	}
 	for i, r := range rounds {
 		if mtu, _ := r.Param("netdev_mtu"); mtu != s.Rounds[i].Name[len("ib_send_bw_mtu"):] {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
@@ -24,7 +25,7 @@ const (
 // once), returned lowest first so that every round compares against the
 // lowest.
 func parseMTUs(s string) ([]int, error) {
-	return runbook.ParseList("mtus", s, 68, 65535)
+	return cli.ParseList("mtus", s, 68, 65535)
 }
 
 // point is one MTU of the sweep: the netdev MTUs the ends had, the RoCE

@@ -78,6 +78,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/report"
@@ -86,7 +87,7 @@ import (
 
 // config is what the flags set.
 type config struct {
-	runbook.Flags
+	cli.Flags
 	Rounds   string
 	MTU      int
 	Length   int
@@ -110,8 +111,8 @@ func main() {
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
 	flag.StringVar(&c.Out, "out", "netperf-udp-tuning-out", "folder for report.md, the plots, summary.json and the round archives")
 	flag.StringVar(&c.Governor, "governor", "performance", "cpufreq governor of round C on both ends; restored on exit")
-	runbook.Parse("netperf-udp-tuning")
-	runbook.Main("netperf-udp-tuning", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
+	cli.Parse("netperf-udp-tuning")
+	cli.Main("netperf-udp-tuning", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
 // errLoopback refuses a run without a far end.
@@ -141,7 +142,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	}
 	defer func() { err = errors.Join(err, sides.Restore()) }()
 
-	prog := runbook.NewProgress(progress, 1+len(specs)*(2+c.Count))
+	prog := cli.NewProgress(progress, 1+len(specs)*(2+c.Count))
 	store := report.OpenStore(c.Store)
 	t := &tuner{c: c, sides: sides, opts: opts, prog: prog}
 	prog.Step("preflight: both ends' NIC, link, firewall, limits")
@@ -154,7 +155,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		if err != nil {
 			return fmt.Errorf("round %s: %w", s.Letter, err)
 		}
-		if err := runbook.SaveRound(store, c.Out, res.Round, res.Files); err != nil {
+		if err := cli.SaveRound(store, c.Out, res.Round, res.Files); err != nil {
 			return err
 		}
 		results = append(results, res)
@@ -187,7 +188,7 @@ type tuner struct {
 	c     config
 	sides *runbook.Sides
 	opts  netperf.Options
-	prog  *runbook.Progress
+	prog  *cli.Progress
 
 	mtu      int                     // MTU set on both ends, 0 if none
 	limit    int                     // socket buffer limits raised to, 0 if not
@@ -206,6 +207,9 @@ type roundResult struct {
 	// can be read from here.
 	Near, Far                 runbook.NetdevInfo
 	NearAffinity, FarAffinity []irq.Affinity
+	// FarHost is the far end's host facts at the round start (its
+	// governors and irqbalance); nil when they could not be read.
+	FarHost *runbook.HostInfo
 	// Changes say what the round changed; Notes what it could not.
 	Changes, Notes []string
 	// Receiver and Sender are the whole round's growth (first run's
@@ -321,6 +325,11 @@ func (t *tuner) describe(ctx context.Context, res *roundResult) error {
 		return fmt.Errorf("%s (%s): %w", t.sides.FarNetdev, t.sides.Far.Name(), err)
 	}
 	res.NearAffinity, res.FarAffinity = res.Near.Affinity, res.Far.Affinity
+	if h, err := t.sides.Far.Host(ctx); err == nil {
+		res.FarHost = &h
+	} else {
+		res.Notes = append(res.Notes, fmt.Sprintf("governors and irqbalance of %s not read: %v", t.sides.Far.Name(), err))
+	}
 	for _, d := range []struct {
 		name string
 		info runbook.NetdevInfo
@@ -470,15 +479,12 @@ func runFiles(i int, r netperfRun) ([]report.ArchiveFile, error) {
 	return files, nil
 }
 
-// hostState reads the governors and irqbalance of the far end when it is
-// on this host; for a far end over SSH only what SetGovernor reported is
+// hostState is the governors and irqbalance of the far end at the round
+// start; when they could not be read, only what SetGovernor reported is
 // known.
-func (t *tuner) hostState() (governors []irq.CPUGovernor, irqbalance []int, known bool) {
-	if _, ok := t.sides.Far.(*runbook.Local); ok {
-		fs := irq.NewFS("/proc", "/sys")
-		governors, _ = fs.Governors() // nil without cpufreq (VMs)
-		irqbalance, _ = fs.IRQBalance()
-		return governors, irqbalance, true
+func (t *tuner) hostState(res *roundResult) (governors []irq.CPUGovernor, irqbalance []int, known bool) {
+	if h := res.FarHost; h != nil {
+		return h.Governors, h.IRQBalance, true
 	}
 	if g := t.governor; g != nil && g.Set {
 		for _, r := range g.Replaced {
@@ -492,7 +498,7 @@ func (t *tuner) hostState() (governors []irq.CPUGovernor, irqbalance []int, know
 // receiver's IRQ placement, governors, irqbalance, and the exact netserver
 // and netperf command lines.
 func (t *tuner) fingerprint(res *roundResult, opts netperf.Options, srv *netperf.Netserver) *report.Fingerprint {
-	gs, pids, known := t.hostState()
+	gs, pids, known := t.hostState(res)
 	fp := &report.Fingerprint{
 		NICs: []report.NICFingerprint{report.NICFromSnapshot(t.sides.Near.Name(), res.Near.Snapshot),
 			report.NICFromSnapshot(t.sides.Far.Name(), res.Far.Snapshot)},
@@ -530,7 +536,7 @@ const ruleGovernorNotSet = "governor_not_set"
 
 // diagnose runs the rules on the round and the receiver's counters.
 func (t *tuner) diagnose(res *roundResult) []report.Finding {
-	gs, pids, _ := t.hostState()
+	gs, pids, _ := t.hostState(res)
 	hot := res.Receiver.Load.Hot()
 	in := report.DiagnosisInput{Round: &res.Round, NICDelta: &res.Receiver.Stats, UDP: &res.Receiver.UDP,
 		Distribution: &res.Receiver.Distribution, Hot: &hot, Governors: gs,

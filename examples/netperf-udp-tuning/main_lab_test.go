@@ -14,11 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/report"
-	"github.com/rocekit/rocekit/runbook"
 )
 
 // TestLabUDPTuning runs rounds A, S, B, C and V between the guest's two virtio
@@ -27,19 +27,49 @@ import (
 // MTUs and IRQ affinities are back as they were; never performance (TCG).
 func TestLabUDPTuning(t *testing.T) {
 	labtest.Guest(t)
-	ipCmd := func(args ...string) string {
-		t.Helper()
-		out, err := exec.Command("ip", args...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("ip %s: %v: %s", strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-
 	// The IRQs of both NICs and their affinity, before anything moves.
+	before := readLabState(t, queueIRQs(t, "eth0", "eth1"), "")
+	movePeer(t)
+
+	dir := t.TempDir()
+	c := config{Flags: cli.Flags{Netdev: "eth0", PeerNetns: "udppeer", PeerNetdev: "eth1",
+		Journal: filepath.Join(dir, "journal.jsonl"), Timeout: 10 * time.Minute},
+		Rounds: "A,S,B,C,V", MTU: 9000, Length: 2, MsgSize: 1400, SockBuf: "2M", Count: 2,
+		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out"), Governor: "performance"}
+	runLogged(t, c)
+	checkLabRestored(t, before)
+
+	names := []string{"udp_stream_A_default", "udp_stream_S_sockmax", "udp_stream_B_sockmax_mtu9000",
+		"udp_stream_C_sockmax_mtu9000_irqspread", "udp_stream_V_sockmax_mtu9000_irqspread_m8000_s4M"}
+	mtus := []int{1500, 1500, 9000, 9000, 9000}
+	s := checkLabSummary(t, c.Out, names, mtus)
+	checkLabStore(t, c.Store, s, names, mtus)
+	// The files of -out; each archive holds netperf's output of every run.
+	for _, name := range []string{"report.md", "preflight.md", "preflight.json"} {
+		if _, err := os.Stat(filepath.Join(c.Out, name)); err != nil {
+			t.Errorf("-out: %v", err)
+		}
+	}
+	for _, name := range names {
+		checkLabArchive(t, filepath.Join(c.Out, name+".tar.gz"), c.Count)
+	}
+}
+
+// labState is what the run changes and must put back: the NICs' IRQ
+// affinities, both MTUs, and net.core.rmem_max.
+type labState struct {
+	irqs       map[int]string // IRQ: "NETDEV QUEUE"
+	affinity   map[int]string // IRQ: smp_affinity_list
+	mtu0, mtu1 int            // eth0 here, eth1
+	rmem       string
+}
+
+// queueIRQs are the netdevs' queue IRQs, named "NETDEV QUEUE".
+func queueIRQs(t *testing.T, netdevs ...string) map[int]string {
+	t.Helper()
 	fs := irq.NewFS("/proc", "/sys")
 	irqs := map[int]string{}
-	for _, dev := range []string{"eth0", "eth1"} {
+	for _, dev := range netdevs {
 		d, err := fs.Netdev(dev)
 		if err != nil {
 			t.Fatalf("IRQs of %s: %v", dev, err)
@@ -51,22 +81,35 @@ func TestLabUDPTuning(t *testing.T) {
 			irqs[q.IRQ] = dev + " " + q.Name
 		}
 	}
-	affinity := func() map[int]string {
-		m := map[int]string{}
-		for n := range irqs {
-			b, err := os.ReadFile(filepath.Join("/proc/irq", strconv.Itoa(n), "smp_affinity_list"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			m[n] = strings.TrimSpace(string(b))
-		}
-		return m
-	}
-	before := affinity()
-	mtu0Before := readMTU(t, "", "eth0")
-	mtu1Before := readMTU(t, "", "eth1")
-	rmemBefore := readSysctl(t, "net/core/rmem_max")
+	return irqs
+}
 
+// readLabState reads the IRQs' affinities, the MTUs (eth1's in namespace
+// eth1Netns, "" for here) and rmem_max.
+func readLabState(t *testing.T, irqs map[int]string, eth1Netns string) labState {
+	t.Helper()
+	st := labState{irqs: irqs, affinity: map[int]string{}, rmem: readSysctl(t, "net/core/rmem_max")}
+	for n := range irqs {
+		b, err := os.ReadFile(filepath.Join("/proc/irq", strconv.Itoa(n), "smp_affinity_list"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.affinity[n] = strings.TrimSpace(string(b))
+	}
+	st.mtu0, st.mtu1 = readMTU(t, "", "eth0"), readMTU(t, eth1Netns, "eth1")
+	return st
+}
+
+// movePeer moves eth1 into a new namespace udppeer as 198.18.94.2, and
+// gives eth0 198.18.94.1.
+func movePeer(t *testing.T) {
+	ipCmd := func(args ...string) {
+		t.Helper()
+		out, err := exec.Command("ip", args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("ip %s: %v: %s", strings.Join(args, " "), err, out)
+		}
+	}
 	labtest.Netns(t, "udppeer")
 	// Cleanups run last first: eth1 goes home before the namespace goes.
 	t.Cleanup(func() {
@@ -78,12 +121,12 @@ func TestLabUDPTuning(t *testing.T) {
 	ipCmd("-n", "udppeer", "link", "set", "eth1", "up")
 	ipCmd("addr", "add", "198.18.94.1/24", "dev", "eth0")
 	ipCmd("link", "set", "eth0", "up")
+}
 
-	dir := t.TempDir()
-	c := config{Flags: runbook.Flags{Netdev: "eth0", PeerNetns: "udppeer", PeerNetdev: "eth1",
-		Journal: filepath.Join(dir, "journal.jsonl"), Timeout: 10 * time.Minute},
-		Rounds: "A,S,B,C,V", MTU: 9000, Length: 2, MsgSize: 1400, SockBuf: "2M", Count: 2,
-		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out"), Governor: "performance"}
+// runLogged runs the rounds, logging the progress and the start of
+// report.md (round C whole) whether the run passed or not.
+func runLogged(t *testing.T, c config) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	var out, progress bytes.Buffer
@@ -100,27 +143,36 @@ func TestLabUDPTuning(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run: %v", err)
 	}
+}
 
-	// Everything is back: MTUs of both ends, IRQ affinity of both NICs.
-	if got := readMTU(t, "", "eth0"); got != mtu0Before || got != 1500 {
-		t.Errorf("eth0 MTU %d after the run, want %d (1500)", got, mtu0Before)
+// checkLabRestored checks everything is back: MTUs of both ends
+// (1500), rmem_max (the default), IRQ affinity of both NICs.
+func checkLabRestored(t *testing.T, before labState) {
+	t.Helper()
+	after := readLabState(t, before.irqs, "udppeer")
+	if after.mtu0 != before.mtu0 || after.mtu0 != 1500 {
+		t.Errorf("eth0 MTU %d after the run, want %d (1500)", after.mtu0, before.mtu0)
 	}
-	if got := readMTU(t, "udppeer", "eth1"); got != mtu1Before || got != 1500 {
-		t.Errorf("eth1 (netns udppeer) MTU %d after the run, want %d (1500)", got, mtu1Before)
+	if after.mtu1 != before.mtu1 || after.mtu1 != 1500 {
+		t.Errorf("eth1 (netns udppeer) MTU %d after the run, want %d (1500)", after.mtu1, before.mtu1)
 	}
-	if got := readSysctl(t, "net/core/rmem_max"); got != rmemBefore || got != "212992" {
-		t.Errorf("net.core.rmem_max %s after the run, want %s (212992, the default)", got, rmemBefore)
+	if after.rmem != before.rmem || after.rmem != "212992" {
+		t.Errorf("net.core.rmem_max %s after the run, want %s (212992, the default)", after.rmem, before.rmem)
 	}
-	after := affinity()
-	for n, a := range before {
-		if after[n] != a {
-			t.Errorf("IRQ %d (%s): smp_affinity_list %s after the run, want %s", n, irqs[n], after[n], a)
+	for n, a := range before.affinity {
+		if after.affinity[n] != a {
+			t.Errorf("IRQ %d (%s): smp_affinity_list %s after the run, want %s", n, before.irqs[n], after.affinity[n], a)
 		}
 	}
+}
 
-	// summary.json: five rounds, in order, with the MTU of each.
+// checkLabSummary checks summary.json: five rounds, in order, with the
+// MTU of each, and findings that name their round and rule, round C's
+// governor note among them (no cpufreq in a guest).
+func checkLabSummary(t *testing.T, out string, names []string, mtus []int) summary {
+	t.Helper()
 	var s summary
-	b, err := os.ReadFile(filepath.Join(c.Out, "summary.json"))
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,11 +180,8 @@ func TestLabUDPTuning(t *testing.T) {
 		t.Fatalf("summary.json: %v", err)
 	}
 	t.Logf("summary.json:\n%s", b)
-	names := []string{"udp_stream_A_default", "udp_stream_S_sockmax", "udp_stream_B_sockmax_mtu9000",
-		"udp_stream_C_sockmax_mtu9000_irqspread", "udp_stream_V_sockmax_mtu9000_irqspread_m8000_s4M"}
-	mtus := []int{1500, 1500, 9000, 9000, 9000}
-	if s.Mode != "netns" || len(s.Rounds) != 5 {
-		t.Fatalf("summary: mode %q, %d rounds; want netns, 5", s.Mode, len(s.Rounds))
+	if s.Mode != "netns" || len(s.Rounds) != len(names) {
+		t.Fatalf("summary: mode %q, %d rounds; want netns, %d", s.Mode, len(s.Rounds), len(names))
 	}
 	for i, r := range s.Rounds {
 		if r.Name != names[i] || r.Letter != names[i][11:12] || r.NetdevMTU != mtus[i] {
@@ -142,8 +191,6 @@ func TestLabUDPTuning(t *testing.T) {
 			t.Errorf("summary round %s: send %v, receive %v, loss %v; want all measured", r.Name, r.SendMbps, r.RecvMbps, r.LossPct)
 		}
 	}
-	// Findings: at least round C's governor note (no cpufreq in a guest);
-	// each names its round and rule.
 	if len(s.Findings) == 0 {
 		t.Errorf("summary has no findings")
 	}
@@ -157,15 +204,21 @@ func TestLabUDPTuning(t *testing.T) {
 	if !governorNote && !s.Rounds[3].GovernorSet {
 		t.Errorf("round C neither set the governor nor says why")
 	}
+	return s
+}
 
-	// The store holds the three rounds, each with the receiver's interrupt
-	// distribution and the parameters of the run.
-	rounds, _, err := report.OpenStore(c.Store).Load()
+// checkLabStore checks the store holds the rounds, each with the
+// receiver's interrupt distribution, its throughput and socket buffer,
+// and the parameters of the run; and that round A alone says its buffer
+// was clamped.
+func checkLabStore(t *testing.T, store string, s summary, names []string, mtus []int) {
+	t.Helper()
+	rounds, _, err := report.OpenStore(store).Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rounds) != 5 {
-		t.Fatalf("store holds %d rounds, want 5", len(rounds))
+	if len(rounds) != len(names) {
+		t.Fatalf("store holds %d rounds, want %d", len(rounds), len(names))
 	}
 	// -S 2M against the default rmem_max 212992: clamped in round A (the
 	// kernel grants twice the cap), granted after round S raised the
@@ -188,9 +241,6 @@ func TestLabUDPTuning(t *testing.T) {
 	if !clampInA {
 		t.Errorf("round A has no socket_buffer_clamped finding naming rmem_max 212992")
 	}
-	if _, err := os.Stat(filepath.Join(c.Out, "preflight.md")); err != nil {
-		t.Errorf("-out: %v", err)
-	}
 	for i, r := range rounds {
 		if r.Name != names[i] {
 			t.Errorf("store round %d is %s, want %s", i, r.Name, names[i])
@@ -211,45 +261,43 @@ func TestLabUDPTuning(t *testing.T) {
 			t.Errorf("%s: no recv_throughput", r.Name)
 		}
 	}
+}
 
-	// The files of -out; each archive holds netperf's output of every run.
-	for _, name := range []string{"report.md", "preflight.json"} {
-		if _, err := os.Stat(filepath.Join(c.Out, name)); err != nil {
-			t.Errorf("-out: %v", err)
+// checkLabArchive checks a round's archive holds netperf's output of
+// every run, parsing back, the far end's counters, and both command lines.
+func checkLabArchive(t *testing.T, path string, count int) {
+	t.Helper()
+	name := filepath.Base(path)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Errorf("archive: %v", err)
+		return
+	}
+	r, files, err := report.ReadArchive(f)
+	f.Close()
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+		return
+	}
+	found := map[string][]byte{}
+	for _, af := range files {
+		found[af.Name] = af.Data
+	}
+	for i := range count {
+		raw, ok := found["raw/"+strconv.Itoa(i)+"/netperf.stdout"]
+		if !ok {
+			t.Errorf("%s: no raw/%d/netperf.stdout", name, i)
+			continue
+		}
+		if res, err := netperf.ParseKeyVal(bytes.NewReader(raw)); err != nil || res.UDP == nil {
+			t.Errorf("%s raw/%d/netperf.stdout does not parse back: %v", name, i, err)
+		}
+		if _, ok := found["snapshots/"+strconv.Itoa(i)+"/far-after.json"]; !ok {
+			t.Errorf("%s: no snapshots/%d/far-after.json", name, i)
 		}
 	}
-	for _, name := range names {
-		f, err := os.Open(filepath.Join(c.Out, name+".tar.gz"))
-		if err != nil {
-			t.Errorf("archive: %v", err)
-			continue
-		}
-		r, files, err := report.ReadArchive(f)
-		f.Close()
-		if err != nil {
-			t.Errorf("%s.tar.gz: %v", name, err)
-			continue
-		}
-		found := map[string][]byte{}
-		for _, af := range files {
-			found[af.Name] = af.Data
-		}
-		for i := range c.Count {
-			raw, ok := found["raw/"+strconv.Itoa(i)+"/netperf.stdout"]
-			if !ok {
-				t.Errorf("%s.tar.gz: no raw/%d/netperf.stdout", name, i)
-				continue
-			}
-			if res, err := netperf.ParseKeyVal(bytes.NewReader(raw)); err != nil || res.UDP == nil {
-				t.Errorf("%s.tar.gz raw/%d/netperf.stdout does not parse back: %v", name, i, err)
-			}
-			if _, ok := found["snapshots/"+strconv.Itoa(i)+"/far-after.json"]; !ok {
-				t.Errorf("%s.tar.gz: no snapshots/%d/far-after.json", name, i)
-			}
-		}
-		if r.Fingerprint == nil || len(r.Fingerprint.Argv) != 2 {
-			t.Errorf("%s.tar.gz: fingerprint without the two command lines", name)
-		}
+	if r.Fingerprint == nil || len(r.Fingerprint.Argv) != 2 {
+		t.Errorf("%s: fingerprint without the two command lines", name)
 	}
 }
 

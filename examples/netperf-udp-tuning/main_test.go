@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/report"
@@ -91,7 +92,7 @@ func TestParseSize(t *testing.T) {
 // TestRunRefusesLoopback: without a far end the run stops before it
 // touches anything (no root needed).
 func TestRunRefusesLoopback(t *testing.T) {
-	c := config{Flags: runbook.Flags{Netdev: "eth0"}, Rounds: "A,B,C", MTU: 9000, Length: 1, MsgSize: 1400,
+	c := config{Flags: cli.Flags{Netdev: "eth0"}, Rounds: "A,B,C", MTU: 9000, Length: 1, MsgSize: 1400,
 		SockBuf: "2M", Count: 1, Out: t.TempDir()}
 	if err := run(context.Background(), c, io.Discard, io.Discard); !errors.Is(err, errLoopback) {
 		t.Errorf("run without -peer/-peer-netns: %v, want errLoopback", err)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/report"
@@ -114,7 +115,7 @@ func writeOutputs(dir string, out io.Writer, sides *runbook.Sides, results []rou
 	if _, err := io.WriteString(out, md.String()); err != nil {
 		return err
 	}
-	if _, err := runbook.WriteFile(dir, "report.md", func(w io.Writer) error {
+	if _, err := cli.WriteFile(dir, "report.md", func(w io.Writer) error {
 		_, err := io.WriteString(w, md.String())
 		return err
 	}); err != nil {
@@ -143,7 +144,7 @@ func writeOutputs(dir string, out io.Writer, sides *runbook.Sides, results []rou
 		figs = append(figs, fig)
 		findings = append(findings, r.Findings...)
 	}
-	if _, err := runbook.WriteFile(dir, "summary.json", func(w io.Writer) error {
+	if _, err := cli.WriteFile(dir, "summary.json", func(w io.Writer) error {
 		b, err := json.MarshalIndent(buildSummary(sides.Mode, results), "", "  ")
 		if err != nil {
 			return err

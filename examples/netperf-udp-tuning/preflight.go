@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
@@ -31,7 +32,7 @@ func (t *tuner) preflight(ctx context.Context, out io.Writer) error {
 		return err
 	}
 	io.WriteString(out, md.String())
-	if _, err := runbook.WriteFile(t.c.Out, "preflight.md", func(w io.Writer) error {
+	if _, err := cli.WriteFile(t.c.Out, "preflight.md", func(w io.Writer) error {
 		_, err := io.WriteString(w, md.String())
 		return err
 	}); err != nil {
@@ -44,7 +45,7 @@ func (t *tuner) preflight(ctx context.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, err = runbook.WriteFile(t.c.Out, "preflight.json", func(w io.Writer) error {
+	_, err = cli.WriteFile(t.c.Out, "preflight.json", func(w io.Writer) error {
 		_, err := w.Write(f.Data)
 		return err
 	})

@@ -38,6 +38,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/fleet"
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/perftest"
@@ -47,7 +48,7 @@ import (
 
 // config is what the flags set.
 type config struct {
-	runbook.Flags
+	cli.Flags
 	Netdevs, PeerNetdevs string
 	Tool                 string
 	Duration             int
@@ -78,8 +79,8 @@ func main() {
 	flag.Float64Var(&c.MinRatio, "min-ratio", fleet.DefaultLineRateRatio, "share of the line rate each pair must reach")
 	flag.BoolVar(&c.Gate, "gate", false, "exit 1 when a pair failed or is below -min-ratio of a known line rate")
 	flag.StringVar(&c.Out, "out", "nic-pairs-out", "folder for summary.json")
-	runbook.Parse("nic-pairs")
-	runbook.Main("nic-pairs", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
+	cli.Parse("nic-pairs")
+	cli.Main("nic-pairs", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
 // run prepares both ends, runs the pairs and restores both ends.
@@ -123,7 +124,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	s := summary{Tool: c.Tool, Mode: string(sides.Mode), Pairs: rows, SumGbps: sum, Slowest: slowest, MinRatio: c.MinRatio}
 	s.judge()
 	s.print(out)
-	if _, werr := runbook.WriteFile(c.Out, "summary.json", func(f io.Writer) error { return report.WriteJSON(f, s) }); werr != nil {
+	if _, werr := cli.WriteFile(c.Out, "summary.json", func(f io.Writer) error { return report.WriteJSON(f, s) }); werr != nil {
 		return errors.Join(err, werr)
 	}
 	if c.Gate && s.Below > 0 {

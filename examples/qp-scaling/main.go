@@ -58,6 +58,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
@@ -68,7 +69,7 @@ import (
 
 // config is what the flags set.
 type config struct {
-	runbook.Flags
+	cli.Flags
 	RXE        string
 	MTU        int
 	QPs        string
@@ -93,8 +94,8 @@ func main() {
 	flag.IntVar(&c.QPTimeout, "qp-timeout", 0, "perftest -u: QP timeout exponent, 4.096 us * 2^N (0: perftest's 14, 67 ms); raise it on emulated or loaded hosts (the lab uses 22)")
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
 	flag.StringVar(&c.Out, "out", "qp-scaling-out", "folder for report.md, report.html, qps.svg, summary.json and the round archives")
-	runbook.Parse("qp-scaling")
-	runbook.Main("qp-scaling", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
+	cli.Parse("qp-scaling")
+	cli.Main("qp-scaling", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
 // run does the QP steps and restores every change it made before it
@@ -107,17 +108,13 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	if c.Count < 1 {
 		return fmt.Errorf("-count %d: need at least one run per QP count", c.Count)
 	}
-	if err := c.CheckPaths(c.Out, c.Store, progress); err != nil {
-		return err
-	}
-	c.Log = progress
-	sides, err := c.Open(ctx)
+	sides, err := c.OpenChecked(ctx, c.Out, c.Store, progress)
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, sides.Restore()) }()
 
-	prog := runbook.NewProgress(progress, 1+len(qps)*c.Count)
+	prog := cli.NewProgress(progress, 1+len(qps)*c.Count)
 	prog.Step("prepare rxe")
 	far, near, err := sides.PrepareRXE(ctx, c.RXE, c.MTU, nil)
 	if err != nil {
@@ -127,66 +124,80 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-
 	var md strings.Builder
 	w := io.MultiWriter(out, &md)
-	fmt.Fprintf(w, "# soft-RoCE QP scaling (%s)\n\n", sides.Mode)
-	fmt.Fprintf(w, "- server %s: %s on %s (%s, MTU %d), GID index %d: %s\n", sides.Far.Name(), far.Device, far.Netdev, far.Addr, far.NetdevMTU, far.GID.Entry.Index, far.GID.Reason)
-	fmt.Fprintf(w, "- client %s: %s on %s (%s, MTU %d), GID index %d: %s\n", sides.Near.Name(), near.Device, near.Netdev, near.Addr, near.NetdevMTU, near.GID.Entry.Index, near.GID.Reason)
-	fmt.Fprintf(w, "- ib_send_bw, 65536 B messages, %d runs of %d iterations per QP count\n\n", c.Count, c.Iterations)
-
-	store := report.OpenStore(c.Store)
+	writeHeader(w, c, sides, far, near)
+	sc := &scaler{c: c, sides: sides, far: far, near: near, ends: ends, prog: prog, store: report.OpenStore(c.Store)}
 	var rounds []report.Round
 	var steps []step
 	for _, q := range qps {
-		opts := runbook.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: c.Iterations, QPTimeout: c.QPTimeout, QPs: q,
-			ReportGbits: true, NoFreqCheck: true}, sides, far, near)
-		start := time.Now()
-		before := ends.read(ctx)
-		s := step{QPs: q, Runs: c.Count}
-		ps, err := runbook.RunPairs(ctx, sides, far, opts, c.Count, prog, fmt.Sprintf("%d QPs", q)+": ib_send_bw", c.Out)
-		pairs, results := ps.Pairs, ps.Results
-		s.Failures = ps.Failures
+		s, round, err := sc.measure(ctx, q)
 		if err != nil {
 			return err
 		}
-		s.Retransmit = ps.Findings(fmt.Sprintf("%d QPs", q), opts.QPTimeout)
-		after := ends.read(ctx)
-		if len(s.Failures) == c.Count {
-			// Every run of the step failed in perftest: no round, but the
-			// step stays in the report, and both sides' outputs are kept.
-			if err := runbook.KeepFailedPairs(c.Out, fmt.Sprintf("q%d", q), pairs); err != nil {
-				return err
-			}
-			steps = append(steps, s)
-			continue
+		if round != nil {
+			rounds = append(rounds, *round)
 		}
-		round, err := report.FromPerftest(fmt.Sprintf("%s_q%d", perftest.SendBW.Program(), q), start, results...)
-		if err != nil {
-			return fmt.Errorf("%d QPs: %w (%s)", q, err, strings.Join(s.Failures, "; "))
-		}
-		round.DurationSec = time.Since(start).Seconds()
-		if _, ok := round.Param("qps"); !ok {
-			round.SetParam("qps", fmt.Sprint(q))
-		}
-		round.SetParam("mode", string(sides.Mode))
-		round.SetParam("netdev_mtu", fmt.Sprint(near.NetdevMTU))
-		s.NearHot, s.FarHot = ends.hot(&round, before, after)
-		s.observe(round)
-		files := runbook.PairFiles(&round, pairs)
-		counters, err := ps.CounterFiles()
-		if err != nil {
-			return err
-		}
-		files = append(files, counters...)
-		if err := runbook.SaveRound(store, c.Out, round, files); err != nil {
-			return err
-		}
-		rounds = append(rounds, round)
 		steps = append(steps, s)
 	}
 	prog.Done()
 	return writeOutputs(w, &md, c, sides.Mode, rounds, steps)
+}
+
+// writeHeader says where the steps run and what they measure.
+func writeHeader(w io.Writer, c config, sides *runbook.Sides, far, near runbook.RXEInfo) {
+	fmt.Fprintf(w, "# soft-RoCE QP scaling (%s)\n\n", sides.Mode)
+	fmt.Fprintf(w, "- server %s: %s on %s (%s, MTU %d), GID index %d: %s\n", sides.Far.Name(), far.Device, far.Netdev, far.Addr, far.NetdevMTU, far.GID.Entry.Index, far.GID.Reason)
+	fmt.Fprintf(w, "- client %s: %s on %s (%s, MTU %d), GID index %d: %s\n", sides.Near.Name(), near.Device, near.Netdev, near.Addr, near.NetdevMTU, near.GID.Entry.Index, near.GID.Reason)
+	fmt.Fprintf(w, "- ib_send_bw, 65536 B messages, %d runs of %d iterations per QP count\n\n", c.Count, c.Iterations)
+}
+
+// scaler measures one QP count after the other on prepared sides.
+type scaler struct {
+	c         config
+	sides     *runbook.Sides
+	far, near runbook.RXEInfo
+	ends      *ends
+	prog      *cli.Progress
+	store     *report.Store
+}
+
+// measure runs -count pairs with q QPs and saves the round and its
+// archive. A step whose every run failed in perftest has no round (nil),
+// but stays in the report, with both sides' outputs kept.
+func (sc *scaler) measure(ctx context.Context, q int) (step, *report.Round, error) {
+	opts := runbook.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: sc.c.Iterations, QPTimeout: sc.c.QPTimeout, QPs: q,
+		ReportGbits: true, NoFreqCheck: true}, sc.sides, sc.far, sc.near)
+	start := time.Now()
+	before := sc.ends.read(ctx)
+	s := step{QPs: q, Runs: sc.c.Count}
+	ps, err := cli.RunPairs(ctx, sc.sides, sc.far, opts, sc.c.Count, sc.prog, fmt.Sprintf("%d QPs", q)+": ib_send_bw", sc.c.Out)
+	s.Failures = ps.Failures
+	if err != nil {
+		return s, nil, err
+	}
+	s.Retransmit = ps.Findings(fmt.Sprintf("%d QPs", q), opts.QPTimeout)
+	after := sc.ends.read(ctx)
+	if len(s.Failures) == sc.c.Count {
+		return s, nil, cli.KeepFailedPairs(sc.c.Out, fmt.Sprintf("q%d", q), ps.Pairs)
+	}
+	round, err := report.FromPerftest(fmt.Sprintf("%s_q%d", perftest.SendBW.Program(), q), start, ps.Results...)
+	if err != nil {
+		return s, nil, fmt.Errorf("%d QPs: %w (%s)", q, err, strings.Join(s.Failures, "; "))
+	}
+	round.DurationSec = time.Since(start).Seconds()
+	if _, ok := round.Param("qps"); !ok {
+		round.SetParam("qps", fmt.Sprint(q))
+	}
+	round.SetParam("mode", string(sc.sides.Mode))
+	round.SetParam("netdev_mtu", fmt.Sprint(sc.near.NetdevMTU))
+	s.NearHot, s.FarHot = sc.ends.hot(&round, before, after)
+	s.observe(round)
+	files, err := cli.PairsFiles(&round, ps)
+	if err != nil {
+		return s, nil, err
+	}
+	return s, &round, cli.SaveRound(sc.store, sc.c.Out, round, files)
 }
 
 // ends are the two ends' netdevs, whose counters each step compares. In
@@ -296,14 +307,14 @@ func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode,
 			figs = append(figs, fig)
 		}
 	}
-	if _, err := runbook.WriteFile(c.Out, "summary.json", func(f io.Writer) error {
+	if _, err := cli.WriteFile(c.Out, "summary.json", func(f io.Writer) error {
 		e := json.NewEncoder(f)
 		e.SetIndent("", "  ")
 		return e.Encode(buildSummary(mode, steps, sc, findings))
 	}); err != nil {
 		return err
 	}
-	if _, err := runbook.WriteFile(c.Out, "report.md", func(f io.Writer) error {
+	if _, err := cli.WriteFile(c.Out, "report.md", func(f io.Writer) error {
 		_, err := io.WriteString(f, md.String())
 		return err
 	}); err != nil {

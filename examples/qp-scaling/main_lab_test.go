@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/report"
-	"github.com/rocekit/rocekit/runbook"
 )
 
 // TestLabQPScaling runs 1, 2, 4 and 8 QPs on a veth in a real guest, in
@@ -27,7 +27,7 @@ func TestLabQPScaling(t *testing.T) {
 	labtest.Veth(t, "qsveth0", "qsveth1", "198.18.93.1/24")
 
 	dir := t.TempDir()
-	c := config{Flags: runbook.Flags{Netdev: "qsveth0", Journal: filepath.Join(dir, "journal.jsonl")},
+	c := config{Flags: cli.Flags{Netdev: "qsveth0", Journal: filepath.Join(dir, "journal.jsonl")},
 		RXE: "qsrxe0", MTU: 4200, QPs: "1,2,4,8", Count: 2, Iterations: 200, QPTimeout: 22,
 		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out")}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
@@ -39,26 +39,8 @@ func TestLabQPScaling(t *testing.T) {
 
 	// Everything it changed is back.
 	labtest.CheckRestored(t, "qsrxe0", "qsveth0", "1500")
-
-	md, err := os.ReadFile(filepath.Join(c.Out, "report.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("report.md:\n%s", md)
-	if string(md) != buf.String() {
-		t.Errorf("report.md differs from what was printed")
-	}
 	qps := []int{1, 2, 4, 8}
-	names := []string{"qps.svg"}
-	for _, q := range qps {
-		names = append(names, fmt.Sprintf("ib_send_bw_q%d.tar.gz", q))
-	}
-	for _, name := range names {
-		if st, err := os.Stat(filepath.Join(c.Out, name)); err != nil || st.Size() == 0 {
-			t.Errorf("-out: %s: %v", name, err)
-		}
-	}
-
+	checkOutFiles(t, c.Out, buf.String(), qps)
 	b, err := os.ReadFile(filepath.Join(c.Out, "summary.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -76,6 +58,44 @@ func TestLabQPScaling(t *testing.T) {
 	if string(s["mode"]) != `"loopback"` {
 		t.Errorf("mode %s, want loopback", s["mode"])
 	}
+	checkSummaryRounds(t, s["rounds"], qps)
+	var knee *int
+	if err := json.Unmarshal(s["knee"], &knee); err != nil {
+		t.Errorf("knee %s: %v", s["knee"], err)
+	} else if knee != nil && !containsInt(qps, *knee) {
+		t.Errorf("knee %d is not one of %v", *knee, qps)
+	}
+	checkSummaryFindings(t, s["findings"])
+	checkStore(t, c.Store, qps)
+}
+
+// checkOutFiles checks -out: report.md is what was printed, and the plot
+// and every step's archive are there.
+func checkOutFiles(t *testing.T, out, printed string, qps []int) {
+	t.Helper()
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("report.md:\n%s", md)
+	if string(md) != printed {
+		t.Errorf("report.md differs from what was printed")
+	}
+	names := []string{"qps.svg"}
+	for _, q := range qps {
+		names = append(names, fmt.Sprintf("ib_send_bw_q%d.tar.gz", q))
+	}
+	for _, name := range names {
+		if st, err := os.Stat(filepath.Join(out, name)); err != nil || st.Size() == 0 {
+			t.Errorf("-out: %s: %v", name, err)
+		}
+	}
+}
+
+// checkSummaryRounds checks summary.json's rounds: one per QP count, each
+// with a hot core, and an efficiency where there is a bandwidth.
+func checkSummaryRounds(t *testing.T, js json.RawMessage, qps []int) {
+	t.Helper()
 	var rounds []struct {
 		QPs         int      `json:"qps"`
 		Median      *float64 `json:"median"`
@@ -83,8 +103,8 @@ func TestLabQPScaling(t *testing.T) {
 		HotCoreNear *int     `json:"hot_core_near"`
 		HotCoreFar  *int     `json:"hot_core_far"`
 	}
-	if err := json.Unmarshal(s["rounds"], &rounds); err != nil || len(rounds) != len(qps) {
-		t.Fatalf("rounds: %v, %d of them, want %d:\n%s", err, len(rounds), len(qps), b)
+	if err := json.Unmarshal(js, &rounds); err != nil || len(rounds) != len(qps) {
+		t.Fatalf("rounds: %v, %d of them, want %d:\n%s", err, len(rounds), len(qps), js)
 	}
 	for i, r := range rounds {
 		if r.QPs != qps[i] {
@@ -101,14 +121,14 @@ func TestLabQPScaling(t *testing.T) {
 			t.Errorf("round %d: median %v but no efficiency", i, *r.Median)
 		}
 	}
-	var knee *int
-	if err := json.Unmarshal(s["knee"], &knee); err != nil {
-		t.Errorf("knee %s: %v", s["knee"], err)
-	} else if knee != nil && !containsInt(qps, *knee) {
-		t.Errorf("knee %d is not one of %v", *knee, qps)
-	}
+}
+
+// checkSummaryFindings checks every finding says something, and there is
+// one QP efficiency finding.
+func checkSummaryFindings(t *testing.T, js json.RawMessage) {
+	t.Helper()
 	var findings []struct{ Severity, Rule, Summary string }
-	if err := json.Unmarshal(s["findings"], &findings); err != nil {
+	if err := json.Unmarshal(js, &findings); err != nil {
 		t.Fatal(err)
 	}
 	own := 0
@@ -121,10 +141,15 @@ func TestLabQPScaling(t *testing.T) {
 		}
 	}
 	if own != 1 {
-		t.Errorf("%d %s findings, want 1:\n%s", own, RuleQPEfficiency, b)
+		t.Errorf("%d %s findings, want 1:\n%s", own, RuleQPEfficiency, js)
 	}
+}
 
-	stored, _, err := report.OpenStore(c.Store).Load()
+// checkStore checks the store holds a round per QP count with perftest's
+// QP count, the RoCE path MTU and the CPU load.
+func checkStore(t *testing.T, store string, qps []int) {
+	t.Helper()
+	stored, _, err := report.OpenStore(store).Load()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
@@ -28,7 +29,7 @@ const maxQPs = 1024
 // parseQPs reads -qps: comma-separated QP counts (1 to 1024, each once),
 // returned smallest first.
 func parseQPs(s string) ([]int, error) {
-	return runbook.ParseList("qps", s, 1, maxQPs)
+	return cli.ParseList("qps", s, 1, maxQPs)
 }
 
 // step is one QP count: the median of the compared metric and each end's

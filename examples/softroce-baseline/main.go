@@ -39,6 +39,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/report/page"
@@ -47,7 +48,7 @@ import (
 
 // config is what the flags set.
 type config struct {
-	runbook.Flags
+	cli.Flags
 	RXE        string
 	MTU        int
 	Count      int
@@ -67,35 +68,47 @@ func main() {
 	flag.IntVar(&c.QPTimeout, "qp-timeout", 0, "perftest -u: QP timeout exponent, 4.096 us * 2^N (0: perftest's 14, 67 ms); raise it on emulated or loaded hosts (the lab uses 22)")
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
 	flag.StringVar(&c.Out, "out", "softroce-baseline-out", "folder for report.md, report.html and the round archives")
-	runbook.Parse("softroce-baseline")
-	runbook.Main("softroce-baseline", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
+	cli.Parse("softroce-baseline")
+	cli.Main("softroce-baseline", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
 // run does the baseline and restores every change it made before it
 // returns, whatever happened.
 func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
-	if err := c.CheckPaths(c.Out, c.Store, progress); err != nil {
-		return err
-	}
-	c.Log = progress
-	sides, err := c.Open(ctx)
+	sides, err := c.OpenChecked(ctx, c.Out, c.Store, progress)
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, sides.Restore()) }()
 
 	tests := []perftest.Test{perftest.SendBW, perftest.SendLat}
-	prog := runbook.NewProgress(progress, 2+len(tests)*c.Count)
+	prog := cli.NewProgress(progress, 2+len(tests)*c.Count)
 	if sides.Mode == runbook.Loopback {
-		prog = runbook.NewProgress(progress, 1+len(tests)*c.Count)
+		prog = cli.NewProgress(progress, 1+len(tests)*c.Count)
 	}
 	far, near, err := sides.PrepareRXE(ctx, c.RXE, c.MTU, prog)
 	if err != nil {
 		return err
 	}
-
 	var md strings.Builder
 	w := io.MultiWriter(out, &md)
+	writeHeader(w, sides, far, near)
+	b := &baseline{c: c, sides: sides, far: far, near: near, prog: prog, store: report.OpenStore(c.Store), w: w,
+		sum: summary{Mode: string(sides.Mode), Server: far, Client: near}}
+	var rounds []report.Round
+	for _, test := range tests {
+		round, err := b.measure(ctx, test)
+		if err != nil {
+			return err
+		}
+		rounds = append(rounds, round)
+	}
+	prog.Done()
+	return writeOutputs(c, sides.Mode, md.String(), b.sum, rounds)
+}
+
+// writeHeader says where the pairs run.
+func writeHeader(w io.Writer, sides *runbook.Sides, far, near runbook.RXEInfo) {
 	fmt.Fprintf(w, "# soft-RoCE baseline (%s)\n\n", sides.Mode)
 	for _, s := range []struct {
 		side string
@@ -105,64 +118,74 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 			s.info.Addr, s.info.NetdevMTU, s.info.GID.Entry.Index, s.info.GID.Reason)
 	}
 	fmt.Fprintln(w)
+}
 
-	store := report.OpenStore(c.Store)
-	sum := summary{Mode: string(sides.Mode), Server: far, Client: near}
-	var rounds []report.Round
-	for _, test := range tests {
-		opts := runbook.PerftestOptions(perftest.Options{Test: test, Iterations: c.Iterations, QPTimeout: c.QPTimeout,
-			ReportGbits: true, NoFreqCheck: true}, sides, far, near)
-		start := time.Now()
-		ps, err := runbook.RunPairs(ctx, sides, far, opts, c.Count, prog, test.Program(), c.Out)
-		if err != nil {
-			return err
-		}
-		pairs, results := ps.Pairs, ps.Results
-		round, err := report.FromPerftest(test.Program(), start, results...)
-		if err != nil {
-			return err
-		}
-		round.DurationSec = time.Since(start).Seconds()
-		round.SetParam("mode", string(sides.Mode))
-		round.SetParam("netdev_mtu", fmt.Sprint(near.NetdevMTU))
-		round.Warnings = append(round.Warnings, ps.Failures...)
-		files := runbook.PairFiles(&round, pairs)
-		counters, err := ps.CounterFiles()
-		if err != nil {
-			return err
-		}
-		files = append(files, counters...)
-		findings, err := writeRound(w, store, round, near)
-		if err != nil {
-			return err
-		}
-		if rf := ps.Findings(test.Program(), opts.QPTimeout); len(rf) > 0 {
-			if err := report.WriteFindingsMarkdown(w, rf); err != nil {
-				return err
-			}
-			findings = append(findings, rf...)
-		}
-		sum.add(round, findings)
-		rounds = append(rounds, round)
-		if _, err := runbook.SaveArchive(c.Out, round, files); err != nil {
-			return err
-		}
+// baseline runs the tests on prepared sides.
+type baseline struct {
+	c         config
+	sides     *runbook.Sides
+	far, near runbook.RXEInfo
+	prog      *cli.Progress
+	store     *report.Store
+	w         io.Writer // the report as it grows
+	sum       summary
+}
+
+// measure runs -count pairs of one test, compares and stores the round,
+// prints it with its findings (added to the summary), and archives it.
+func (b *baseline) measure(ctx context.Context, test perftest.Test) (report.Round, error) {
+	c, sides, near, w := b.c, b.sides, b.near, b.w
+	opts := runbook.PerftestOptions(perftest.Options{Test: test, Iterations: c.Iterations, QPTimeout: c.QPTimeout,
+		ReportGbits: true, NoFreqCheck: true}, sides, b.far, near)
+	program := opts.Test.Program()
+	start := time.Now()
+	ps, err := cli.RunPairs(ctx, sides, b.far, opts, c.Count, b.prog, program, c.Out)
+	if err != nil {
+		return report.Round{}, err
 	}
-	prog.Done()
-	if _, err := runbook.WriteFile(c.Out, "summary.json", func(f io.Writer) error { return report.WriteJSON(f, sum) }); err != nil {
+	round, err := report.FromPerftest(program, start, ps.Results...)
+	if err != nil {
+		return round, err
+	}
+	round.DurationSec = time.Since(start).Seconds()
+	round.SetParam("mode", string(sides.Mode))
+	round.SetParam("netdev_mtu", fmt.Sprint(near.NetdevMTU))
+	round.Warnings = append(round.Warnings, ps.Failures...)
+	files, err := cli.PairsFiles(&round, ps)
+	if err != nil {
+		return round, err
+	}
+	findings, err := writeRound(w, b.store, round, near)
+	if err != nil {
+		return round, err
+	}
+	if rf := ps.Findings(program, opts.QPTimeout); len(rf) > 0 {
+		if err := report.WriteFindingsMarkdown(w, rf); err != nil {
+			return round, err
+		}
+		findings = append(findings, rf...)
+	}
+	b.sum.add(round, findings)
+	_, err = cli.SaveArchive(c.Out, round, files)
+	return round, err
+}
+
+// writeOutputs writes summary.json, report.md and report.html: the
+// findings, the rounds' pictures (bandwidth runs, latency percentiles)
+// inline, then report.md.
+func writeOutputs(c config, mode runbook.Mode, md string, sum summary, rounds []report.Round) error {
+	if _, err := cli.WriteFile(c.Out, "summary.json", func(f io.Writer) error { return report.WriteJSON(f, sum) }); err != nil {
 		return err
 	}
-	if _, err = runbook.WriteFile(c.Out, "report.md", func(f io.Writer) error {
-		_, err := io.WriteString(f, md.String())
+	if _, err := cli.WriteFile(c.Out, "report.md", func(f io.Writer) error {
+		_, err := io.WriteString(f, md)
 		return err
 	}); err != nil {
 		return err
 	}
-	// report.html: the findings, the rounds' pictures (bandwidth runs,
-	// latency percentiles) inline, then report.md.
 	sec := page.FromRounds("softroce-baseline", rounds)
-	sec.Findings, sec.Markdown = sum.Findings, md.String()
-	return page.WriteFiles(c.Out, page.Page{Title: fmt.Sprintf("soft-RoCE baseline (%s)", sides.Mode), Sections: []page.Section{sec}})
+	sec.Findings, sec.Markdown = sum.Findings, md
+	return page.WriteFiles(c.Out, page.Page{Title: fmt.Sprintf("soft-RoCE baseline (%s)", mode), Sections: []page.Section{sec}})
 }
 
 // summary is summary.json: what a script or test reads instead of the

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/report"
-	"github.com/rocekit/rocekit/runbook"
 )
 
 // TestLabBaselineTwice runs the baseline twice on a veth in a real guest:
@@ -25,7 +25,7 @@ func TestLabBaselineTwice(t *testing.T) {
 	labtest.Veth(t, "sbveth0", "sbveth1", "198.18.90.1/24")
 
 	dir := t.TempDir()
-	c := config{Flags: runbook.Flags{Netdev: "sbveth0", Journal: filepath.Join(dir, "journal.jsonl")},
+	c := config{Flags: cli.Flags{Netdev: "sbveth0", Journal: filepath.Join(dir, "journal.jsonl")},
 		RXE: "sbrxe0", MTU: 4200, Count: 2, Iterations: 200, QPTimeout: 22,
 		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out")}
 	var outs []string

@@ -1,15 +1,18 @@
-package runbook
+package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/runbook"
 )
 
 // WriteFile writes dir/name through write, creating dir; the file is
@@ -43,6 +46,16 @@ func PairFiles(r *report.Round, pairs []*perftest.PairResult) []report.ArchiveFi
 		}
 	}
 	return files
+}
+
+// PairsFiles are the archive files of a step's runs: PairFiles of its
+// pairs and their RDMA counter deltas (Pairs.CounterFiles).
+func PairsFiles(r *report.Round, ps runbook.Pairs) ([]report.ArchiveFile, error) {
+	counters, err := ps.CounterFiles()
+	if err != nil {
+		return nil, err
+	}
+	return append(PairFiles(r, ps.Pairs), counters...), nil
 }
 
 // stream is one output of one side of a pair.
@@ -94,4 +107,16 @@ func KeepFailedPairs(dir, prefix string, pairs []*perftest.PairResult) error {
 		errs = append(errs, KeepFailedPair(dir, fmt.Sprintf("%s-%d", prefix, i+1), p))
 	}
 	return errors.Join(errs...)
+}
+
+// RunPairs is runbook.RunPairs that keeps the outputs of the pair that
+// stopped the runs in out/failed/LABEL-N/ (spaces in label become
+// dashes) when out is set.
+func RunPairs(ctx context.Context, sides *runbook.Sides, far runbook.RXEInfo, opts perftest.Options, count int, prog runbook.Progress, label, out string) (runbook.Pairs, error) {
+	ps, err := runbook.RunPairs(ctx, sides, far, opts, count, prog, label)
+	if err != nil && out != "" {
+		name := fmt.Sprintf("%s-%d", strings.ReplaceAll(label, " ", "-"), len(ps.Pairs)+1)
+		err = errors.Join(err, KeepFailedPair(out, name, ps.Stopped))
+	}
+	return ps, err
 }

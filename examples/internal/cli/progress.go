@@ -1,4 +1,4 @@
-package runbook
+package cli
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/rocekit/rocekit/runbook"
 )
 
 // Progress shows which step of a long run is going, with the elapsed time
@@ -21,6 +23,9 @@ type Progress struct {
 	start time.Time
 	now   func() time.Time
 }
+
+// Progress tells runbook.RunPairs and Sides.PrepareRXE's steps.
+var _ runbook.Progress = (*Progress)(nil)
 
 // NewProgress reports on w a run of total steps. w is treated as a
 // terminal when it is an *os.File on a character device.
@@ -65,11 +70,4 @@ func (p *Progress) Done() {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
 	fmt.Fprintf(p.w, "done: %d steps in %s\n", p.done, p.now().Sub(p.start).Round(time.Second))
-}
-
-// step is Step on a Progress that may be nil.
-func (p *Progress) step(format string, args ...any) {
-	if p != nil {
-		p.Step(format, args...)
-	}
 }

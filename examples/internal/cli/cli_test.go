@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/perftest"
+	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/runbook"
+	"github.com/rocekit/rocekit/rxe"
+)
+
+func TestProgressPlain(t *testing.T) {
+	var b bytes.Buffer
+	p := NewProgress(&b, 3)
+	now := p.start
+	p.now = func() time.Time { return now }
+	p.Step("prepare %s", "rxe0")
+	now = now.Add(10 * time.Second)
+	p.Step("run 1")
+	now = now.Add(10 * time.Second)
+	p.Step("run 2")
+	p.Done()
+	want := []string{
+		"[1/3] prepare rxe0 (0s elapsed, ETA unknown)",
+		"[2/3] run 1 (10s elapsed, ETA 20s)",
+		"[3/3] run 2 (20s elapsed, ETA 10s)",
+		"done: 3 steps in 20s",
+	}
+	if got := strings.Split(strings.TrimSpace(b.String()), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), strings.Join(want, "\n"))
+	}
+}
+
+// TestProgressNoETAFromAnInstant: a first step that took no time used to
+// give "ETA 0s" for the whole run.
+func TestProgressNoETAFromAnInstant(t *testing.T) {
+	var b bytes.Buffer
+	p := NewProgress(&b, 3)
+	now := p.start
+	p.now = func() time.Time { return now }
+	p.Step("read the netdev")
+	now = now.Add(200 * time.Millisecond)
+	p.Step("run 1 (30s)")
+	if got := strings.Split(strings.TrimSpace(b.String()), "\n")[1]; got != "[2/3] run 1 (30s) (0s elapsed, ETA unknown)" {
+		t.Errorf("second step: %q", got)
+	}
+}
+
+func TestFlagsOpen(t *testing.T) {
+	ctx := context.Background()
+	if _, err := (&Flags{}).Open(ctx); err == nil {
+		t.Error("no -netdev accepted")
+	}
+	if _, err := (&Flags{Netdev: "eth0", Peer: "h", PeerNetns: "n"}).Open(ctx); err == nil {
+		t.Error("-peer with -peer-netns accepted")
+	}
+	if _, err := (&Flags{Netdev: "eth0", PeerNetdev: "eth1"}).Open(ctx); err == nil {
+		t.Error("-peer-netdev in loopback accepted")
+	}
+	j := t.TempDir() + "/journal.jsonl"
+	s, err := (&Flags{Netdev: "eth0", Journal: j}).Open(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Mode != runbook.Loopback || s.Far != s.Near || s.FarNetdev != "eth0" {
+		t.Errorf("loopback sides %+v", s)
+	}
+	if err := s.Restore(); err != nil {
+		t.Errorf("restore without changes: %v", err)
+	}
+	s, err = (&Flags{Netdev: "eth0", PeerNetns: "peer", PeerNetdev: "eth1", Journal: j}).Open(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Mode != runbook.TwoNetns || s.Far.Name() != "netns peer" || s.FarNetdev != "eth1" || s.Far.Runner().String() != "netns peer" {
+		t.Errorf("netns sides: %s %s %s", s.Mode, s.Far.Name(), s.FarNetdev)
+	}
+}
+
+func TestContextNoDeadline(t *testing.T) {
+	ctx, cancel := Context(0)
+	defer cancel()
+	if _, ok := ctx.Deadline(); ok || ctx.Err() != nil {
+		t.Errorf("Context(0): deadline set or already done (%v)", ctx.Err())
+	}
+	ctx, cancel = Context(time.Hour)
+	defer cancel()
+	if _, ok := ctx.Deadline(); !ok {
+		t.Error("Context(1h) has no deadline")
+	}
+}
+
+func TestParseList(t *testing.T) {
+	got, err := ParseList("mtus", " 9000,1500 ,4200", 68, 65535)
+	if err != nil || fmt.Sprint(got) != "[1500 4200 9000]" {
+		t.Errorf("ParseList = %v, %v", got, err)
+	}
+	for _, bad := range []string{"", "1,,2", "1,x", "0", "70000", "8,8"} {
+		if _, err := ParseList("qps", bad, 1, 65535); err == nil || !strings.HasPrefix(err.Error(), "-qps ") {
+			t.Errorf("ParseList(%q) = %v, want an error naming -qps", bad, err)
+		}
+	}
+}
+
+func TestPairFilesAndKeepFailed(t *testing.T) {
+	p := &perftest.PairResult{
+		Server: perftest.Side{Role: perftest.Server, Stdout: []byte("s-out"), Stderr: []byte("s-err")},
+		Client: perftest.Side{Role: perftest.Client, Stdout: []byte("c-out"), Stderr: []byte("c-err")},
+	}
+	var r report.Round
+	files := PairFiles(&r, []*perftest.PairResult{p, p})
+	if len(files) != 8 || files[5].Name != "raw/1/server.stderr" || string(files[5].Data) != "s-err" {
+		t.Errorf("files: %+v", files)
+	}
+	if len(r.Outputs) != 8 || r.Outputs[7] != (report.Output{Repeat: 1, Role: "client", Stream: "stderr", Path: "raw/1/client.stderr"}) {
+		t.Errorf("outputs: %+v", r.Outputs)
+	}
+	dir := t.TempDir()
+	if err := KeepFailedPairs(dir, "q8", []*perftest.PairResult{p, nil}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "failed", "q8-1", "client.stdout")); err != nil || string(b) != "c-out" {
+		t.Errorf("kept client.stdout: %q, %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "failed", "q8-2")); err == nil {
+		t.Error("a pair that never started left a folder")
+	}
+}
+
+// fakeSide is a side whose programs run on a host.Fake; RunPairs uses
+// nothing else of it but its name and RDMA port counters.
+type fakeSide struct {
+	runbook.Side
+	runner *host.Fake
+}
+
+func (f fakeSide) Name() string        { return "fake" }
+func (f fakeSide) Runner() host.Runner { return f.runner }
+func (f fakeSide) PortCounters(context.Context, string) (rxe.PortCounters, error) {
+	return rxe.PortCounters{}, errors.New("no RDMA device in a fake")
+}
+
+// TestRunPairsKeepsTheStoppingPair: a server that exits before it
+// listens stops the runs; what it printed is kept in
+// out/failed/LABEL-N/, with the label's spaces made dashes.
+func TestRunPairsKeepsTheStoppingPair(t *testing.T) {
+	f := &host.Fake{Scripts: map[string]host.FakeScript{"ib_send_bw": {Stderr: "Couldn't listen to port 18515\n", ExitCode: 1}}}
+	side := fakeSide{runner: f}
+	sides := &runbook.Sides{Mode: runbook.Loopback, Near: side, Far: side, NearNetdev: "eth0", FarNetdev: "eth0"}
+	out := t.TempDir()
+	opts := perftest.Options{Test: perftest.SendBW, Device: "rxe0", Iterations: 10}
+	ps, err := RunPairs(context.Background(), sides, runbook.RXEInfo{Device: "rxe0", Addr: "198.18.0.1"}, opts, 3, nil, "MTU 1500: ib_send_bw", out)
+	if err == nil || !strings.Contains(err.Error(), "run 1") {
+		t.Fatalf("RunPairs = %v, want the first run's error", err)
+	}
+	if ps.Stopped == nil || len(ps.Pairs) != 0 || len(ps.Counters) != 1 || len(ps.Counters[0].Warnings) == 0 {
+		t.Errorf("pairs: stopped %v, %d kept, counters %+v", ps.Stopped, len(ps.Pairs), ps.Counters)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "failed", "MTU-1500:-ib_send_bw-1", "server.stderr"))
+	if err != nil || !strings.Contains(string(b), "Couldn't listen") {
+		t.Errorf("kept server.stderr: %q, %v", b, err)
+	}
+	// Without -out nothing is written.
+	if _, err := RunPairs(context.Background(), sides, runbook.RXEInfo{Device: "rxe0", Addr: "198.18.0.1"}, opts, 1, nil, "x", ""); err == nil {
+		t.Error("a failing pair passed")
+	}
+}

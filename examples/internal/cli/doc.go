@@ -1,0 +1,37 @@
+// Package cli is what only the example mains share: the flags that place
+// the two ends of a run (-netdev, -peer, -peer-netns, -peer-netdev,
+// -peer-agent, -identity, -known-hosts, -journal, -timeout,
+// -ssh-timeout) and their Open into runbook.Sides, restoring the journals
+// an earlier run left first; Main and Context (Ctrl-C cancels with
+// ErrInterrupted so that deferred restores run, a second one exits);
+// Progress lines with an ETA; ParseList for "-mtus 1500,9000"; and the
+// writers of -out (WriteFile, SaveRound, PairFiles, KeepFailedPair) with
+// the checks that run before anything changes (CheckPaths).
+//
+// A framework of its own uses package runbook directly, without flags.
+//
+// An example main:
+//
+//	type config struct {
+//		cli.Flags
+//		Out, Store string
+//	}
+//
+//	func main() {
+//		var c config
+//		c.Register(flag.CommandLine)
+//		flag.StringVar(&c.Out, "out", "example-out", "folder of the outputs")
+//		flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store")
+//		cli.Parse("example")
+//		cli.Main("example", c.Timeout, func(ctx context.Context) (err error) {
+//			sides, err := c.OpenChecked(ctx, c.Out, c.Store, os.Stderr)
+//			if err != nil {
+//				return err
+//			}
+//			defer func() { err = errors.Join(err, sides.Restore()) }()
+//			prog := cli.NewProgress(os.Stderr, 4)
+//			far, near, err := sides.PrepareRXE(ctx, "rxe0", 9000, prog)
+//			...
+//		})
+//	}
+package cli

@@ -1,0 +1,91 @@
+package runbook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Mode says how the two ends of a run are placed.
+type Mode string
+
+// The modes of a run.
+const (
+	Loopback Mode = "loopback" // both ends on this host, same netdev
+	TwoNetns Mode = "netns"    // far end in a namespace of this host
+	TwoHosts Mode = "two-host" // far end over SSH
+)
+
+// Sides are the two ends of a run. In Loopback, Far is Near. A framework
+// builds them from a Local and a Local in a namespace or a DialPeer
+// result; the examples' flags do the same (examples/internal/cli).
+type Sides struct {
+	Mode       Mode
+	Near, Far  Side
+	NearNetdev string
+	FarNetdev  string
+}
+
+// Progress is told of each step of a long operation before it starts
+// (the examples print it with an ETA). A nil Progress is told nothing.
+type Progress interface {
+	Step(format string, args ...any)
+}
+
+// step tells p of a step when there is a p.
+func step(p Progress, format string, args ...any) {
+	if p != nil {
+		p.Step(format, args...)
+	}
+}
+
+// Restore undoes both sides' changes with a fresh one-minute context (the
+// run's may be cancelled already: Ctrl-C) and closes them. This host comes
+// first: it is always reachable, the far one may not be.
+func (s *Sides) Restore() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	errs := []error{s.Near.Restore(ctx), s.Near.Close()}
+	if s.Far != s.Near {
+		errs = append(errs, s.Far.Restore(ctx), s.Far.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// PrepareRXE prepares rxe on both ends (once in loopback) with the same
+// link name and MTU, announcing each on prog (nil: silent). rdma device
+// names are global to a kernel, so a far end in a namespace here gets
+// name+"p".
+func (s *Sides) PrepareRXE(ctx context.Context, name string, mtu int, prog Progress) (far, near RXEInfo, err error) {
+	farName := name
+	if s.Mode == TwoNetns {
+		farName = name + "p"
+	}
+	step(prog, "prepare rxe on %s (%s)", s.Far.Name(), s.FarNetdev)
+	if far, err = s.Far.PrepareRXE(ctx, RXEConfig{Netdev: s.FarNetdev, Name: farName, MTU: mtu}); err != nil {
+		return far, near, fmt.Errorf("%s: %w", s.Far.Name(), err)
+	}
+	if s.Mode == Loopback {
+		return far, far, nil
+	}
+	step(prog, "prepare rxe on %s (%s)", s.Near.Name(), s.NearNetdev)
+	if near, err = s.Near.PrepareRXE(ctx, RXEConfig{Netdev: s.NearNetdev, Name: name, MTU: mtu}); err != nil {
+		return far, near, fmt.Errorf("%s: %w", s.Near.Name(), err)
+	}
+	return far, near, nil
+}
+
+// SetMTU sets the MTU on both ends (once in loopback).
+func (s *Sides) SetMTU(ctx context.Context, mtu int) error {
+	if err := s.Far.SetMTU(ctx, s.FarNetdev, mtu); err != nil {
+		return fmt.Errorf("%s: %w", s.Far.Name(), err)
+	}
+	if s.Mode == Loopback {
+		return nil
+	}
+	if err := s.Near.SetMTU(ctx, s.NearNetdev, mtu); err != nil {
+		return fmt.Errorf("%s: %w", s.Near.Name(), err)
+	}
+	return nil
+}
