@@ -64,6 +64,13 @@ func runOnce(ctx context.Context, guests []Guest, opt RunOptions, dir string) ([
 	}
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
+	for network, members := range segments(guests, dir) {
+		hub, err := startSegment(segmentHub(dir, network), members)
+		if err != nil {
+			return nil, fmt.Errorf("lab: segment %s: %w", network, err)
+		}
+		defer hub.Close()
+	}
 	results := make([]*Result, len(guests))
 	errs := make([]error, len(guests))
 	var wg sync.WaitGroup
