@@ -155,7 +155,7 @@ func runThreeGuests(ctx context.Context, t *testing.T, img *lab.Image, agent str
 	}
 	ra := res[0]
 	for _, s := range ra.Steps {
-		t.Logf("a: step %s: %s\n%s%s", s.Step.Name, s.Exit, s.Stdout, s.Stderr)
+		t.Logf("a: step %s: %s in %.0f s\n%s%s", s.Step.Name, s.Exit, s.Exit.Seconds, s.Stdout, s.Stderr)
 	}
 	if err != nil || !ra.Done {
 		for _, r := range res {
@@ -163,7 +163,7 @@ func runThreeGuests(ctx context.Context, t *testing.T, img *lab.Image, agent str
 		}
 		t.Fatalf("guests did not finish: %v", err)
 	}
-	t.Logf("%s: three guests in %v", suite, time.Since(began).Round(time.Second))
+	t.Logf("%s: three guests in %v (a's agent up %.0f s after boot)", suite, time.Since(began).Round(time.Second), ra.Agent.UptimeS)
 	checkMatrixRun(t, ra)
 }
 

@@ -241,9 +241,10 @@ func runHostTests(ctx context.Context, suite string, bins []*labTestBinary, o te
 		}
 		began := time.Now()
 		err := cmd.Run()
+		finished := runCtx.Err() == nil // not killed at the deadline
 		cancel()
 		st := lab.StepResult{Step: lab.Step{Name: b.short}, Stdout: stdout.Bytes(), Stderr: stderr.Bytes(),
-			Started: true, Finished: runCtx.Err() == nil, Exit: lab.ExitStatus{Seconds: time.Since(began).Seconds()}}
+			Started: true, Finished: finished, Exit: lab.ExitStatus{Seconds: time.Since(began).Seconds()}}
 		var exit *exec.ExitError
 		switch {
 		case errors.As(err, &exit):
