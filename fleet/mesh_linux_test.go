@@ -19,8 +19,7 @@ import (
 
 // These root tests run real netserver/netperf pairs between network
 // namespaces of the host kernel, joined as a mesh of veth pairs (one
-// subnet per link, as the lab's three guests are). They skip without
-// root, netperf or tc.
+// subnet per link). They skip without root, netperf or tc.
 
 func sh(t *testing.T, args ...string) {
 	t.Helper()
