@@ -258,11 +258,10 @@ func runHostTests(ctx context.Context, suite string, bins []*labTestBinary, o te
 
 // testTable is lab test's package × suite table of verdicts.
 type testTable struct {
-	w       *tabwriter.Writer
-	o       testOptions
-	live    io.Writer // the tests' output as it comes, with -v
-	failed  int
-	details []string
+	w      *tabwriter.Writer
+	o      testOptions
+	live   io.Writer // the tests' output as it comes, with -v
+	failed int
 }
 
 func newTestTable(o testOptions) *testTable {
