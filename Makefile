@@ -44,7 +44,7 @@ fuzz:
 lab-image:
 	$(LAB) image -prune
 
-## lab-test: run every package's lab tests inside both guests
+## lab-test: every package's TestLab* tests inside both guests, and TestGuests* (multi-guest) on the host per guest image
 lab-test:
 	$(LAB) test
 

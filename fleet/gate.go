@@ -180,5 +180,5 @@ func unjudgedFinding(names []string) report.Finding {
 	return report.Finding{Rule: RuleNoLineRate, Severity: report.SeverityInfo,
 		Summary:  fmt.Sprintf("%d pairs have no known line rate and were not gated: %s", len(names), strings.Join(names, ", ")),
 		Evidence: []report.Evidence{{Name: "pairs", Value: float64(len(names)), Unit: "count"}},
-		Action:   "virtio and veth report no speed (ethtool: Speed: Unknown!); give NIC.LineRateGbps"}
+		Action:   "virtio reports no speed (ethtool: Speed: Unknown!); give NIC.LineRateGbps"}
 }

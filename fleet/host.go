@@ -47,7 +47,7 @@ type NIC struct {
 	// pair up. Empty: pair by subnet.
 	Rail string `json:"rail,omitempty"`
 	// LineRateGbps is the link's speed in 10^9 bit/s (ethtool's Speed
-	// / 1000); 0 when unknown (virtio, veth).
+	// / 1000); 0 when unknown (virtio). veth reports a fixed 10000Mb/s.
 	LineRateGbps float64 `json:"line_rate_gbps,omitempty"`
 	// CPUs are the CPUs local to the NIC (its NUMA node's, or
 	// local_cpulist); programs of a pair on this NIC are pinned to

@@ -21,30 +21,42 @@ import (
 	"golang.org/x/crypto/ssh/knownhosts"
 )
 
-// The three guests are joined as a mesh of point-to-point links (the
-// lab's shared networks link exactly two guests), one subnet per link:
+// The three guests share one L2 segment (the lab's hub for a network of
+// three or more guests), each with one NIC:
 //
-//	a eth0 198.18.1.1 — b eth0 198.18.1.2   (link ab)
-//	b eth1 198.18.2.2 — c eth0 198.18.2.3   (link bc)
-//	a eth1 198.18.3.1 — c eth1 198.18.3.3   (link ac, slowed with netem on both ends)
+//	a eth0 198.18.10.1/24, b eth0 198.18.10.2/24, c eth0 198.18.10.3/24
 //
-// a runs examples/fleet-matrix against b and c over SSH (rocekit-peer
-// prepares their rxe links), twice: the second run resumes from the
-// store and measures nothing again.
+// Only the path between a and c is slowed: on a, packets to c, and on c,
+// packets to a, go through netem (a prio qdisc whose second band holds
+// netem, chosen by a u32 filter on the destination); everything else
+// takes the first band. So a and c are each fast with b, and fleet must
+// blame the link a–c, not a host. a runs examples/fleet-matrix against
+// b and c over SSH (rocekit-peer prepares their rxe links), twice: the
+// second run resumes from the store and measures nothing again.
 const (
 	labDone    = "/run/fleet-lab-done"
 	labOut     = "/lab/out"
 	labSlowNet = "netem rate 1mbit limit 100000"
+	labNet     = "198.18.10."
 )
 
-// TestLabMatrixThreeGuests runs on the host (root, QEMU, the lab images):
-// it boots the three guests of each suite and checks that every cell is
-// filled, the slowed link a–c is the one outlier and blamed on the link,
-// the line-rate gate fails it, and the rerun resumes every pair from the
-// store. Inside a guest it skips: it boots guests itself.
-func TestLabMatrixThreeGuests(t *testing.T) {
+// slowPathTo is the shell that slows what eth0 sends to dst only.
+func slowPathTo(dst string) string {
+	return "modprobe -a sch_prio sch_netem cls_u32" +
+		" && tc qdisc add dev eth0 root handle 1: prio bands 2 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0" +
+		" && tc qdisc add dev eth0 parent 1:2 handle 20: " + labSlowNet +
+		" && tc filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst " + dst + "/32 flowid 1:2"
+}
+
+// TestGuestsMatrixThreeOnSegment runs on the host (root, QEMU, the lab
+// images; `lab test` runs it per suite): it boots three guests of each
+// suite on one segment and checks that every cell is filled, the slowed
+// path a–c is the one outlier and blamed on the link, the line-rate gate
+// fails it, and the rerun resumes every pair from the store. Inside a
+// guest it skips: it boots guests itself.
+func TestGuestsMatrixThreeOnSegment(t *testing.T) {
 	if os.Getenv(lab.EnvInLab) == "1" {
-		t.Skip("boots its own guests: run it on the host (go test -tags lab -run TestLabMatrixThreeGuests ./fleet)")
+		t.Skip("boots its own guests: run it on the host (go run ./internal/lab/cmd/lab test -run TestGuests -pkg ./fleet)")
 	}
 	if os.Geteuid() != 0 {
 		t.Skip("needs root (QEMU guests)")
@@ -65,7 +77,7 @@ func TestLabMatrixThreeGuests(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, suite := range strings.Split(envOr("ROCEKIT_LAB_SUITES", "bookworm,trixie"), ",") {
+	for _, suite := range strings.Split(envOr(lab.EnvSuites, "bookworm,trixie"), ",") {
 		t.Run(suite, func(t *testing.T) {
 			img, err := lab.Cache{Dir: lab.DefaultCacheDir()}.Lookup(lab.DefaultSpec(suite))
 			if err != nil {
@@ -83,55 +95,57 @@ func envOr(k, def string) string {
 	return def
 }
 
+// peerGuest is b or c: sshd on the segment until a says it is done.
+func peerGuest(suite string, img *lab.Image, name, addr, slowTo string, keys labKeys, bins map[string]string) lab.Guest {
+	script := "ip addr add " + addr + "/24 dev eth0 && ip link set eth0 up"
+	if slowTo != "" {
+		script += " && " + slowPathTo(slowTo)
+	}
+	return lab.Guest{Name: suite + "-" + name, Image: img, SMP: 2, MemMiB: 1536,
+		NICs: []lab.NIC{{Network: "lan"}},
+		Files: []lab.OverlayFile{
+			{Path: "/usr/local/bin/rocekit-peer", Mode: 0o755, Source: bins["cmd/rocekit-peer"]},
+			{Path: "/etc/ssh/ssh_host_ed25519_key", Mode: 0o600, Data: keys.hostKey},
+			{Path: "/etc/ssh/ssh_host_ed25519_key.pub", Mode: 0o644, Data: keys.hostPub},
+			{Path: "/root/.ssh/authorized_keys", Mode: 0o600, Data: keys.authorized},
+		},
+		Plan: lab.Plan{Steps: []lab.Step{
+			shStep("link up", script),
+			shStep("sshd", "mkdir -p /run/sshd && /usr/sbin/sshd -e -o UsePAM=no -o PasswordAuthentication=no"+
+				" -o PermitRootLogin=prohibit-password -o UseDNS=no -o MaxSessions=50 -o MaxStartups=50"+
+				" -o HostKey=/etc/ssh/ssh_host_ed25519_key && until [ -e "+labDone+" ]; do sleep 0.5; done"),
+		}},
+	}
+}
+
 // runThreeGuests boots a, b and c of one image and checks a's results.
 func runThreeGuests(ctx context.Context, t *testing.T, img *lab.Image, agent string, bins map[string]string) {
-	keys := newLabKeys(t, "198.18.1.2", "198.18.3.3")
+	keys := newLabKeys(t, labNet+"2", labNet+"3")
 	suite := img.Manifest.Suite
-	peer := func(name, eth0, eth1, slow string) lab.Guest {
-		script := "ip addr add " + eth0 + " dev eth0 && ip addr add " + eth1 + " dev eth1 && ip link set eth0 up && ip link set eth1 up"
-		if slow != "" {
-			script += " && modprobe sch_netem && tc qdisc add dev " + slow + " root " + labSlowNet
-		}
-		return lab.Guest{Name: suite + "-" + name, Image: img, SMP: 2, MemMiB: 1536,
-			NICs: []lab.NIC{{Network: map[string]string{"b": "ab", "c": "bc"}[name]}, {Network: map[string]string{"b": "bc", "c": "ac"}[name]}},
-			Files: []lab.OverlayFile{
-				{Path: "/usr/local/bin/rocekit-peer", Mode: 0o755, Source: bins["cmd/rocekit-peer"]},
-				{Path: "/etc/ssh/ssh_host_ed25519_key", Mode: 0o600, Data: keys.hostKey},
-				{Path: "/etc/ssh/ssh_host_ed25519_key.pub", Mode: 0o644, Data: keys.hostPub},
-				{Path: "/root/.ssh/authorized_keys", Mode: 0o600, Data: keys.authorized},
-			},
-			Plan: lab.Plan{Steps: []lab.Step{
-				shStep("links up", script),
-				shStep("sshd", "mkdir -p /run/sshd && /usr/sbin/sshd -e -o UsePAM=no -o PasswordAuthentication=no"+
-					" -o PermitRootLogin=prohibit-password -o UseDNS=no -o MaxSessions=50 -o MaxStartups=50"+
-					" -o HostKey=/etc/ssh/ssh_host_ed25519_key && until [ -e "+labDone+" ]; do sleep 0.5; done"),
-			}},
-		}
-	}
-	b := peer("b", "198.18.1.2/24", "198.18.2.2/24", "")
-	c := peer("c", "198.18.2.3/24", "198.18.3.3/24", "eth1")
+	b := peerGuest(suite, img, "b", labNet+"2", "", keys, bins)
+	c := peerGuest(suite, img, "c", labNet+"3", labNet+"1", keys, bins)
 	ssh := "ssh -i /lab/ssh/id_ed25519 -o UserKnownHostsFile=/lab/ssh/known_hosts -o BatchMode=yes root@"
-	args := "/lab/bin/fleet-matrix -host a=local:eth0+eth1 -host b=root@198.18.1.2:eth0+eth1 -host c=root@198.18.3.3:eth0+eth1" +
+	args := "/lab/bin/fleet-matrix -host a=local:eth0 -host b=root@" + labNet + "2:eth0 -host c=root@" + labNet + "3:eth0" +
 		" -identity /lab/ssh/id_ed25519 -known-hosts /lab/ssh/known_hosts -journal-dir /lab" +
 		" -n 200 -size 16384 -tx-depth 16 -qp-timeout 22 -line-rate 1 -pair-timeout 4m -name lab" +
 		" -store " + labOut + "/rounds.jsonl"
+	peers := labNet + "2 " + labNet + "3"
 	a := lab.Guest{Name: suite + "-a", Image: img, SMP: 2, MemMiB: 1536,
-		NICs: []lab.NIC{{Network: "ab"}, {Network: "ac"}},
+		NICs: []lab.NIC{{Network: "lan"}},
 		Files: []lab.OverlayFile{
 			{Path: "/lab/bin/fleet-matrix", Mode: 0o755, Source: bins["examples/fleet-matrix"]},
 			{Path: "/lab/ssh/id_ed25519", Mode: 0o600, Data: keys.clientKey},
 			{Path: "/lab/ssh/known_hosts", Mode: 0o644, Data: keys.knownHosts},
 		},
 		Plan: lab.Plan{Collect: labOut, Steps: []lab.Step{
-			shStep("links up", "ip addr add 198.18.1.1/24 dev eth0 && ip addr add 198.18.3.1/24 dev eth1 && ip link set eth0 up && ip link set eth1 up"+
-				" && modprobe sch_netem && tc qdisc add dev eth1 root "+labSlowNet),
+			shStep("link up", "ip addr add "+labNet+"1/24 dev eth0 && ip link set eth0 up && "+slowPathTo(labNet+"3")),
 			{Name: "wait for sshd", Path: "/bin/bash", Timeout: 3 * time.Minute,
-				Args: []string{"-c", "for h in 198.18.1.2 198.18.3.3; do until (exec 3<>/dev/tcp/$h/22) 2>/dev/null; do sleep 0.5; done; done"}},
+				Args: []string{"-c", "for h in " + peers + "; do until (exec 3<>/dev/tcp/$h/22) 2>/dev/null; do sleep 0.5; done; done"}},
 			shStep("matrix", args+" -out "+labOut+"/first"),
 			shStep("resume", args+" -out "+labOut+"/second"),
-			shStep("state after", "{ rdma link show; for h in 198.18.1.2 198.18.3.3; do "+ssh+"$h "+
-				"'rdma link show; echo journals: $(ls /var/tmp/rocekit-peer 2>/dev/null | wc -l)'; done; } > "+labOut+"/state-after.txt 2>&1"),
-			shStep("release", ssh+"198.18.1.2 touch "+labDone+"; "+ssh+"198.18.3.3 touch "+labDone),
+			shStep("state after", "{ tc -s qdisc show dev eth0; rdma link show; for h in "+peers+"; do "+ssh+"$h "+
+				"'tc -s qdisc show dev eth0; rdma link show; echo journals: $(ls /var/tmp/rocekit-peer 2>/dev/null | wc -l)'; done; } > "+labOut+"/state-after.txt 2>&1"),
+			shStep("release", ssh+labNet+"2 touch "+labDone+"; "+ssh+labNet+"3 touch "+labDone),
 		}},
 	}
 	began := time.Now()
@@ -141,7 +155,7 @@ func runThreeGuests(ctx context.Context, t *testing.T, img *lab.Image, agent str
 	}
 	ra := res[0]
 	for _, s := range ra.Steps {
-		t.Logf("a: step %s: %s\n%s%s", s.Step.Name, s.Exit, s.Stdout, s.Stderr)
+		t.Logf("a: step %s: %s in %.0f s\n%s%s", s.Step.Name, s.Exit, s.Exit.Seconds, s.Stdout, s.Stderr)
 	}
 	if err != nil || !ra.Done {
 		for _, r := range res {
@@ -149,7 +163,7 @@ func runThreeGuests(ctx context.Context, t *testing.T, img *lab.Image, agent str
 		}
 		t.Fatalf("guests did not finish: %v", err)
 	}
-	t.Logf("%s: three guests in %v", suite, time.Since(began).Round(time.Second))
+	t.Logf("%s: three guests in %v (a's agent up %.0f s after boot)", suite, time.Since(began).Round(time.Second), ra.Agent.UptimeS)
 	checkMatrixRun(t, ra)
 }
 
@@ -171,14 +185,13 @@ func checkMatrixRun(t *testing.T, ra *lab.Result) {
 	if len(first.Cells) != 3 || len(first.Unmeasured) != 0 {
 		t.Fatalf("%d cells, %d unmeasured", len(first.Cells), len(first.Unmeasured))
 	}
-	links := map[string]string{"a–b": "eth0/eth0", "b–c": "eth1/eth0", "a–c": "eth1/eth1"}
 	for _, c := range first.Cells {
 		name := c.A + "–" + c.B
 		if !c.OK || c.BWGbps <= 0 || c.Resumed {
 			t.Errorf("cell %s: %+v", name, c)
 		}
-		if links[name] != c.ANIC+"/"+c.BNIC || c.LineRateGbps != 1 {
-			t.Errorf("cell %s used %s/%s at line rate %v, want %s at 1", name, c.ANIC, c.BNIC, c.LineRateGbps, links[name])
+		if c.ANIC+"/"+c.BNIC != "eth0/eth0" || c.LineRateGbps != 1 {
+			t.Errorf("cell %s used %s/%s at line rate %v, want eth0/eth0 at 1", name, c.ANIC, c.BNIC, c.LineRateGbps)
 		}
 	}
 	out := fleet.Outliers(&first, 0)

@@ -2,7 +2,9 @@ package fleet
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"strings"
@@ -12,12 +14,12 @@ import (
 	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/netperf"
+	"github.com/rocekit/rocekit/nic"
 )
 
 // These root tests run real netserver/netperf pairs between network
 // namespaces of the host kernel, joined as a mesh of veth pairs (one
-// subnet per link, as the lab's three guests are). They skip without
-// root, netperf or tc.
+// subnet per link). They skip without root, netperf or tc.
 
 func sh(t *testing.T, args ...string) {
 	t.Helper()
@@ -26,12 +28,20 @@ func sh(t *testing.T, args ...string) {
 	}
 }
 
-// netnsMesh makes n namespaces PREFIX0.. and a veth pair between every
-// two of them: in namespace i the end towards j is "toJ", with
-// 198.18.(40+k).(i+1)/24 for the k-th link. It returns the hosts, each
-// with its NICs read back through IPv4Prefix, and deletes everything
-// when the test ends.
-func netnsMesh(t *testing.T, prefix string, n int) []Host {
+// uniqueName is label with this process's PID and a random suffix, so
+// that two runs of these tests at once (two go test, two CI jobs) never
+// share a namespace or a netdev name. It fits IFNAMSIZ for short labels.
+func uniqueName(label string) string {
+	return fmt.Sprintf("%s%d%03x", label, os.Getpid()%100000, rand.IntN(0x1000))
+}
+
+// netnsMesh makes n namespaces named after label (unique per run, see
+// uniqueName) and a veth pair between every two of them: in namespace i
+// the end towards j is "toJ", with 198.18.(40+k).(i+1)/24 for the k-th
+// link. It returns the hosts, each with its NICs read back through
+// IPv4Prefix, and their namespaces' names, and deletes everything when
+// the test ends.
+func netnsMesh(t *testing.T, label string, n int) ([]Host, []string) {
 	t.Helper()
 	labtest.Root(t)
 	if testing.Short() {
@@ -42,9 +52,11 @@ func netnsMesh(t *testing.T, prefix string, n int) []Host {
 			t.Skipf("%s not installed: %v", p, err)
 		}
 	}
+	prefix := uniqueName("fl" + label)
+	var names []string
 	for i := range n {
-		name := fmt.Sprint(prefix, i)
-		exec.Command("ip", "netns", "del", name).Run() // left by a killed run of this test
+		name := fmt.Sprint(prefix, "-", i)
+		names = append(names, name)
 		sh(t, "ip", "netns", "add", name)
 		t.Cleanup(func() { exec.Command("ip", "netns", "del", name).Run() })
 		sh(t, "ip", "-n", name, "link", "set", "lo", "up")
@@ -52,8 +64,8 @@ func netnsMesh(t *testing.T, prefix string, n int) []Host {
 	k := 0
 	for i := range n {
 		for j := i + 1; j < n; j++ {
-			a, b := fmt.Sprint(prefix, i), fmt.Sprint(prefix, j)
-			ta, tb := fmt.Sprintf("fa%d", os.Getpid()), fmt.Sprintf("fb%d", os.Getpid())
+			a, b := names[i], names[j]
+			ta, tb := uniqueName("fa"), uniqueName("fb")
 			sh(t, "ip", "link", "add", ta, "type", "veth", "peer", "name", tb)
 			sh(t, "ip", "link", "set", ta, "netns", a, "name", fmt.Sprint("to", j))
 			sh(t, "ip", "link", "set", tb, "netns", b, "name", fmt.Sprint("to", i))
@@ -70,7 +82,7 @@ func netnsMesh(t *testing.T, prefix string, n int) []Host {
 	ctx := ctxFor(t)
 	var hosts []Host
 	for i := range n {
-		h := Host{Name: fmt.Sprint("h", i), Runner: host.Netns{Name: fmt.Sprint(prefix, i)}}
+		h := Host{Name: fmt.Sprint("h", i), Runner: host.Netns{Name: names[i]}}
 		for j := range n {
 			if j == i {
 				continue
@@ -80,11 +92,31 @@ func netnsMesh(t *testing.T, prefix string, n int) []Host {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h.NICs = append(h.NICs, NIC{Netdev: dev, Addr: p.Addr(), Prefix: p.Masked(), LineRateGbps: 10})
+			h.NICs = append(h.NICs, NIC{Netdev: dev, Addr: p.Addr(), Prefix: p.Masked(), LineRateGbps: lineRateGbps(t, names[i], dev)})
 		}
 		hosts = append(hosts, h)
 	}
-	return hosts
+	return hosts, names
+}
+
+// lineRateGbps reads dev's speed in namespace ns as the examples do
+// (nic's ethtool link settings, Speed / 1000); 0 when unknown.
+//
+// Similar to: ip netns exec NS ethtool DEV | grep Speed
+func lineRateGbps(t *testing.T, ns, dev string) float64 {
+	h, err := nic.Open(nic.Options{Netns: ns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ls, err := h.LinkSettings(ctxFor(t), dev)
+	if err != nil {
+		t.Fatalf("%s in %s: %v", dev, ns, err)
+	}
+	if ls.SpeedMbps <= 0 {
+		return 0
+	}
+	return float64(ls.SpeedMbps) / 1000
 }
 
 // throttle limits what leaves dev in namespace ns to rate with tbf.
@@ -101,11 +133,9 @@ func netperfPlan(hosts []Host, name string) Plan {
 // TestNetnsMatrixSlowLink: three namespaces, the link h0–h2 throttled to
 // 20 Mbit/s at both ends; the matrix names that link, and only it.
 func TestNetnsMatrixSlowLink(t *testing.T) {
-	// The PID in the names: two test binaries at once do not collide.
-	p := fmt.Sprintf("fl%d-sl", os.Getpid())
-	hosts := netnsMesh(t, p, 3)
-	throttle(t, p+"0", "to2", "20mbit")
-	throttle(t, p+"2", "to0", "20mbit")
+	hosts, ns := netnsMesh(t, "sl", 3)
+	throttle(t, ns[0], "to2", "20mbit")
+	throttle(t, ns[2], "to0", "20mbit")
 	m, err := netperfPlan(hosts, "slow-link").Run(ctxFor(t))
 	if err != nil {
 		t.Fatal(err)
@@ -128,13 +158,12 @@ func TestNetnsMatrixSlowLink(t *testing.T) {
 // TestNetnsMatrixSlowHost: every link of h1 throttled: h1 is blamed, no
 // link is.
 func TestNetnsMatrixSlowHost(t *testing.T) {
-	p := fmt.Sprintf("fl%d-sh", os.Getpid())
-	hosts := netnsMesh(t, p, 4)
+	hosts, ns := netnsMesh(t, "sh", 4)
 	for _, dev := range []string{"to0", "to2", "to3"} {
-		throttle(t, p+"1", dev, "20mbit")
+		throttle(t, ns[1], dev, "20mbit")
 	}
-	for _, ns := range []string{p + "0", p + "2", p + "3"} {
-		throttle(t, ns, "to1", "20mbit")
+	for _, n := range []string{ns[0], ns[2], ns[3]} {
+		throttle(t, n, "to1", "20mbit")
 	}
 	m, err := netperfPlan(hosts, "slow-host").Run(ctxFor(t))
 	if err != nil {
@@ -156,9 +185,9 @@ func TestNetnsMatrixSlowHost(t *testing.T) {
 // throttled, measured at once: both pairs give their own throughput, the
 // throttled one is the slowest, and the sum adds them.
 func TestNetnsParallelNetperf(t *testing.T) {
-	hosts := netnsMesh(t, "flpp", 3)
-	throttle(t, "flpp0", "to1", "20mbit")
-	throttle(t, "flpp1", "to0", "20mbit")
+	hosts, ns := netnsMesh(t, "pp", 3)
+	throttle(t, ns[0], "to1", "20mbit")
+	throttle(t, ns[1], "to0", "20mbit")
 	// Host 0 is the client of both, over its two links.
 	specs := []NetperfSpec{
 		{Name: "to1", Server: hosts[1].Runner, Client: hosts[0].Runner,
@@ -180,6 +209,44 @@ func TestNetnsParallelNetperf(t *testing.T) {
 	// Both ran at the same time: the whole took far less than two runs.
 	if par.Elapsed > 3500*time.Millisecond {
 		t.Errorf("elapsed %v for two 2 s runs at once", par.Elapsed)
+	}
+}
+
+// TestNetnsGateOnVethSpeed: the line-rate gate judged against a real link
+// speed. veth reports one on recent kernels (6.18 here: ethtool says
+// 10000Mb/s), read through nic's ethtool path as the examples read it. The
+// link is throttled to 50 Mbit/s with tbf at both ends, far below that
+// speed, and measured with a real netperf: the default gate (90 %) must
+// fail the pair as below line rate, and a gate at 1 Mbit/s worth of the
+// line rate must pass it. Both verdicts are fixed by the throttle, not by
+// how fast this machine is.
+func TestNetnsGateOnVethSpeed(t *testing.T) {
+	hosts, ns := netnsMesh(t, "gt", 2)
+	rate := hosts[0].NICs[0].LineRateGbps
+	if rate <= 0 {
+		t.Skip("this kernel's veth reports no speed (ethtool: Speed: Unknown!): nothing real to gate against")
+	}
+	t.Logf("veth line rate read: %v Gbit/s", rate)
+	throttle(t, ns[0], "to1", "50mbit")
+	throttle(t, ns[1], "to0", "50mbit")
+	m, err := netperfPlan(hosts, "gate").Run(ctxFor(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	logMatrix(t, m)
+	c := m.Cells[0]
+	if !c.OK || c.LineRateGbps != rate || c.BWGbps <= 0 || c.BWGbps > 0.06 {
+		t.Fatalf("cell %+v: want a measured pair under 60 Mbit/s at line rate %v", c, rate)
+	}
+	var ge *GateError
+	if err := (Gate{}).Check(m); !errors.As(err, &ge) || len(ge.Failures) != 1 ||
+		ge.Failures[0].Reason != reasonBelow || ge.Failures[0].LineRateGbps != rate || ge.Failures[0].Name != "h0–h1" {
+		t.Errorf("default gate: %v, want h0–h1 below its line rate of %v Gbit/s", err, rate)
+	} else {
+		t.Logf("default gate: %v", err)
+	}
+	if err := (Gate{MinRatio: 0.001 / rate}).Check(m); err != nil {
+		t.Errorf("gate at 1 Mbit/s of %v Gbit/s: %v", rate, err)
 	}
 }
 

@@ -90,7 +90,7 @@ func main() {
 	flag.BoolVar(&c.Bidir, "b", false, "bidirectional perftest (-b)")
 	flag.IntVar(&c.MTU, "mtu", 0, "netdev MTU on every host for the run (0: leave it); restored on exit")
 	flag.DurationVar(&c.PairTimeout, "pair-timeout", 2*time.Minute, "deadline of each pair")
-	flag.Float64Var(&c.LineRate, "line-rate", 0, "line rate in Gbit/s of NICs that report none (virtio, veth)")
+	flag.Float64Var(&c.LineRate, "line-rate", 0, "line rate in Gbit/s of NICs that report none (virtio)")
 	flag.Float64Var(&c.MinRatio, "min-ratio", fleet.DefaultLineRateRatio, "share of the line rate a pair must reach")
 	flag.Float64Var(&c.SlowRatio, "slow-ratio", fleet.DefaultSlowRatio, "share of its peers' median below which a pair is slow")
 	flag.BoolVar(&c.Gate, "gate", false, "exit 1 when a pair fails the line-rate gate")

@@ -23,6 +23,16 @@
 //	}}, lab.RunOptions{Agent: agent})
 //	fmt.Printf("%s", res[0].Steps[0].Stdout)
 //
+// Guests reach nothing outside the run. A Network inside one guest is a
+// QEMU hub; one shared by two guests is a point-to-point link; one shared
+// by three or more is a shared L2 segment: a hub the harness runs on unix
+// datagram sockets in the run folder, so N guests with one NIC each share
+// one broadcast domain (addresses from 198.18.0.0/15).
+//
 // The command internal/lab/cmd/lab wraps this for make: image, run, test
-// (every package's lab tests in both images) and fixtures.
+// and fixtures. lab test runs two kinds of lab tests (files with
+// //go:build lab): TestLab* tests run inside one guest per suite, and
+// TestGuests* tests run on the host, once per suite with ROCEKIT_LAB_SUITES
+// set to it, and boot their own guests with Run (several guests joined by
+// links or a segment).
 package lab

@@ -56,11 +56,17 @@ type TestPackage struct {
 	Dir        string // source folder on the host
 }
 
-// LabTestPackages lists this module's packages that have tests behind the
-// "lab" build tag (files with a //go:build lab line), in import path order.
-func LabTestPackages(ctx context.Context) ([]TestPackage, error) {
-	cmd := exec.CommandContext(ctx, "go", "list", "-tags", "lab", "-f",
-		`{{.ImportPath}}|{{.Dir}}|{{join .TestGoFiles ","}}|{{join .XTestGoFiles ","}}`, Module+"/...")
+// LabTestPackages lists the packages matching patterns (go list patterns
+// such as "./fleet"; none: the whole module) that have tests behind the
+// "lab" build tag (files with a //go:build lab line), in import path
+// order. A package that does not compile is still listed (go list -e):
+// building its tests fails on its own.
+func LabTestPackages(ctx context.Context, patterns ...string) ([]TestPackage, error) {
+	if len(patterns) == 0 {
+		patterns = []string{Module + "/..."}
+	}
+	cmd := exec.CommandContext(ctx, "go", append([]string{"list", "-e", "-tags", "lab", "-f",
+		`{{.ImportPath}}|{{.Dir}}|{{join .TestGoFiles ","}}|{{join .XTestGoFiles ","}}`}, patterns...)...)
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("lab: go list: %w", err)

@@ -163,11 +163,13 @@ func TestLabLinkPeer(t *testing.T) {
 	if role == "" {
 		t.Skip("LAB_PEER_ROLE unset: only the two-guest host test runs this")
 	}
-	addr := map[string]string{"server": "198.18.12.1", "client": "198.18.12.2"}[role]
+	addr := map[string]string{"server": "198.18.12.1", "client": "198.18.12.2", "client2": "198.18.12.3"}[role]
 	sh(t, "ip", "addr", "add", addr+"/24", "dev", "eth0")
 	sh(t, "ip", "link", "set", "eth0", "up")
 	deadline := time.Now().Add(60 * time.Second)
 	if role == "server" {
+		// Serve LAB_PEER_CLIENTS clients (on a segment, more than one).
+		clients, _ := strconv.Atoi(os.Getenv("LAB_PEER_CLIENTS"))
 		c, err := net.ListenPacket("udp4", "198.18.12.1:9000")
 		if err != nil {
 			t.Fatal(err)
@@ -175,13 +177,16 @@ func TestLabLinkPeer(t *testing.T) {
 		defer c.Close()
 		c.SetDeadline(deadline)
 		buf := make([]byte, 64)
-		n, from, err := c.ReadFrom(buf)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Answer a few times: the first answer may race the client's ARP.
-		for i := 0; i < 3; i++ {
-			c.WriteTo(append([]byte("pong:"), buf[:n]...), from)
+		for seen := map[string]bool{}; len(seen) < max(clients, 1); {
+			n, from, err := c.ReadFrom(buf)
+			if err != nil {
+				t.Fatalf("answered %d of %d clients: %v", len(seen), max(clients, 1), err)
+			}
+			seen[from.(*net.UDPAddr).IP.String()] = true
+			// Answer a few times: the first answer may race the client's ARP.
+			for i := 0; i < 3; i++ {
+				c.WriteTo(append([]byte("pong:"), buf[:n]...), from)
+			}
 		}
 		return
 	}

@@ -146,7 +146,7 @@ type Cache struct {
 // DefaultCacheDir is $ROCEKIT_LAB_CACHE, or rocekit/lab under the user's
 // cache folder.
 func DefaultCacheDir() string {
-	if d := os.Getenv("ROCEKIT_LAB_CACHE"); d != "" {
+	if d := os.Getenv(EnvCache); d != "" {
 		return d
 	}
 	if d, err := os.UserCacheDir(); err == nil {

@@ -70,13 +70,18 @@ type AgentInfo struct {
 
 // Guest paths used by the overlay and the agent.
 const (
-	PlanPath  = "/lab/plan.json" // the Plan
-	BinDir    = "/lab/bin"       // binaries added by the overlay
-	PortName  = "rocekit.lab"    // virtserialport name of the result channel
-	EnvInLab  = "ROCEKIT_LAB"    // set to "1" in every step's environment
-	EnvSuite  = "ROCEKIT_LAB_SUITE"
-	EnvGuest  = "ROCEKIT_LAB_GUEST" // the guest's name in a multi-guest run
-	AgentPath = "/init"             // the agent is the initramfs init
+	PlanPath = "/lab/plan.json" // the Plan
+	BinDir   = "/lab/bin"       // binaries added by the overlay
+	PortName = "rocekit.lab"    // virtserialport name of the result channel
+	EnvInLab = "ROCEKIT_LAB"    // set to "1" in every step's environment
+	EnvSuite = "ROCEKIT_LAB_SUITE"
+	EnvGuest = "ROCEKIT_LAB_GUEST" // the guest's name in a multi-guest run
+	// EnvSuites is the comma-separated suites a host-side TestGuests*
+	// test boots (lab test sets it to one suite per run).
+	EnvSuites = "ROCEKIT_LAB_SUITES"
+	// EnvCache is the image cache folder (see DefaultCacheDir).
+	EnvCache  = "ROCEKIT_LAB_CACHE"
+	AgentPath = "/init" // the agent is the initramfs init
 )
 
 // Validate checks a plan before it is sent to a guest.

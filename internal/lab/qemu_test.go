@@ -54,14 +54,37 @@ func TestQemuArgsTwoGuestsLinked(t *testing.T) {
 	}
 }
 
+func TestQemuArgsThreeGuestsOnASegment(t *testing.T) {
+	guests := []Guest{testGuest("a", NIC{Network: "lan"}), testGuest("b", NIC{Network: "lan"}),
+		testGuest("c", NIC{Network: "lan"}, NIC{Network: "own"})}
+	if err := validateGuests(guests); err != nil {
+		t.Fatal(err)
+	}
+	for i, g := range guests {
+		args := strings.Join(qemuArgs(guests, i, pathsFor("/r", g.Name)), " ")
+		want := "dgram,id=n0,local.type=unix,local.path=/r/link-lan-" + g.Name + ".sock,remote.type=unix,remote.path=/r/hub-lan.sock"
+		if !strings.Contains(args, want) {
+			t.Errorf("guest %s is not on the segment's hub:\n%s", g.Name, args)
+		}
+	}
+	c := strings.Join(qemuArgs(guests, 2, pathsFor("/r", "c")), " ")
+	if !strings.Contains(c, "-netdev hubport,id=n1,hubid=0") {
+		t.Errorf("c's own network is not a hub port: %s", c)
+	}
+	segs := segments(guests, "/r")
+	if len(segs) != 1 || strings.Join(segs["lan"], " ") != "/r/link-lan-a.sock /r/link-lan-b.sock /r/link-lan-c.sock" {
+		t.Errorf("segments = %v", segs)
+	}
+}
+
 func TestValidateGuests(t *testing.T) {
 	for name, guests := range map[string][]Guest{
 		"bad name":       {testGuest("Bad_Name")},
 		"duplicate name": {testGuest("a"), testGuest("a")},
 		"no image":       {{Name: "a", Plan: Plan{Steps: []Step{{Name: "s", Path: "/x"}}}}},
 		"no steps":       {{Name: "a", Image: &Image{}}},
-		"three on a link": {testGuest("a", NIC{Network: "w"}), testGuest("b", NIC{Network: "w"}),
-			testGuest("c", NIC{Network: "w"})},
+		"two NICs on a segment": {testGuest("a", NIC{Network: "w"}), testGuest("b", NIC{Network: "w"}),
+			testGuest("c", NIC{Network: "w"}, NIC{Network: "w"})},
 		"two NICs on a link": {testGuest("a", NIC{Network: "w"}, NIC{Network: "w"}), testGuest("b", NIC{Network: "w"})},
 		"network name":       {testGuest("a", NIC{Network: "a,b"})},
 	} {

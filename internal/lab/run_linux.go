@@ -64,6 +64,13 @@ func runOnce(ctx context.Context, guests []Guest, opt RunOptions, dir string) ([
 	}
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
+	for network, members := range segments(guests, dir) {
+		hub, err := startSegment(segmentHub(dir, network), members)
+		if err != nil {
+			return nil, fmt.Errorf("lab: segment %s: %w", network, err)
+		}
+		defer hub.Close()
+	}
 	results := make([]*Result, len(guests))
 	errs := make([]error, len(guests))
 	var wg sync.WaitGroup
@@ -183,22 +190,28 @@ func runGuest(ctx context.Context, guests []Guest, gi int, p runPaths, opt RunOp
 	readErr := <-readDone
 	res.Console, _ = os.ReadFile(p.console)
 
-	elapsed := time.Since(began).Round(time.Millisecond)
+	return guestOutcome(ctx, g.Name, res, time.Since(began).Round(time.Millisecond), waitErr, readErr, qemuOut.b)
+}
+
+// guestOutcome says how a guest's run ended: nil when its plan finished,
+// else why not (deadline, a peer's stop, cancel, the channel, or its own
+// stop with the console's oops).
+func guestOutcome(ctx context.Context, guest string, res *Result, elapsed time.Duration, waitErr, readErr error, qemuOut []byte) error {
 	var peer *GuestStoppedError
 	switch {
 	case ctx.Err() != nil && res.Done:
 		return nil // finished just as the deadline came
 	case errors.As(context.Cause(ctx), &peer):
-		return fmt.Errorf("%w: %s killed after %v because %s stopped", ErrPeerStopped, g.Name, elapsed, peer.Guest)
+		return fmt.Errorf("%w: %s killed after %v because %s stopped", ErrPeerStopped, guest, elapsed, peer.Guest)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return fmt.Errorf("%w: %s killed after %v", ErrTimeout, g.Name, elapsed)
+		return fmt.Errorf("%w: %s killed after %v", ErrTimeout, guest, elapsed)
 	case ctx.Err() != nil:
-		return fmt.Errorf("lab: %s: %w", g.Name, ctx.Err())
+		return fmt.Errorf("lab: %s: %w", guest, ctx.Err())
 	case readErr != nil:
-		return fmt.Errorf("lab: %s: reading results: %w", g.Name, readErr)
+		return fmt.Errorf("lab: %s: reading results: %w", guest, readErr)
 	case !res.Done:
-		e := &GuestStoppedError{Guest: g.Name, After: elapsed, Started: res.planStarted(),
-			QEMU: strings.TrimSpace(fmt.Sprintf("%v %s", waitErr, tail(qemuOut.b, 300))), Oops: Oops(res.Console)}
+		e := &GuestStoppedError{Guest: guest, After: elapsed, Started: res.planStarted(),
+			QEMU: strings.TrimSpace(fmt.Sprintf("%v %s", waitErr, tail(qemuOut, 300))), Oops: Oops(res.Console)}
 		if e.Oops == "" {
 			e.Tail = tail(bytes.ReplaceAll(res.Console, []byte("\r"), nil), 1500)
 		}

@@ -174,6 +174,35 @@ func TestRunTwoGuestsLinked(t *testing.T) {
 	}
 }
 
+// TestRunThreeGuestsOnSegment boots three guests on one shared segment
+// (the harness's hub): the server answers both clients, each over the
+// same segment (the guest side is TestLabLinkPeer).
+func TestRunThreeGuestsOnSegment(t *testing.T) {
+	img, agent := labEnv(t)
+	bin := filepath.Join(t.TempDir(), "lab.test")
+	if err := BuildTest(context.Background(), Module+"/internal/lab", bin); err != nil {
+		t.Fatal(err)
+	}
+	guest := func(name, role string) Guest {
+		return Guest{Name: name, Image: img, SMP: 1, MemMiB: 1024, NICs: []NIC{{Network: "lan"}},
+			Files: []OverlayFile{{Path: BinDir + "/lab.test", Mode: 0o755, Source: bin}},
+			Plan: Plan{Env: []string{"LAB_PEER_ROLE=" + role, "LAB_PEER_CLIENTS=2"}, Steps: []Step{{Name: role,
+				Path: BinDir + "/lab.test", Args: []string{"-test.v", "-test.run", "^TestLabLinkPeer$"}}}}}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	res, err := Run(ctx, []Guest{guest("seg-a", "server"), guest("seg-b", "client"), guest("seg-c", "client2")}, RunOptions{Agent: agent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		s := r.Steps[0]
+		if !s.Exit.OK() || !strings.Contains(string(s.Stdout), "--- PASS: TestLabLinkPeer") {
+			t.Errorf("%s (%s): %s\n%s%s", r.Guest, s.Step.Name, s.Exit, s.Stdout, s.Stderr)
+		}
+	}
+}
+
 // TestRunGuestPanicStopsTheRun: a guest whose kernel crashes mid-plan
 // (sysrq c) ends the whole run within seconds, with the oops quoted and the
 // other guest, which was waiting for it, stopped too. Before, the other

@@ -88,44 +88,62 @@ func cmdDemo(ctx context.Context, args []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", suite, err)
 		}
-		fmt.Fprintf(&summary, "## %s (kernel %s, perftest %s, %s in the guests)\n\n", suite, res.kernel,
-			img.Manifest.Packages["perftest"], time.Since(began).Round(time.Second))
-		if res.bootRetry != "" {
-			fmt.Fprintf(&summary, "The guests were booted twice: the first boot crashed.\n\n```\n%s\n```\n\n", res.bootRetry)
-		}
-		for _, e := range res.examples {
-			status := "ok"
-			if !e.ok {
-				status, failed = "FAILED: "+e.exit, failed+1
-			}
-			fmt.Fprintf(&summary, "### %s: %s\n\n", e.name, status)
-			if e.report != nil {
-				summary.Write(demoteHeadings(e.report))
-				summary.WriteString("\n")
-			}
-			html.Sections = append(html.Sections, demoSection(dir, suite, e, status))
-		}
-		fmt.Fprintf(&summary, "Restored afterwards: %s\n\n", res.restored)
-		if !res.clean {
-			failed++
-		}
+		failed += addSuite(&summary, &html, img, res, dir, time.Since(began))
 	}
-	if err := os.WriteFile(filepath.Join(*out, "report.md"), summary.Bytes(), 0o644); err != nil {
+	if err := writeDemoReports(*out, summary.Bytes(), html); err != nil {
+		return err
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d example runs failed or did not restore", failed)
+	}
+	return nil
+}
+
+// addSuite adds one suite's results to the Markdown summary and the page
+// and returns how many of its runs failed or did not restore.
+func addSuite(summary *bytes.Buffer, html *page.Page, img *lab.Image, res *demoResult, dir string, took time.Duration) int {
+	suite := img.Manifest.Suite
+	failed := 0
+	fmt.Fprintf(summary, "## %s (kernel %s, perftest %s, %s in the guests)\n\n", suite, res.kernel,
+		img.Manifest.Packages["perftest"], took.Round(time.Second))
+	if res.bootRetry != "" {
+		fmt.Fprintf(summary, "The guests were booted twice: the first boot crashed.\n\n```\n%s\n```\n\n", res.bootRetry)
+	}
+	for _, e := range res.examples {
+		status := "ok"
+		if !e.ok {
+			status, failed = "FAILED: "+e.exit, failed+1
+		}
+		fmt.Fprintf(summary, "### %s: %s\n\n", e.name, status)
+		if e.report != nil {
+			summary.Write(demoteHeadings(e.report))
+			summary.WriteString("\n")
+		}
+		html.Sections = append(html.Sections, demoSection(dir, suite, e, status))
+	}
+	fmt.Fprintf(summary, "Restored afterwards: %s\n\n", res.restored)
+	if !res.clean {
+		failed++
+	}
+	return failed
+}
+
+// writeDemoReports writes report.md and report.html into out and prints
+// the findings.
+func writeDemoReports(out string, summary []byte, html page.Page) error {
+	if err := os.WriteFile(filepath.Join(out, "report.md"), summary, 0o644); err != nil {
 		return err
 	}
 	var pageHTML bytes.Buffer
 	if err := page.Write(&pageHTML, html); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(*out, "report.html"), pageHTML.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(out, "report.html"), pageHTML.Bytes(), 0o644); err != nil {
 		return err
 	}
-	printFindings(os.Stdout, summary.Bytes())
-	fmt.Printf("\nreports, SVG plots and archives: %s/ (summary: %s, one page: %s)\n", *out,
-		filepath.Join(*out, "report.md"), filepath.Join(*out, "report.html"))
-	if failed > 0 {
-		return fmt.Errorf("%d example runs failed or did not restore", failed)
-	}
+	printFindings(os.Stdout, summary)
+	fmt.Printf("\nreports, SVG plots and archives: %s/ (summary: %s, one page: %s)\n", out,
+		filepath.Join(out, "report.md"), filepath.Join(out, "report.html"))
 	return nil
 }
 
@@ -149,16 +167,77 @@ type exampleResult struct {
 // runDemo boots the two guests of one suite, runs the examples and writes
 // the collected files under dir.
 func runDemo(ctx context.Context, s *session, img *lab.Image, examples []demoExample, dir string, live io.Writer) (*demoResult, error) {
-	keys, err := newDemoKeys(demoFarAddr)
+	far, near, err := demoGuests(ctx, s, img, examples)
 	if err != nil {
 		return nil, err
+	}
+	res, err := lab.Run(ctx, []lab.Guest{far, near}, lab.RunOptions{Agent: s.agent, Live: live})
+	if res == nil {
+		return nil, err
+	}
+	// Each guest's whole console, kept whatever happened: the kernel's
+	// own account of a crash.
+	consoles := map[string][]byte{}
+	for _, r := range res {
+		if r != nil {
+			consoles[r.Guest+".console"] = r.Console
+		}
+	}
+	if err := writeFiles(dir, consoles); err != nil {
+		return nil, err
+	}
+	n := res[1]
+	if err != nil || !n.Done {
+		printFailure(res[0])
+		printFailure(n)
+		return nil, fmt.Errorf("the guests did not finish (consoles in %s): %v", dir, err)
+	}
+	if err := writeFiles(dir, n.Files); err != nil {
+		return nil, err
+	}
+	out := &demoResult{kernel: n.Agent.Kernel, bootRetry: n.BootRetry}
+	for i, e := range examples {
+		st := n.Steps[2+i]
+		r := exampleResult{name: e.name, ok: st.Exit.OK(), exit: st.Exit.String(), report: n.Files[e.name+"/report.md"]}
+		if _, ok := n.Files[e.name+"/summary.json"]; r.ok && !ok {
+			r.ok, r.exit = false, "exit 0 but no summary.json"
+		}
+		if !r.ok {
+			fmt.Fprintf(os.Stderr, "%s %s: %s\n%s", img.Manifest.Suite, e.name, st.Exit, st.Stderr)
+		}
+		out.examples = append(out.examples, r)
+	}
+	out.restored, out.clean = restoredSummary(n.Files["state-after.txt"])
+	return out, nil
+}
+
+// writeFiles writes files (slash-separated names) under dir.
+func writeFiles(dir string, files map[string][]byte) error {
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// demoGuests are the far guest (sshd, rocekit-peer) and the near one,
+// which runs each example against it in two-host mode.
+func demoGuests(ctx context.Context, s *session, img *lab.Image, examples []demoExample) (far, near lab.Guest, err error) {
+	keys, err := newDemoKeys(demoFarAddr)
+	if err != nil {
+		return far, near, err
 	}
 	peerBin, err := lab.BuildBinary(ctx, lab.Module+"/cmd/rocekit-peer", filepath.Join(s.dir, "rocekit-peer"))
 	if err != nil {
-		return nil, err
+		return far, near, err
 	}
 	suite := img.Manifest.Suite
-	far := lab.Guest{Name: suite + "-far", Image: img, SMP: 2, NICs: []lab.NIC{{Network: "wire"}},
+	far = lab.Guest{Name: suite + "-far", Image: img, SMP: 2, NICs: []lab.NIC{{Network: "wire"}},
 		Files: []lab.OverlayFile{
 			{Path: "/usr/local/bin/rocekit-peer", Mode: 0o755, Source: peerBin},
 			{Path: "/etc/ssh/ssh_host_ed25519_key", Mode: 0o600, Data: keys.hostKey},
@@ -173,8 +252,7 @@ func runDemo(ctx context.Context, s *session, img *lab.Image, examples []demoExa
 				" -o HostKey=/etc/ssh/ssh_host_ed25519_key && until [ -e "+demoDone+" ]; do sleep 0.5; done"),
 		}},
 	}
-	ssh := "ssh -i /lab/ssh/id_ed25519 -o UserKnownHostsFile=/lab/ssh/known_hosts -o BatchMode=yes root@" + demoFarAddr
-	near := lab.Guest{Name: suite + "-near", Image: img, SMP: 2, NICs: []lab.NIC{{Network: "wire"}},
+	near = lab.Guest{Name: suite + "-near", Image: img, SMP: 2, NICs: []lab.NIC{{Network: "wire"}},
 		Files: []lab.OverlayFile{
 			{Path: "/lab/ssh/id_ed25519", Mode: 0o600, Data: keys.clientKey},
 			{Path: "/lab/ssh/known_hosts", Mode: 0o644, Data: keys.knownHosts},
@@ -186,10 +264,18 @@ func runDemo(ctx context.Context, s *session, img *lab.Image, examples []demoExa
 				Args: []string{"-c", "until (exec 3<>/dev/tcp/" + demoFarAddr + "/22) 2>/dev/null; do sleep 0.5; done"}},
 		}},
 	}
+	err = addDemoExamples(ctx, s, &near, examples)
+	return far, near, err
+}
+
+// addDemoExamples builds the examples into the near guest's overlay, one
+// step each, then checks what is left on both guests and releases the far
+// one.
+func addDemoExamples(ctx context.Context, s *session, near *lab.Guest, examples []demoExample) error {
 	for _, e := range examples {
 		bin, err := lab.BuildBinary(ctx, lab.Module+"/examples/"+e.name, filepath.Join(s.dir, e.name))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		near.Files = append(near.Files, lab.OverlayFile{Path: lab.BinDir + "/" + e.name, Mode: 0o755, Source: bin})
 		args := append([]string{"-netdev", "eth0", "-peer", "root@" + demoFarAddr,
@@ -201,55 +287,14 @@ func runDemo(ctx context.Context, s *session, img *lab.Image, examples []demoExa
 			"-timeout", "16m"}, e.args...)
 		near.Plan.Steps = append(near.Plan.Steps, lab.Step{Name: e.name, Path: lab.BinDir + "/" + e.name, Args: args, Timeout: 18 * time.Minute})
 	}
+	ssh := "ssh -i /lab/ssh/id_ed25519 -o UserKnownHostsFile=/lab/ssh/known_hosts -o BatchMode=yes root@" + demoFarAddr
 	near.Plan.Steps = append(near.Plan.Steps,
 		// What is left on both hosts after the examples restored.
 		shStep("state after", "mkdir -p "+demoOut+" && { echo near: $(cat /sys/class/net/eth0/mtu) $(rdma link show | wc -l); "+
 			ssh+" 'echo far: $(cat /sys/class/net/eth0/mtu) $(rdma link show | wc -l) $(ls /var/tmp/rocekit-peer 2>/dev/null | wc -l)'; } > "+demoOut+"/state-after.txt"),
 		shStep("release the far guest", ssh+" touch "+demoDone),
 	)
-	res, err := lab.Run(ctx, []lab.Guest{far, near}, lab.RunOptions{Agent: s.agent, Live: live})
-	if res == nil {
-		return nil, err
-	}
-	// Each guest's whole console, kept whatever happened: the kernel's
-	// own account of a crash.
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	for _, r := range res {
-		if r != nil {
-			os.WriteFile(filepath.Join(dir, r.Guest+".console"), r.Console, 0o644)
-		}
-	}
-	n := res[1]
-	if err != nil || !n.Done {
-		printFailure(res[0])
-		printFailure(n)
-		return nil, fmt.Errorf("the guests did not finish (consoles in %s): %v", dir, err)
-	}
-	out := &demoResult{kernel: n.Agent.Kernel, bootRetry: n.BootRetry}
-	for name, data := range n.Files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			return nil, err
-		}
-	}
-	for i, e := range examples {
-		st := n.Steps[2+i]
-		r := exampleResult{name: e.name, ok: st.Exit.OK(), exit: st.Exit.String(), report: n.Files[e.name+"/report.md"]}
-		if _, ok := n.Files[e.name+"/summary.json"]; r.ok && !ok {
-			r.ok, r.exit = false, "exit 0 but no summary.json"
-		}
-		if !r.ok {
-			fmt.Fprintf(os.Stderr, "%s %s: %s\n%s", suite, e.name, st.Exit, st.Stderr)
-		}
-		out.examples = append(out.examples, r)
-	}
-	out.restored, out.clean = restoredSummary(n.Files["state-after.txt"])
-	return out, nil
+	return nil
 }
 
 // restoredSummary reads "near: MTU LINKS" and "far: MTU LINKS JOURNALS"
