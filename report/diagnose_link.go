@@ -7,7 +7,7 @@ import (
 
 // CheckLinkUtilisation reports throughput far below the link speed: the
 // median of metric (Mbit/s or Gbit/s) under MinLinkShare of
-// link.SpeedMbps. An unknown speed (virtio, veth) skips the rule.
+// link.SpeedMbps. An unknown speed (virtio; veth reports 10000 on recent kernels) skips the rule.
 //
 // Similar to: "UDP reaches only 3–6 of 25 Gbit/s"
 func CheckLinkUtilisation(r Round, metric string, link nic.LinkSettings, th Thresholds) []Finding {
