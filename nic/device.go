@@ -92,7 +92,7 @@ func (r Root) Device(netdev string) (DeviceInfo, error) {
 		return d, err
 	}
 	d.DevicePath, d.Driver = dev.Path, dev.Driver
-	if dev.PCI == "" || !r.sys().Exists(path.Join(dev.PCI, "vendor")) {
+	if dev.PCI == "" {
 		return d, nil
 	}
 	return r.fillPCI(d, dev.PCI)
@@ -111,8 +111,26 @@ func (r Root) PCIDevice(address string) (DeviceInfo, error) {
 	return r.fillPCI(d, dev.PCI)
 }
 
+// fillPCI reads the PCI function in dir: its placement (NUMA node, local
+// CPUs) and, when sysfs has them, its ids.
 func (r Root) fillPCI(d DeviceInfo, dir string) (DeviceInfo, error) {
 	sys := r.sys()
+	var err error
+	if d.NUMANode, err = sys.NUMANode(dir); err != nil {
+		return d, sysfs.AlsoMatch(err, ErrParse)
+	}
+	if d.LocalCPUs, err = sys.LocalCPUs(dir); err != nil {
+		return d, sysfs.AlsoMatch(err, ErrParse)
+	}
+	if d.NUMANode >= 0 {
+		d.NodeCPUs, err = sys.NodeCPUs(d.NUMANode)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return d, sysfs.AlsoMatch(err, ErrParse)
+		}
+	}
+	if !sys.Exists(path.Join(dir, "vendor")) {
+		return d, nil // a tree without ids (a partial capture)
+	}
 	p := &PCIDevice{Address: path.Base(dir), Driver: sys.LinkBase(path.Join(dir, "driver"))}
 	for _, f := range []struct {
 		name string
@@ -130,18 +148,6 @@ func (r Root) fillPCI(d DeviceInfo, dir string) (DeviceInfo, error) {
 	}
 	p.Class = uint32(class)
 	d.PCI = p
-	if d.NUMANode, err = sys.NUMANode(dir); err != nil {
-		return d, sysfs.AlsoMatch(err, ErrParse)
-	}
-	if d.LocalCPUs, err = sys.LocalCPUs(dir); err != nil {
-		return d, sysfs.AlsoMatch(err, ErrParse)
-	}
-	if d.NUMANode >= 0 {
-		d.NodeCPUs, err = sys.NodeCPUs(d.NUMANode)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return d, sysfs.AlsoMatch(err, ErrParse)
-		}
-	}
 	return d, nil
 }
 
