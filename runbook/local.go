@@ -27,7 +27,9 @@ type Local struct {
 	// ProcRoot and SysRoot stand in for /proc and /sys, as in
 	// irq.NewFS and tune.Options: "" is the live one. nic, irq, rxe and
 	// tune all read the same roots, so a Local on fixture trees reads
-	// placement and IRQs from them (netlink and ethtool stay live).
+	// placement, IRQs, governors and rxe counters from them. Netlink,
+	// ethtool, and Host's hostname, kernel release and sysctls (bound to
+	// the namespace) stay live.
 	ProcRoot, SysRoot string
 
 	mu   sync.Mutex

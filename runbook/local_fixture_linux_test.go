@@ -86,3 +86,21 @@ func TestLocalNetdevOnFixtureTree(t *testing.T) {
 		})
 	}
 }
+
+// TestLocalHostOnFixtureTree reads governors and irqbalance through
+// Local's roots: the two-node fixture runs intel_pstate's powersave on 96
+// CPUs and irqbalance as pid 4242.
+func TestLocalHostOnFixtureTree(t *testing.T) {
+	proc, sys := fixtureSys(t, "mlx5-2node", "pci0000:ae/0000:ae:00.0/0000:af:00.1/net/ens1f1np1")
+	l := &Local{ProcRoot: proc, SysRoot: sys}
+	h, err := l.Host(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.IRQBalance) != 1 || h.IRQBalance[0] != 4242 {
+		t.Errorf("IRQBalance = %v, want [4242]", h.IRQBalance)
+	}
+	if len(h.Governors) != 96 || h.Governors[95].CPU != 95 || h.Governors[95].Governor != "powersave" {
+		t.Errorf("%d governors, last %+v; want 96, CPU 95 powersave", len(h.Governors), h.Governors[len(h.Governors)-1:])
+	}
+}

@@ -13,6 +13,9 @@ var (
 	// ErrNoDevice means a netdev has no device behind it (lo, veth,
 	// bridges): it is virtual.
 	ErrNoDevice = errors.New("sysfs: netdev has no device")
+
+	// ErrReadOnly is wrapped by writes to a Root made with NewRootFS.
+	ErrReadOnly = errors.New("sysfs: root is a read-only file system")
 )
 
 // AlsoMatch returns err made to match sentinel too when it is a parse

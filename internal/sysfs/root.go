@@ -2,7 +2,6 @@ package sysfs
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -220,6 +219,3 @@ func (d dirFS) ReadLink(name string) (string, error) {
 	}
 	return os.Readlink(p)
 }
-
-// ErrReadOnly is returned by writes to a Root made with NewRootFS.
-var ErrReadOnly = errors.New("sysfs: root is a read-only file system")
