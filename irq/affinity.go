@@ -30,17 +30,17 @@ type Affinity struct {
 func (fs FS) Affinity(irq int) (Affinity, error) {
 	a := Affinity{IRQ: irq}
 	p := fs.affinityPath(irq, "smp_affinity_list")
-	cpus, err := readCPUList(p)
+	cpus, err := fs.readCPUList(p)
 	if err != nil {
 		return a, &AffinityError{IRQ: irq, Err: err}
 	}
 	a.CPUs = cpus
-	w, err := writable(p)
+	w, err := fs.writable(p)
 	if err != nil {
 		return a, &AffinityError{IRQ: irq, Err: err}
 	}
 	a.ReadOnly = !w
-	eff, err := readCPUList(fs.affinityPath(irq, "effective_affinity_list"))
+	eff, err := fs.readCPUList(fs.affinityPath(irq, "effective_affinity_list"))
 	switch {
 	case err == nil:
 		a.Effective = eff
@@ -65,21 +65,21 @@ func (fs FS) affinityPath(irq int, file string) string {
 // Similar to: echo 0-3 > /proc/irq/N/smp_affinity_list
 func (fs FS) SetAffinity(irq int, cpus CPUList) (replaced CPUList, err error) {
 	p := fs.affinityPath(irq, "smp_affinity_list")
-	old, err := readCPUList(p)
+	old, err := fs.readCPUList(p)
 	if err != nil {
 		return nil, &AffinityError{IRQ: irq, CPUs: cpus, Err: err}
 	}
 	if len(cpus) == 0 {
 		return old, &AffinityError{IRQ: irq, CPUs: cpus, Err: errEmptyList}
 	}
-	w, err := writable(p)
+	w, err := fs.writable(p)
 	if err != nil {
 		return old, &AffinityError{IRQ: irq, CPUs: cpus, Err: err}
 	}
 	if !w {
 		return old, &AffinityError{IRQ: irq, CPUs: cpus, Err: errReadOnly}
 	}
-	if err := writeKernelFile(p, cpus.String()); err != nil {
+	if err := fs.writeKernelFile(p, cpus.String()); err != nil {
 		return old, &AffinityError{IRQ: irq, CPUs: cpus, Err: err}
 	}
 	return old, nil

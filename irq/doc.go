@@ -5,7 +5,11 @@
 // `cpupower frequency-set -g performance` do in the runbooks.
 //
 // Everything reads and writes through an FS rooted at /proc and /sys
-// (DefaultFS) or at fixture trees (NewFS), and every kernel file has a pure
+// (DefaultFS, or the zero FS) or at fixture trees (NewFS). FS is the root
+// that nic.Root and rxe.Root are too (internal/sysfs), so one value serves
+// all three (irq.FS(nic.NewRoot(dir))); the topology it reads (CPU lists,
+// NUMA nodes, a netdev's PCI function, numa_node, local_cpulist, msi_irqs)
+// is read by that one package for all of them. Every kernel file has a pure
 // parser (ParseInterrupts, ParseSoftirqs, ParseStat, ParseSoftnet,
 // ParseCPUList) that never panics. Outputs captured elsewhere parse too:
 // ParseInterruptLines takes "grep mlx5 /proc/interrupts" lines with the CPU

@@ -1,112 +1,84 @@
 package irq
 
 import (
-	"bytes"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
+	iofs "io/fs"
+	"path"
 	"strconv"
 	"strings"
+
+	"github.com/rocekit/rocekit/internal/sysfs"
 )
 
-// FS reads and writes the kernel files of this package below two roots,
-// normally /proc and /sys. Tests point it at fixture trees, as
-// procfs.NewFS(mountPoint) does. The zero value is not usable; make one
-// with NewFS or DefaultFS.
-type FS struct {
-	proc string
-	sys  string
-}
+// FS reads and writes the kernel files of this package below one root,
+// normally "/" (its /proc and /sys). Tests point it at fixture trees, as
+// procfs.NewFS(mountPoint) does. The zero value is the live system.
+//
+// FS is the same root as nic.Root and rxe.Root (internal/sysfs.Root), so
+// one value converts into the others: irq.FS(nic.NewRoot(dir)). A root
+// made from an fs.FS (nic.NewRootFS) reads; its writes fail with
+// ErrReadOnly.
+type FS sysfs.Root
 
 // NewFS returns an FS rooted at procRoot (in place of /proc) and sysRoot
 // (in place of /sys); "" is the live /proc or /sys. It does not check that
 // they exist.
-func NewFS(procRoot, sysRoot string) FS {
-	if procRoot == "" {
-		procRoot = "/proc"
-	}
-	if sysRoot == "" {
-		sysRoot = "/sys"
-	}
-	return FS{proc: filepath.Clean(procRoot), sys: filepath.Clean(sysRoot)}
-}
+func NewFS(procRoot, sysRoot string) FS { return FS(sysfs.NewProcSys(procRoot, sysRoot)) }
 
-// ProcRoot returns the folder used in place of /proc.
-func (fs FS) ProcRoot() string { return fs.proc }
+// ProcRoot returns the folder used in place of /proc, or "" when the FS
+// reads an fs.FS.
+func (fs FS) ProcRoot() string { p, _ := fs.root().OSPath("proc"); return p }
 
-// SysRoot returns the folder used in place of /sys.
-func (fs FS) SysRoot() string { return fs.sys }
+// SysRoot returns the folder used in place of /sys, or "" when the FS
+// reads an fs.FS.
+func (fs FS) SysRoot() string { p, _ := fs.root().OSPath("sys"); return p }
 
+func (fs FS) root() sysfs.Root { return sysfs.Root(fs) }
+
+// procPath and sysPath name a file below the root ("proc/interrupts").
 func (fs FS) procPath(elem ...string) string {
-	return filepath.Join(append([]string{fs.proc}, elem...)...)
+	return path.Join(append([]string{"proc"}, elem...)...)
 }
 
 func (fs FS) sysPath(elem ...string) string {
-	return filepath.Join(append([]string{fs.sys}, elem...)...)
+	return path.Join(append([]string{"sys"}, elem...)...)
 }
 
-// maxFileBytes bounds what is read from one kernel file; /proc/interrupts of
-// a 8192-CPU machine with a thousand IRQs stays well below it.
-const maxFileBytes = 256 << 20
+// readFile reads a whole kernel file.
+func (fs FS) readFile(name string) ([]byte, error) { return fs.root().ReadFile(name) }
 
-// readFile reads a whole kernel file. Like procfs's ReadFileNoStat it does
-// not trust the size that stat reports (0 or 4096 for most kernel files).
-func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxFileBytes))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return b, nil
+// readString reads a one-value kernel file without surrounding space.
+func (fs FS) readString(name string) (string, error) {
+	s, err := fs.root().ReadString(name)
+	return strings.TrimSpace(s), err
 }
 
-// readString reads a one-value kernel file and trims the trailing newline.
-func readString(path string) (string, error) {
-	b, err := readFile(path)
-	if err != nil {
-		return "", err
-	}
-	return string(bytes.TrimSpace(b)), nil
+func (fs FS) readCPUList(name string) (CPUList, error) {
+	l, err := fs.root().ReadCPUList(name)
+	return l, parseErr(err)
 }
 
-func readInt(path string) (int, error) {
-	s, err := readString(path)
-	if err != nil {
-		return 0, err
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return 0, fmt.Errorf("%w: %s: %q is not a number", ErrParse, path, s)
-	}
-	return n, nil
-}
+// parseErr makes a topology parse error match ErrParse too.
+func parseErr(err error) error { return sysfs.AlsoMatch(err, ErrParse) }
 
-func readCPUList(path string) (CPUList, error) {
-	s, err := readString(path)
-	if err != nil {
-		return nil, err
-	}
-	l, err := ParseCPUList(s)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return l, nil
-}
-
-// writable reports whether any write permission bit is set on path. The
+// writable reports whether any write permission bit is set on name. The
 // kernel makes smp_affinity_list mode 0444 for IRQs user space cannot move,
 // and root could otherwise open it for writing.
-func writable(path string) (bool, error) {
-	st, err := os.Stat(path)
+func (fs FS) writable(name string) (bool, error) {
+	st, err := iofs.Stat(fs.root().FS(), name)
 	if err != nil {
 		return false, err
 	}
 	return st.Mode().Perm()&0o222 != 0, nil
+}
+
+// writeKernelFile writes value to an existing kernel file below the root.
+func (fs FS) writeKernelFile(name, value string) error {
+	p, ok := fs.root().OSPath(name)
+	if !ok {
+		return fmt.Errorf("irq: write %s: %w", name, sysfs.ErrReadOnly)
+	}
+	return writeKernelFile(p, value)
 }
 
 // fields is strings.Fields with the byte offset of each field in s.
@@ -151,7 +123,7 @@ func parseCPUHeader(line string) ([]int, bool) {
 			return nil, false
 		}
 		id, err := strconv.Atoi(n)
-		if err != nil || id < 0 || id >= maxCPUID {
+		if err != nil || id < 0 || id >= sysfs.MaxCPUID {
 			return nil, false
 		}
 		cpus = append(cpus, id)

@@ -24,7 +24,7 @@ func (fs FS) cpufreqPath(cpu int, file string) string {
 //
 // Similar to: cat /sys/devices/system/cpu/cpuN/cpufreq/scaling_governor
 func (fs FS) Governor(cpu int) (string, error) {
-	g, err := readString(fs.cpufreqPath(cpu, "scaling_governor"))
+	g, err := fs.readString(fs.cpufreqPath(cpu, "scaling_governor"))
 	if err != nil {
 		return "", fs.governorError(cpu, "", err)
 	}
@@ -34,7 +34,7 @@ func (fs FS) Governor(cpu int) (string, error) {
 // governorError turns a missing cpufreq folder into ErrNoCpufreq.
 func (fs FS) governorError(cpu int, gov string, err error) error {
 	if errors.Is(err, os.ErrNotExist) {
-		if _, serr := os.Stat(fs.cpufreqPath(cpu, "")); serr != nil {
+		if !fs.root().Exists(fs.cpufreqPath(cpu, "")) {
 			err = fmt.Errorf("%w: %v", ErrNoCpufreq, err)
 		}
 	}
@@ -68,7 +68,7 @@ func (fs FS) Governors() ([]CPUGovernor, error) {
 //
 // Similar to: cat /sys/devices/system/cpu/cpuN/cpufreq/scaling_available_governors
 func (fs FS) AvailableGovernors(cpu int) ([]string, error) {
-	s, err := readString(fs.cpufreqPath(cpu, "scaling_available_governors"))
+	s, err := fs.readString(fs.cpufreqPath(cpu, "scaling_available_governors"))
 	if err != nil {
 		return nil, fs.governorError(cpu, "", err)
 	}
@@ -105,7 +105,7 @@ func (fs FS) SetGovernors(set []CPUGovernor) (replaced []CPUGovernor, err error)
 			return replaced, &GovernorError{CPU: s.CPU, Governor: s.Governor,
 				Err: fmt.Errorf("not offered by the driver (available: %s)", strings.Join(avail, " "))}
 		}
-		if err := writeKernelFile(fs.cpufreqPath(s.CPU, "scaling_governor"), s.Governor); err != nil {
+		if err := fs.writeKernelFile(fs.cpufreqPath(s.CPU, "scaling_governor"), s.Governor); err != nil {
 			return replaced, &GovernorError{CPU: s.CPU, Governor: s.Governor, Err: err}
 		}
 		replaced = append(replaced, CPUGovernor{CPU: s.CPU, Governor: old})

@@ -103,3 +103,12 @@ func genInterrupts(ncpu, nirq int) []byte {
 	b.WriteString(" ERR:          0\n MIS:          0\n")
 	return []byte(b.String())
 }
+
+// seq returns the CPUs a to z.
+func seq(a, z int) CPUList {
+	var out CPUList
+	for c := a; c <= z; c++ {
+		out = append(out, c)
+	}
+	return out
+}

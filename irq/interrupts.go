@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rocekit/rocekit/internal/sysfs"
 )
 
 // Interrupts is /proc/interrupts: one Interrupt per line, in file order.
@@ -97,7 +99,7 @@ func (in Interrupts) ByLabel(label string) (Interrupt, bool) {
 // Similar to: cat /proc/interrupts
 func (fs FS) Interrupts() (Interrupts, error) {
 	p := fs.procPath("interrupts")
-	b, err := readFile(p)
+	b, err := fs.readFile(p)
 	if err != nil {
 		return Interrupts{}, err
 	}
@@ -117,7 +119,7 @@ func (fs FS) Interrupts() (Interrupts, error) {
 // Not prometheus/procfs's Interrupts: it keeps counts as strings by
 // column, loses CPU ids and panics on a header such as "CPU0 CPU1 CPU3".
 func ParseInterrupts(r io.Reader) (Interrupts, error) {
-	b, err := io.ReadAll(io.LimitReader(r, maxFileBytes))
+	b, err := io.ReadAll(io.LimitReader(r, sysfs.MaxFileBytes))
 	if err != nil {
 		return Interrupts{}, err
 	}
@@ -133,7 +135,7 @@ func ParseInterrupts(r io.Reader) (Interrupts, error) {
 //
 // Similar to: grep mlx5 /proc/interrupts
 func ParseInterruptLines(r io.Reader, cpus []int) (Interrupts, error) {
-	b, err := io.ReadAll(io.LimitReader(r, maxFileBytes))
+	b, err := io.ReadAll(io.LimitReader(r, sysfs.MaxFileBytes))
 	if err != nil {
 		return Interrupts{}, err
 	}

@@ -2,7 +2,7 @@ package irq
 
 import (
 	"fmt"
-	"os"
+	iofs "io/fs"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,7 +13,7 @@ import (
 //
 // Similar to: pgrep -x irqbalance
 func (fs FS) IRQBalance() ([]int, error) {
-	ents, err := os.ReadDir(fs.proc)
+	ents, err := iofs.ReadDir(fs.root().FS(), "proc")
 	if err != nil {
 		return nil, err
 	}
@@ -23,7 +23,7 @@ func (fs FS) IRQBalance() ([]int, error) {
 		if err != nil || pid <= 0 {
 			continue
 		}
-		comm, err := readString(fs.procPath(e.Name(), "comm"))
+		comm, err := fs.readString(fs.procPath(e.Name(), "comm"))
 		if err != nil {
 			continue // the process exited
 		}

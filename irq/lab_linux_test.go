@@ -292,7 +292,7 @@ func TestLabReadOnlyIRQ(t *testing.T) {
 			t.Logf("IRQ %d: %v", irq, err)
 			continue
 		}
-		werr := writeKernelFile(fs.affinityPath(irq, "smp_affinity_list"), a.CPUs.String())
+		werr := fs.writeKernelFile(fs.affinityPath(irq, "smp_affinity_list"), a.CPUs.String())
 		aerr := &AffinityError{IRQ: irq, CPUs: a.CPUs, Err: werr}
 		t.Logf("%s: IRQ %d mode read-only %v, effective %q: raw write of %q: %v (ErrNotWritable %v)",
 			labtest.Suite(), irq, a.ReadOnly, a.Effective, a.CPUs, werr, errors.Is(aerr, ErrNotWritable))

@@ -3,12 +3,9 @@ package irq
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"regexp"
-	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/rocekit/rocekit/internal/sysfs"
 )
 
 // Netdev is a network interface's device and its IRQs.
@@ -67,8 +64,6 @@ func (d Netdev) IRQNumbers() []int {
 	return out
 }
 
-var pciAddr = regexp.MustCompile(`^[0-9a-f]{4,}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$`)
-
 // Netdev finds netdev name's device and its IRQs: from the PCI function's
 // msi_irqs, as mlnx-tools' get_irq_list does, or, without MSI, from action
 // names in /proc/interrupts that carry the interface name, the PCI address
@@ -84,20 +79,17 @@ var pciAddr = regexp.MustCompile(`^[0-9a-f]{4,}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$`
 // Similar to: ls /sys/class/net/IF/device/msi_irqs; grep IF /proc/interrupts
 func (fs FS) Netdev(name string) (Netdev, error) {
 	d := Netdev{Name: name, NUMANode: -1}
-	if name == "" || strings.ContainsAny(name, "/\x00") || name == "." || name == ".." {
+	if !sysfs.ValidNetdevName(name) {
 		return d, fmt.Errorf("irq: bad interface name %q", name)
 	}
-	link := fs.sysPath("class", "net", name, "device")
-	real, err := filepath.EvalSymlinks(link)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			if _, serr := os.Lstat(fs.sysPath("class", "net", name)); serr == nil {
-				return d, fmt.Errorf("%w: %s is virtual (lo, veth, bridge, ...): it has no queue IRQs to spread", ErrNoDevice, name)
-			}
-		}
-		return d, fmt.Errorf("irq: netdev %s: %w", name, err)
+	dev, err := fs.root().NetdevDevice(name)
+	if errors.Is(err, sysfs.ErrNoDevice) {
+		return d, fmt.Errorf("%w: %s is virtual (lo, veth, bridge, ...): it has no queue IRQs to spread", ErrNoDevice, name)
 	}
-	return fs.netdevAt(name, real)
+	if err != nil {
+		return d, fmt.Errorf("irq: %w", err)
+	}
+	return fs.netdevAt(name, dev)
 }
 
 // NetdevOnBus is Netdev for an interface this FS's /sys cannot see (one in
@@ -107,63 +99,36 @@ func (fs FS) Netdev(name string) (Netdev, error) {
 //
 // An empty pci (a virtual netdev) gives an error matching ErrNoDevice.
 func (fs FS) NetdevOnBus(name, pci string) (Netdev, error) {
-	if !pciAddr.MatchString(pci) {
-		if pci == "" {
-			// ethtool -i gives no bus-info for virtual netdevs.
-			return Netdev{Name: name, NUMANode: -1}, fmt.Errorf("%w: %s is virtual (lo, veth, bridge, ...): it has no queue IRQs to spread", ErrNoDevice, name)
-		}
-		return Netdev{Name: name, NUMANode: -1}, fmt.Errorf("irq: %s: bus %q is not a PCI address", name, pci)
+	if pci == "" {
+		// ethtool -i gives no bus-info for virtual netdevs.
+		return Netdev{Name: name, NUMANode: -1}, fmt.Errorf("%w: %s is virtual (lo, veth, bridge, ...): it has no queue IRQs to spread", ErrNoDevice, name)
 	}
-	real, err := filepath.EvalSymlinks(fs.sysPath("bus", "pci", "devices", pci))
+	dev, err := fs.root().NetdevDeviceOnBus(pci)
 	if err != nil {
 		return Netdev{Name: name, NUMANode: -1}, fmt.Errorf("irq: netdev %s: %w", name, err)
 	}
-	if kids, _ := filepath.Glob(filepath.Join(real, "virtio[0-9]*")); len(kids) == 1 {
-		real = kids[0]
-	}
-	return fs.netdevAt(name, real)
+	return fs.netdevAt(name, dev)
 }
 
-// netdevAt finds the IRQs of the netdev whose device is the sysfs
-// directory real.
-func (fs FS) netdevAt(name, real string) (Netdev, error) {
-	d := Netdev{Name: name, NUMANode: -1}
-	d.Device = fs.kernelSysPath(real)
-	if drv, err := os.Readlink(filepath.Join(real, "driver")); err == nil {
-		d.Driver = filepath.Base(drv)
-	}
-	// The PCI function is the device itself (mlx5, Intel) or its parent
-	// (virtio-net's virtioN device sits below the virtio-pci function).
-	pciDir := ""
-	for _, dir := range []string{real, filepath.Dir(real)} {
-		if pciAddr.MatchString(filepath.Base(dir)) {
-			pciDir = dir
-			break
-		}
-	}
-	virtio := ""
-	if b := filepath.Base(real); strings.HasPrefix(b, "virtio") && isDigits(b[len("virtio"):]) {
-		virtio = b
-	}
+// netdevAt finds the IRQs of the netdev whose device is dev. The PCI
+// function counts only when it is the device's own (see
+// sysfs.Device.OwnPCI): a USB NIC's host controller has other IRQs.
+func (fs FS) netdevAt(name string, dev sysfs.Device) (Netdev, error) {
+	d := Netdev{Name: name, NUMANode: -1, Device: "/" + dev.Path, Driver: dev.Driver}
 	var msi []int
-	if pciDir != "" {
-		d.PCI = filepath.Base(pciDir)
-		if n, err := readInt(filepath.Join(pciDir, "numa_node")); err == nil {
+	if dev.OwnPCI() {
+		r := fs.root()
+		d.PCI = dev.PCIAddress()
+		if n, err := r.NUMANode(dev.PCI); err == nil {
 			d.NUMANode = n
 		}
-		if l, err := readCPUList(filepath.Join(pciDir, "local_cpulist")); err == nil {
+		if l, err := r.LocalCPUs(dev.PCI); err == nil {
 			d.LocalCPUs = l
 		}
-		ents, err := os.ReadDir(filepath.Join(pciDir, "msi_irqs"))
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
+		var err error
+		if msi, err = r.MSIIRQs(dev.PCI); err != nil {
 			d.Warnings = append(d.Warnings, err)
 		}
-		for _, e := range ents {
-			if n, err := strconv.Atoi(e.Name()); err == nil {
-				msi = append(msi, n)
-			}
-		}
-		slices.Sort(msi)
 	}
 	in, err := fs.Interrupts()
 	if err != nil {
@@ -172,22 +137,8 @@ func (fs FS) netdevAt(name, real string) (Netdev, error) {
 		}
 		d.Warnings = append(d.Warnings, err)
 	}
-	d.IRQs, d.Warnings = matchIRQs(in, name, d.PCI, virtio, msi, d.Warnings)
+	d.IRQs, d.Warnings = matchIRQs(in, name, d.PCI, dev.Virtio(), msi, d.Warnings)
 	return d, nil
-}
-
-// kernelSysPath turns a path below the FS's sys root into the path the
-// kernel would show ("/sys/devices/...").
-func (fs FS) kernelSysPath(p string) string {
-	root, err := filepath.EvalSymlinks(fs.sys)
-	if err != nil {
-		root = fs.sys
-	}
-	rel, err := filepath.Rel(root, p)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		return p
-	}
-	return "/sys/" + filepath.ToSlash(rel)
 }
 
 // matchIRQs picks a device's IRQs out of /proc/interrupts and classifies

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rocekit/rocekit/internal/sysfs"
 )
 
 // Softirqs is /proc/softirqs: how often each softirq ran on each CPU since
@@ -34,7 +36,7 @@ func (s Softirqs) Count(name string, cpu int) uint64 {
 //
 // Similar to: cat /proc/softirqs
 func (fs FS) Softirqs() (Softirqs, error) {
-	b, err := readFile(fs.procPath("softirqs"))
+	b, err := fs.readFile(fs.procPath("softirqs"))
 	if err != nil {
 		return Softirqs{}, err
 	}
@@ -48,7 +50,7 @@ func (fs FS) Softirqs() (Softirqs, error) {
 // Not prometheus/procfs's Softirqs, which is right on a live file: this
 // one keeps each column's CPU id, also across "..." in pasted outputs.
 func ParseSoftirqs(r io.Reader) (Softirqs, error) {
-	b, err := io.ReadAll(io.LimitReader(r, maxFileBytes))
+	b, err := io.ReadAll(io.LimitReader(r, sysfs.MaxFileBytes))
 	if err != nil {
 		return Softirqs{}, err
 	}

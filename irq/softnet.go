@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"strconv"
+
+	"github.com/rocekit/rocekit/internal/sysfs"
 )
 
 // SoftnetStat is one line of /proc/net/softnet_stat: the receive path's
@@ -35,7 +37,7 @@ type SoftnetStat struct {
 //
 // Similar to: cat /proc/net/softnet_stat
 func (fs FS) Softnet() ([]SoftnetStat, error) {
-	b, err := readFile(fs.procPath("net", "softnet_stat"))
+	b, err := fs.readFile(fs.procPath("net", "softnet_stat"))
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +68,7 @@ func ParseSoftnet(r io.Reader) ([]SoftnetStat, error) {
 //
 // Similar to: cat /proc/net/softnet_stat /sys/devices/system/cpu/online
 func ParseSoftnetOnline(r io.Reader, online []int) ([]SoftnetStat, error) {
-	b, err := io.ReadAll(io.LimitReader(r, maxFileBytes))
+	b, err := io.ReadAll(io.LimitReader(r, sysfs.MaxFileBytes))
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +106,7 @@ func parseSoftnet(b []byte, file string, online []int) ([]SoftnetStat, error) {
 		}
 		s := SoftnetStat{CPU: row - 1, Processed: v[0], Dropped: v[1], TimeSqueeze: v[2], Columns: len(v)}
 		switch {
-		case row-1 < len(online) && online[row-1] >= 0 && online[row-1] < maxCPUID:
+		case row-1 < len(online) && online[row-1] >= 0 && online[row-1] < sysfs.MaxCPUID:
 			s.CPU = online[row-1]
 		case len(online) > 0 && len(v) <= 12:
 			errs = append(errs, newParseError(file, n+1, line, "more rows than online CPUs"))
@@ -115,7 +117,7 @@ func parseSoftnet(b []byte, file string, online []int) ([]SoftnetStat, error) {
 		if len(v) > 10 {
 			s.FlowLimit = v[10]
 		}
-		if len(v) > 12 && v[12] < maxCPUID {
+		if len(v) > 12 && v[12] < sysfs.MaxCPUID {
 			s.CPU = int(v[12])
 		}
 		out = append(out, s)

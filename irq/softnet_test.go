@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rocekit/rocekit/internal/sysfs"
 )
 
 func TestParseSoftnet(t *testing.T) {
@@ -68,7 +69,7 @@ func FuzzParseSoftnet(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got, _ := ParseSoftnet(bytes.NewReader(b))
 		for _, s := range got {
-			if s.CPU < 0 || s.CPU >= maxCPUID {
+			if s.CPU < 0 || s.CPU >= sysfs.MaxCPUID {
 				t.Fatalf("CPU %d", s.CPU)
 			}
 		}
@@ -85,7 +86,7 @@ func FuzzParseSoftnetOnline(f *testing.F) {
 		}
 		got, _ := ParseSoftnetOnline(bytes.NewReader(b), online)
 		for _, s := range got {
-			if s.CPU < 0 || s.CPU >= maxCPUID {
+			if s.CPU < 0 || s.CPU >= sysfs.MaxCPUID {
 				t.Fatalf("CPU %d", s.CPU)
 			}
 		}

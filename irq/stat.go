@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/rocekit/rocekit/internal/sysfs"
 )
 
 // CPUTicks is one "cpu" line of /proc/stat: time spent in each state since
@@ -44,7 +46,7 @@ func (s Stat) CPU(cpu int) (CPUTicks, bool) {
 //
 // Similar to: grep ^cpu /proc/stat
 func (fs FS) Stat() (Stat, error) {
-	b, err := readFile(fs.procPath("stat"))
+	b, err := fs.readFile(fs.procPath("stat"))
 	if err != nil {
 		return Stat{}, err
 	}
@@ -59,7 +61,7 @@ func (fs FS) Stat() (Stat, error) {
 // Not prometheus/procfs's Stat, which is right on a live file: this one
 // also reads pasted outputs with "..." for columns left out.
 func ParseStat(r io.Reader) (Stat, error) {
-	b, err := io.ReadAll(io.LimitReader(r, maxFileBytes))
+	b, err := io.ReadAll(io.LimitReader(r, sysfs.MaxFileBytes))
 	if err != nil {
 		return Stat{}, err
 	}

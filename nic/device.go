@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/rocekit/rocekit/internal/sysfs"
 )
 
 // DeviceInfo is where a netdev's hardware sits: its PCI function, NUMA node
@@ -68,11 +69,9 @@ func (p PCIDevice) VendorName() string {
 // ID formats the vendor and device ids as lspci -n does ("15b3:1017").
 func (p PCIDevice) ID() string { return fmt.Sprintf("%04x:%04x", p.Vendor, p.Device) }
 
-var pciAddress = regexp.MustCompile(`^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$`)
-
 // IsPCIAddress reports whether s looks like a PCI address ("0000:00:03.0"),
 // as ethtool's bus-info is for PCI NICs.
-func IsPCIAddress(s string) bool { return pciAddress.MatchString(s) }
+func IsPCIAddress(s string) bool { return sysfs.IsPCIAddress(s) }
 
 // Device finds a netdev's device in sysfs (/sys/class/net/NAME/device),
 // climbs to its PCI function (a virtio-net device sits below one) and reads
@@ -82,30 +81,21 @@ func IsPCIAddress(s string) bool { return pciAddress.MatchString(s) }
 // Similar to: readlink /sys/class/net/NAME/device; cat .../numa_node .../local_cpulist; lspci -nn -s ADDR
 func (r Root) Device(netdev string) (DeviceInfo, error) {
 	d := DeviceInfo{Netdev: netdev, NUMANode: -1}
-	classLink := path.Join("sys/class/net", netdev)
-	dir, err := r.resolve(classLink)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return d, &Error{Op: "read device", Netdev: netdev, Kind: ErrNetdevNotFound, Err: err}
-		}
-		return d, err
-	}
-	dev, err := r.resolve(path.Join(dir, "device"))
-	if errors.Is(err, fs.ErrNotExist) {
+	dev, err := r.sys().NetdevDevice(netdev)
+	switch {
+	case errors.Is(err, sysfs.ErrNoDevice):
 		d.Virtual = true
 		return d, nil
-	}
-	if err != nil {
+	case errors.Is(err, fs.ErrNotExist):
+		return d, &Error{Op: "read device", Netdev: netdev, Kind: ErrNetdevNotFound, Err: err}
+	case err != nil:
 		return d, err
 	}
-	d.DevicePath = dev
-	d.Driver = r.linkBase(path.Join(dev, "driver"))
-	for p := dev; strings.HasPrefix(p, "sys/devices/"); p = path.Dir(p) {
-		if IsPCIAddress(path.Base(p)) && r.exists(path.Join(p, "vendor")) {
-			return r.fillPCI(d, p)
-		}
+	d.DevicePath, d.Driver = dev.Path, dev.Driver
+	if dev.PCI == "" {
+		return d, nil
 	}
-	return d, nil
+	return r.fillPCI(d, dev.PCI)
 }
 
 // PCIDevice reads a PCI function by address (/sys/bus/pci/devices/ADDR),
@@ -113,20 +103,35 @@ func (r Root) Device(netdev string) (DeviceInfo, error) {
 // netdev lives in another network namespace.
 func (r Root) PCIDevice(address string) (DeviceInfo, error) {
 	d := DeviceInfo{NUMANode: -1}
-	if !IsPCIAddress(address) {
-		return d, fmt.Errorf("nic: %q is not a PCI address", address)
-	}
-	dir, err := r.resolve(path.Join("sys/bus/pci/devices", address))
+	dev, err := r.sys().PCIFunction(address)
 	if err != nil {
 		return d, err
 	}
-	d.DevicePath = dir
-	d.Driver = r.linkBase(path.Join(dir, "driver"))
-	return r.fillPCI(d, dir)
+	d.DevicePath, d.Driver = dev.Path, dev.Driver
+	return r.fillPCI(d, dev.PCI)
 }
 
+// fillPCI reads the PCI function in dir: its placement (NUMA node, local
+// CPUs) and, when sysfs has them, its ids.
 func (r Root) fillPCI(d DeviceInfo, dir string) (DeviceInfo, error) {
-	p := &PCIDevice{Address: path.Base(dir), Driver: r.linkBase(path.Join(dir, "driver"))}
+	sys := r.sys()
+	var err error
+	if d.NUMANode, err = sys.NUMANode(dir); err != nil {
+		return d, sysfs.AlsoMatch(err, ErrParse)
+	}
+	if d.LocalCPUs, err = sys.LocalCPUs(dir); err != nil {
+		return d, sysfs.AlsoMatch(err, ErrParse)
+	}
+	if d.NUMANode >= 0 {
+		d.NodeCPUs, err = sys.NodeCPUs(d.NUMANode)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return d, sysfs.AlsoMatch(err, ErrParse)
+		}
+	}
+	if !sys.Exists(path.Join(dir, "vendor")) {
+		return d, nil // a tree without ids (a partial capture)
+	}
+	p := &PCIDevice{Address: path.Base(dir), Driver: sys.LinkBase(path.Join(dir, "driver"))}
 	for _, f := range []struct {
 		name string
 		dst  *uint16
@@ -143,30 +148,11 @@ func (r Root) fillPCI(d DeviceInfo, dir string) (DeviceInfo, error) {
 	}
 	p.Class = uint32(class)
 	d.PCI = p
-	if s, err := r.readString(path.Join(dir, "numa_node")); err == nil {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return d, parseError("numa_node", 1, s, err)
-		}
-		d.NUMANode = n
-	}
-	if s, err := r.readString(path.Join(dir, "local_cpulist")); err == nil {
-		if d.LocalCPUs, err = ParseCPUList(s); err != nil {
-			return d, err
-		}
-	}
-	if d.NUMANode >= 0 {
-		nodes, err := r.NUMANodes()
-		if err != nil {
-			return d, err
-		}
-		d.NodeCPUs = nodes[d.NUMANode]
-	}
 	return d, nil
 }
 
 func (r Root) readHex(name string, bits int) (uint64, error) {
-	s, err := r.readString(name)
+	s, err := r.sys().ReadString(name)
 	if err != nil {
 		return 0, err
 	}
@@ -183,54 +169,13 @@ func (r Root) readHex(name string, bits int) (uint64, error) {
 //
 // Similar to: lscpu | grep NUMA; numactl -H
 func (r Root) NUMANodes() (map[int][]int, error) {
-	const dir = "sys/devices/system/node"
-	ents, err := fs.ReadDir(r.fs(), dir)
+	nodes, err := r.sys().Nodes()
 	if err != nil {
-		return nil, err
+		return nil, sysfs.AlsoMatch(err, ErrParse)
 	}
-	nodes := map[int][]int{}
-	for _, e := range ents {
-		id, ok := strings.CutPrefix(e.Name(), "node")
-		n, err := strconv.Atoi(id)
-		if !ok || err != nil {
-			continue
-		}
-		s, err := r.readString(path.Join(dir, e.Name(), "cpulist"))
-		if err != nil {
-			return nil, err
-		}
-		if nodes[n], err = ParseCPUList(s); err != nil {
-			return nil, err
-		}
+	out := make(map[int][]int, len(nodes))
+	for _, n := range nodes {
+		out[n.ID] = n.CPUs
 	}
-	return nodes, nil
-}
-
-// resolve follows a sysfs symbolic link (relative target) to the real path;
-// a path that is no link is returned as is when it exists.
-func (r Root) resolve(name string) (string, error) {
-	for i := 0; i < 8; i++ {
-		target, err := fs.ReadLink(r.fs(), name)
-		if err != nil {
-			if _, serr := fs.Stat(r.fs(), name); serr == nil {
-				return name, nil
-			}
-			return "", err
-		}
-		if path.IsAbs(target) {
-			return "", fmt.Errorf("nic: %s links to absolute path %s", name, target)
-		}
-		name = path.Join(path.Dir(name), target)
-	}
-	return "", fmt.Errorf("nic: %s: too many levels of symbolic links", name)
-}
-
-// linkBase returns the last element of a symlink's target ("" if none): the
-// driver name of a device's driver link.
-func (r Root) linkBase(name string) string {
-	t, err := fs.ReadLink(r.fs(), name)
-	if err != nil {
-		return ""
-	}
-	return path.Base(t)
+	return out, nil
 }

@@ -16,7 +16,10 @@
 // caller's or a named network namespace; every change returns the value it
 // replaced. A driver that lacks an ethtool operation gives ErrNotSupported,
 // not a failure of the run. Files under /sys and /proc are read through a
-// Root, so the parsers run on fixtures captured in the lab (testdata).
+// Root, so the parsers run on fixtures captured in the lab (testdata). Root
+// is the root that irq.FS and rxe.Root are too (internal/sysfs, which also
+// reads the placement: PCI function, NUMA node, CPU lists), so one value
+// serves all three: irq.FS(nic.NewRoot(dir)).
 // RoCEPathMTU and RXEPathMTU give the RoCE MTU a netdev MTU allows.
 //
 // Typical use:

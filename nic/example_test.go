@@ -37,9 +37,3 @@ func ExampleDelta() {
 	// ethtool rx_queue_0_drops (drop) +12
 	// link rx_dropped (drop) +12
 }
-
-func ExampleParseCPUList() {
-	cpus, _ := nic.ParseCPUList("0-3,8-11")
-	fmt.Println(cpus, nic.FormatCPUList(cpus))
-	// Output: [0 1 2 3 8 9 10 11] 0-3,8-11
-}

@@ -53,7 +53,7 @@ func (l *Local) Host(ctx context.Context) (HostInfo, error) {
 	warn := func(err error) { h.Warnings = append(h.Warnings, err.Error()) }
 	h.Hostname = readTrim("/proc/sys/kernel/hostname", warn)
 	h.Kernel = readTrim("/proc/sys/kernel/osrelease", warn)
-	fs := irq.NewFS("", "")
+	fs := l.fs()
 	if gs, err := fs.Governors(); err == nil {
 		h.Governors = gs
 	} else if !errors.Is(err, irq.ErrNoCpufreq) {
@@ -130,7 +130,7 @@ func (p *Peer) Host(ctx context.Context) (HostInfo, error) {
 //
 // Similar to: rdma statistic show link DEV/1
 func (l *Local) PortCounters(_ context.Context, device string) (rxe.PortCounters, error) {
-	return rxe.Root{}.PortCounters(device, 1)
+	return rxe.Root(l.fs()).PortCounters(device, 1)
 }
 
 // PortCounters runs Local.PortCounters on the peer.

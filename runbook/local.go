@@ -23,9 +23,25 @@ type Local struct {
 	Netns string
 	// Journal is the tune journal's path.
 	Journal string
+	// ProcRoot and SysRoot stand in for /proc and /sys, as in
+	// irq.NewFS and tune.Options: "" is the live one. nic, irq, rxe and
+	// tune all read the same roots, so a Local on fixture trees reads
+	// placement, IRQs, governors and rxe counters from them. Netlink,
+	// ethtool, and Host's hostname, kernel release and sysctls (bound to
+	// the namespace) stay live.
+	ProcRoot, SysRoot string
 
 	mu   sync.Mutex
 	sess *tune.Session
+}
+
+// fs returns the side's root as irq sees it; nic.Root(fs) and rxe.Root(fs)
+// are the same root for the other packages.
+func (l *Local) fs() irq.FS { return irq.NewFS(l.ProcRoot, l.SysRoot) }
+
+// openNIC opens a nic Handle in the side's namespace on its root.
+func (l *Local) openNIC() (*nic.Handle, error) {
+	return nic.Open(nic.Options{Netns: l.Netns, Root: nic.Root(l.fs())})
 }
 
 // Name returns "local" or "netns NAME".
@@ -52,7 +68,7 @@ func (l *Local) apply(ctx context.Context, changes ...tune.Change) error {
 		if l.Journal == "" {
 			return fmt.Errorf("runbook: %s: no journal path for changes", l.Name())
 		}
-		s, err := tune.Begin(l.Journal, tune.Options{})
+		s, err := tune.Begin(l.Journal, tune.Options{ProcRoot: l.ProcRoot, SysRoot: l.SysRoot})
 		if err != nil {
 			return err
 		}
@@ -95,7 +111,7 @@ func (l *Local) Close() error {
 // RoCE v2 IPv4 GID of the netdev's address and selects it.
 func (l *Local) PrepareRXE(ctx context.Context, c RXEConfig) (RXEInfo, error) {
 	info := RXEInfo{Netdev: c.Netdev}
-	root := rxe.Root{}
+	root := rxe.Root(l.fs())
 	mod, err := root.RXEModule()
 	if err != nil {
 		return info, err
@@ -163,7 +179,7 @@ func (l *Local) PrepareRXE(ctx context.Context, c RXEConfig) (RXEInfo, error) {
 }
 
 func (l *Local) mtu(ctx context.Context, netdev string) (int, error) {
-	h, err := nic.Open(nic.Options{Netns: l.Netns})
+	h, err := l.openNIC()
 	if err != nil {
 		return 0, err
 	}
@@ -178,8 +194,8 @@ func (l *Local) SetMTU(ctx context.Context, netdev string, mtu int) error {
 
 // Netdev snapshots the netdev and finds its IRQs.
 func (l *Local) Netdev(ctx context.Context, netdev string) (NetdevInfo, error) {
-	info := NetdevInfo{NUMANode: -1}
-	h, err := nic.Open(nic.Options{Netns: l.Netns})
+	var info NetdevInfo
+	h, err := l.openNIC()
 	if err != nil {
 		return info, err
 	}
@@ -197,9 +213,9 @@ func (l *Local) Netdev(ctx context.Context, netdev string) (NetdevInfo, error) {
 		info.Warnings = append(info.Warnings, err.Error())
 		return info, nil
 	}
-	info.NUMANode, info.LocalCPUs, info.IRQs = dev.NUMANode, dev.LocalCPUs, dev.IRQs
+	info.LocalCPUs, info.IRQs = dev.LocalCPUs, dev.IRQs
 	info.Warnings = append(info.Warnings, errorStrings(dev.Warnings)...)
-	fs := irq.NewFS("", "")
+	fs := l.fs()
 	for _, q := range dev.IRQs {
 		a, err := fs.Affinity(q.IRQ)
 		if err != nil {
@@ -214,7 +230,7 @@ func (l *Local) Netdev(ctx context.Context, netdev string) (NetdevInfo, error) {
 // irqNetdev finds the netdev's IRQs: by name in this namespace; in
 // another, /sys here does not show it, so by its PCI function.
 func (l *Local) irqNetdev(ctx context.Context, h *nic.Handle, netdev string) (irq.Netdev, error) {
-	fs := irq.NewFS("", "")
+	fs := l.fs()
 	if l.Netns == "" {
 		return fs.Netdev(netdev)
 	}
@@ -229,12 +245,12 @@ func (l *Local) irqNetdev(ctx context.Context, h *nic.Handle, netdev string) (ir
 // the host's interrupts and CPU load.
 func (l *Local) Counters(ctx context.Context, netdev string) (Counters, error) {
 	var c Counters
-	h, err := nic.Open(nic.Options{Netns: l.Netns})
+	h, err := l.openNIC()
 	if err != nil {
 		return c, err
 	}
 	defer h.Close()
-	fs := irq.NewFS("", "")
+	fs := l.fs()
 	var errs [4]error
 	c.Stats, errs[0] = h.Stats(ctx, netdev)
 	c.UDP, errs[1] = h.UDP(ctx)
@@ -246,7 +262,7 @@ func (l *Local) Counters(ctx context.Context, netdev string) (Counters, error) {
 
 // SpreadIRQs applies irq.FS.ByNode through the journal.
 func (l *Local) SpreadIRQs(ctx context.Context, netdev string) (Spread, error) {
-	h, err := nic.Open(nic.Options{Netns: l.Netns})
+	h, err := l.openNIC()
 	if err != nil {
 		return Spread{}, err
 	}
@@ -255,7 +271,7 @@ func (l *Local) SpreadIRQs(ctx context.Context, netdev string) (Spread, error) {
 	if err != nil {
 		return Spread{}, err
 	}
-	fs := irq.NewFS("", "")
+	fs := l.fs()
 	plan, err := fs.ByNode(dev, -1)
 	if err != nil {
 		return Spread{}, err
@@ -279,7 +295,7 @@ func (l *Local) SetSysctl(ctx context.Context, key, value string) error {
 // SetGovernor sets every CPU's governor through the journal; without
 // cpufreq it changes nothing and says so.
 func (l *Local) SetGovernor(ctx context.Context, governor string) (GovernorResult, error) {
-	gs, err := irq.NewFS("", "").Governors()
+	gs, err := l.fs().Governors()
 	if errors.Is(err, irq.ErrNoCpufreq) || (err == nil && len(gs) == 0) {
 		return GovernorResult{Reason: "no cpufreq on this host (usual in VMs): governor left alone"}, nil
 	}

@@ -60,7 +60,6 @@ func hostFacts(ctx context.Context, role string, side Side, netdev string, ports
 	}
 	f := report.HostFacts{Role: role, Host: h.Hostname, Kernel: h.Kernel, NIC: report.NICFromSnapshot(role, n.Snapshot),
 		IRQBalance: len(h.IRQBalance) > 0, Governor: report.GovernorSummary(h.Governors), Sysctls: h.Sysctls, Firewalld: h.Firewalld}
-	f.NIC.NUMANode = n.NUMANode
 	if l := n.Snapshot.Link; l != nil {
 		f.LinkDetected, f.MaxSupportedMbps = l.LinkDetected, l.MaxSupportedMbps()
 	}

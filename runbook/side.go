@@ -79,8 +79,9 @@ type RXEInfo struct {
 type NetdevInfo struct {
 	Snapshot nic.Snapshot `json:"snapshot"`
 	Addr     string       `json:"addr,omitempty"`
-	// NUMANode is -1 when the kernel does not know (most VMs).
-	NUMANode  int            `json:"numa_node"`
+	// LocalCPUs are the CPUs local to the netdev's PCI function. Its
+	// NUMA node is Snapshot.Device.NUMANode (-1 when the kernel does
+	// not know, as in most VMs).
 	LocalCPUs irq.CPUList    `json:"local_cpus,omitempty"`
 	IRQs      []irq.QueueIRQ `json:"irqs,omitempty"`
 	// Affinity is where each of IRQs may and does fire now.
@@ -92,7 +93,7 @@ type NetdevInfo struct {
 
 // IRQNetdev rebuilds the irq view of the netdev, for irq.Distribute.
 func (n NetdevInfo) IRQNetdev() irq.Netdev {
-	return irq.Netdev{Name: n.Snapshot.Netdev, NUMANode: n.NUMANode, LocalCPUs: n.LocalCPUs,
+	return irq.Netdev{Name: n.Snapshot.Netdev, NUMANode: n.Snapshot.Device.NUMANode, LocalCPUs: n.LocalCPUs,
 		IRQs: n.IRQs, Driver: n.Snapshot.Driver.Driver}
 }
 

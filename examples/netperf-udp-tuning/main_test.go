@@ -116,8 +116,8 @@ func fakeResults() []roundResult {
 			{Name: "cpu_soft", Labels: []report.Param{{Key: "cpu", Value: "0"}}, Unit: report.UnitPercent, Values: []float64{10, 12, 11}},
 			metric("cpu_soft_max", report.UnitPercent, 60, 61, 59)},
 			Outputs: []report.Output{{Repeat: 0}, {Repeat: 1}, {Repeat: 2}}},
-		Near: runbook.NetdevInfo{Snapshot: nic.Snapshot{Netdev: "eth0", MTU: 1500}, Addr: "198.18.94.1", NUMANode: -1},
-		Far: runbook.NetdevInfo{Snapshot: nic.Snapshot{Netdev: "eth1", MTU: 1500}, Addr: "198.18.94.2", NUMANode: -1,
+		Near: runbook.NetdevInfo{Snapshot: nic.Snapshot{Netdev: "eth0", MTU: 1500, Device: nic.DeviceInfo{NUMANode: -1}}, Addr: "198.18.94.1"},
+		Far: runbook.NetdevInfo{Snapshot: nic.Snapshot{Netdev: "eth1", MTU: 1500, Device: nic.DeviceInfo{NUMANode: -1}}, Addr: "198.18.94.2",
 			IRQs: []irq.QueueIRQ{{IRQ: 30, Name: "virtio2-input.0"}}},
 		FarAffinity: []irq.Affinity{{IRQ: 30, CPUs: irq.NewCPUList(0, 1, 2, 3), Effective: irq.NewCPUList(2)}},
 		Receiver: runbook.Growth{

@@ -134,7 +134,7 @@ func writeOutputs(dir string, out io.Writer, sides *runbook.Sides, results []rou
 	figs = append(figs, fig)
 	for _, r := range results {
 		opts := plot.CPULoadOptions{Name: "cpu-" + r.Spec.Letter}
-		if r.Far.NUMANode >= 0 {
+		if r.Far.Snapshot.Device.NUMANode >= 0 {
 			opts.NodeCPUs = r.Far.LocalCPUs
 		}
 		fig, err := plot.CPULoad(r.Round, opts)
@@ -221,7 +221,7 @@ func writeEnvironment(w io.Writer, sides *runbook.Sides, r roundResult) {
 		{"bus", func(n runbook.NetdevInfo, _ []irq.Affinity) string { return orNone(n.Snapshot.Driver.BusInfo) }},
 		{"link", func(n runbook.NetdevInfo, _ []irq.Affinity) string { return linkText(n.Snapshot.Link) }},
 		{"NUMA node (CPUs)", func(n runbook.NetdevInfo, _ []irq.Affinity) string {
-			return fmt.Sprintf("%d (%s)", n.NUMANode, orNone(n.LocalCPUs.String()))
+			return fmt.Sprintf("%d (%s)", n.Snapshot.Device.NUMANode, orNone(n.LocalCPUs.String()))
 		}},
 		{"MTU", func(n runbook.NetdevInfo, _ []irq.Affinity) string { return fmt.Sprint(n.Snapshot.MTU) }},
 		{"channels", func(n runbook.NetdevInfo, _ []irq.Affinity) string { return channelsText(n.Snapshot.Channels) }},

@@ -1,4 +1,4 @@
-package irq
+package sysfs
 
 import (
 	"errors"
@@ -20,7 +20,7 @@ func TestNodes(t *testing.T) {
 		{"host", "0-1", []Node{{0, CPUList{0, 1}}}},
 	}
 	for _, tt := range tests {
-		fs := fixtureFS(t, tt.tree)
+		fs := fixtureRoot(t, tt.tree)
 		on, err := fs.OnlineCPUs()
 		if err != nil || on.String() != tt.online {
 			t.Errorf("%s: OnlineCPUs = %v, %v", tt.tree, on, err)
@@ -34,10 +34,10 @@ func TestNodes(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", tt.tree, diff)
 		}
 	}
-	if _, err := fixtureFS(t, "odd").Nodes(); !errors.Is(err, os.ErrNotExist) {
+	if _, err := fixtureRoot(t, "odd").Nodes(); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("no node folder: err = %v", err)
 	}
-	if _, err := fixtureFS(t, "bookworm").NodeCPUs(-1); err == nil {
+	if _, err := fixtureRoot(t, "bookworm").NodeCPUs(-1); err == nil {
 		t.Error("NodeCPUs(-1) gave no error")
 	}
 }

@@ -1,8 +1,8 @@
-package irq
+package sysfs
 
 import (
 	"fmt"
-	"os"
+	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,8 +17,8 @@ type Node struct {
 // OnlineCPUs returns the online CPUs.
 //
 // Similar to: cat /sys/devices/system/cpu/online
-func (fs FS) OnlineCPUs() (CPUList, error) {
-	return readCPUList(fs.sysPath("devices", "system", "cpu", "online"))
+func (r Root) OnlineCPUs() (CPUList, error) {
+	return r.ReadCPUList("sys/devices/system/cpu/online")
 }
 
 // Nodes returns the NUMA nodes with their CPUs, by id. Nodes without CPUs
@@ -26,9 +26,8 @@ func (fs FS) OnlineCPUs() (CPUList, error) {
 // NUMA has no node folder; the error then matches os.ErrNotExist.
 //
 // Similar to: lscpu | grep NUMA; numactl --hardware
-func (fs FS) Nodes() ([]Node, error) {
-	dir := fs.sysPath("devices", "system", "node")
-	ents, err := os.ReadDir(dir)
+func (r Root) Nodes() ([]Node, error) {
+	ents, err := fs.ReadDir(r.FS(), "sys/devices/system/node")
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +38,7 @@ func (fs FS) Nodes() ([]Node, error) {
 		if !ok || err != nil || n < 0 {
 			continue
 		}
-		cpus, err := fs.NodeCPUs(n)
+		cpus, err := r.NodeCPUs(n)
 		if err != nil {
 			return nil, err
 		}
@@ -52,9 +51,9 @@ func (fs FS) Nodes() ([]Node, error) {
 // NodeCPUs returns the CPUs of NUMA node node.
 //
 // Similar to: cat /sys/devices/system/node/nodeN/cpulist
-func (fs FS) NodeCPUs(node int) (CPUList, error) {
+func (r Root) NodeCPUs(node int) (CPUList, error) {
 	if node < 0 {
-		return nil, fmt.Errorf("irq: NUMA node %d: no such node", node)
+		return nil, fmt.Errorf("sysfs: NUMA node %d: no such node", node)
 	}
-	return readCPUList(fs.sysPath("devices", "system", "node", "node"+strconv.Itoa(node), "cpulist"))
+	return r.ReadCPUList("sys/devices/system/node/node" + strconv.Itoa(node) + "/cpulist")
 }
