@@ -191,20 +191,20 @@ func (l *Local) Netdev(ctx context.Context, netdev string) (NetdevInfo, error) {
 	if a, err := IPv4(ctx, l.Runner(), netdev); err == nil {
 		info.Addr = a
 	} else {
-		info.Warnings = append(info.Warnings, err.Error())
+		info.Warnings = append(info.Warnings, err)
 	}
 	dev, err := l.irqNetdev(ctx, h, netdev)
 	if err != nil {
-		info.Warnings = append(info.Warnings, err.Error())
+		info.Warnings = append(info.Warnings, err)
 		return info, nil
 	}
 	info.NUMANode, info.LocalCPUs, info.IRQs = dev.NUMANode, dev.LocalCPUs, dev.IRQs
-	info.Warnings = append(info.Warnings, errorStrings(dev.Warnings)...)
+	info.Warnings = append(info.Warnings, dev.Warnings...)
 	fs := irq.NewFS("", "")
 	for _, q := range dev.IRQs {
 		a, err := fs.Affinity(q.IRQ)
 		if err != nil {
-			info.Warnings = append(info.Warnings, err.Error())
+			info.Warnings = append(info.Warnings, err)
 			continue
 		}
 		info.Affinity = append(info.Affinity, a)
@@ -262,7 +262,7 @@ func (l *Local) SpreadIRQs(ctx context.Context, netdev string) (Spread, error) {
 		return Spread{}, err
 	}
 	s := Spread{Policy: plan.Policy, Assign: plan.Assign, Skipped: plan.Skipped,
-		Warnings: errorStrings(append(dev.Warnings, plan.Warnings...))}
+		Warnings: append(dev.Warnings, plan.Warnings...)}
 	if len(plan.Assign) == 0 {
 		return s, nil
 	}
