@@ -218,6 +218,10 @@ type Options struct {
 	// after a failed one it had the time to print its own error. 0 means
 	// 5 s.
 	ServerGrace time.Duration
+	// ClientGrace is how long RunPair lets the client run on once the
+	// server failed, so that it prints its own error before it is
+	// stopped. 0 means 5 s.
+	ClientGrace time.Duration
 }
 
 // serverGrace returns ServerGrace or its default.
@@ -225,7 +229,15 @@ func (o Options) serverGrace() time.Duration {
 	if o.ServerGrace > 0 {
 		return o.ServerGrace
 	}
-	return sideGrace
+	return defaultGrace
+}
+
+// clientGrace returns ClientGrace or its default.
+func (o Options) clientGrace() time.Duration {
+	if o.ClientGrace > 0 {
+		return o.ClientGrace
+	}
+	return defaultGrace
 }
 
 // Role is a side of a pair.
