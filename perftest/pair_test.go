@@ -3,6 +3,7 @@ package perftest
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -122,6 +123,9 @@ func TestRunPairFailures(t *testing.T) {
 			start := time.Now()
 			_, err := RunPair(testCtx(t), srvF, cliF, "198.18.0.1", Options{Test: SendBW, Device: "nosuchdev", ClientGrace: fastGrace, ServerGrace: fastGrace})
 			wantPairError(t, err, Server, "listen", KindDeviceNotFound)
+			if !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%v does not match fs.ErrNotExist", err)
+			}
 			if len(cliF.Calls()) != 0 {
 				t.Error("client started after the server failed")
 			}
