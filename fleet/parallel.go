@@ -183,8 +183,6 @@ func (p *Parallel) err() error {
 	return &pe
 }
 
-// clientBW is the client's last BW row's average, in Gbit/s; NaN when
-// there is none.
 // zeroBandwidth is ErrZeroBandwidth with what the client printed: its
 // row and its clock warnings (perftest prints 0.00 when its CPU clock
 // sampling failed), so the cause is in the error, not in a lost output.
@@ -197,14 +195,17 @@ func zeroBandwidth(pr *perftest.PairResult) error {
 		}
 	}
 	var clock []string
-	for _, w := range res.Warnings {
-		if w.Kind == perftest.WarnClock {
+	for _, e := range res.Warnings {
+		var w perftest.Warning
+		if errors.As(e, &w) && w.Kind == perftest.WarnClock {
 			clock = append(clock, w.Text)
 		}
 	}
 	return fmt.Errorf("%w (client row %q, clock warnings %q)", ErrZeroBandwidth, row, clock)
 }
 
+// clientBW is the client's last BW row's average, in Gbit/s; NaN when
+// there is none.
 func clientBW(pr *perftest.PairResult) float64 {
 	if pr == nil || pr.Client.Result == nil || len(pr.Client.Result.BW) == 0 {
 		return math.NaN()

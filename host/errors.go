@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os/exec"
 	"runtime"
@@ -24,8 +25,8 @@ var (
 	ErrInvalidCmd = errors.New("host: invalid command")
 
 	// ErrNoNamespace means the named network namespace does not exist
-	// (there is no /run/netns/NAME).
-	ErrNoNamespace = errors.New("host: no such network namespace")
+	// (there is no /run/netns/NAME). It matches fs.ErrNotExist too.
+	ErrNoNamespace error = &notExistError{"host: no such network namespace"}
 
 	// ErrKilled is the reason recorded in an ExitError when the process was
 	// ended by Process.Kill or Process.Stop.
@@ -188,3 +189,12 @@ func lastLine(s string) string {
 	}
 	return strings.TrimSpace(s)
 }
+
+// notExistError is a sentinel that also matches fs.ErrNotExist (host
+// imports nothing of the module, so not internal/sentinel).
+type notExistError struct{ msg string }
+
+func (e *notExistError) Error() string { return e.msg }
+
+// Is reports whether target is fs.ErrNotExist.
+func (e *notExistError) Is(target error) bool { return target == fs.ErrNotExist }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -132,7 +133,7 @@ func TestNetnsMissing(t *testing.T) {
 	start := time.Now()
 	_, err := n.Start(context.Background(), Cmd{Argv: []string{"true"}})
 	var startErr *StartError
-	if !errors.Is(err, ErrNoNamespace) || !errors.As(err, &startErr) || time.Since(start) > time.Second {
+	if !errors.Is(err, ErrNoNamespace) || !errors.Is(err, fs.ErrNotExist) || !errors.As(err, &startErr) || time.Since(start) > time.Second {
 		t.Errorf("Start: %v", err)
 	}
 	if _, err := n.TCPSockets(context.Background()); !errors.Is(err, ErrNoNamespace) {

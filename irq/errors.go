@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+
+	"github.com/rocekit/rocekit/internal/sentinel"
 )
 
 // Sentinel errors. Callers test for them with errors.Is; the typed errors
@@ -34,12 +36,14 @@ var (
 	ErrInvalidCPUs = errors.New("irq: CPU list refused (no online CPU in it?)")
 
 	// ErrNoCpufreq means the CPU has no cpufreq directory: no frequency
-	// scaling driver, as in most virtual machines.
-	ErrNoCpufreq = errors.New("irq: cpufreq absent")
+	// scaling driver, as in most virtual machines. It matches
+	// fs.ErrNotExist too.
+	ErrNoCpufreq = sentinel.NotExist("irq: cpufreq absent")
 
 	// ErrNoDevice means a netdev has no device behind it (lo, veth,
-	// bridges), so it has no IRQs of its own.
-	ErrNoDevice = errors.New("irq: netdev has no device")
+	// bridges), so it has no IRQs of its own. It matches fs.ErrNotExist
+	// too.
+	ErrNoDevice = sentinel.NotExist("irq: netdev has no device")
 
 	// ErrIRQBalance is wrapped by the warning given when irqbalance runs:
 	// it will rewrite the affinity this package sets.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/rocekit/rocekit/internal/warnjson"
 )
 
 // fixture is one captured netperf case: the lab's (../testdata/SUITE/
@@ -177,7 +178,7 @@ func checkFixture(t *testing.T, fx fixture, want expect) {
 	if diff := cmp.Diff(want.summary, got, cmpFloats); diff != "" {
 		t.Errorf("summary mismatch (-want +got):\n%s", diff)
 	}
-	checkWarnings(t, res.Warnings, want.warn)
+	checkWarnings(t, warnjson.Strings(res.Warnings), want.warn)
 	if want.check != nil {
 		want.check(t, res)
 	}

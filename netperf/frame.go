@@ -227,7 +227,7 @@ func (f *frame) setErr(l line, msg string) {
 }
 
 func (f *frame) warnf(n int, format string, args ...any) {
-	f.res.Warnings = append(f.res.Warnings, fmt.Sprintf("line %d: ", n)+fmt.Sprintf(format, args...))
+	f.res.Warnings = append(f.res.Warnings, Warning{Line: n, Text: fmt.Sprintf(format, args...)})
 }
 
 // warnSpecial flags an inf or nan value.

@@ -166,6 +166,10 @@ type Options struct {
 	CPUs []int
 	// Confidence asks for confidence intervals (-I, -i); nil runs once.
 	Confidence *ConfidenceOptions
+	// Timeout bounds the run (ErrRunTimeout); 0 means the test length
+	// times the most iterations, plus a margin. It is not an argument of
+	// netperf's.
+	Timeout time.Duration
 
 	// Extra are further global options, placed before "--". Options
 	// that Options sets itself, or that change the output form (-t, -H,
@@ -222,6 +226,9 @@ func (o *Options) Validate() error {
 	}
 	if _, err := o.Family.flag(); err != nil {
 		return err
+	}
+	if o.Timeout < 0 {
+		return optErr("Timeout", "%v is negative", o.Timeout)
 	}
 	if o.Length < 0 {
 		return optErr("Length", "%v is negative (netperf would read it as bytes or transactions)", o.Length)
@@ -426,11 +433,14 @@ func cpuSide(n int) string {
 	return strconv.Itoa(n)
 }
 
-// runTimeout is how long a run of o may take before Run kills it: the test
-// length (netperf's default 10 s when unset) times the most iterations,
-// plus a margin for the control connection and netserver's own padding
-// (4 s per test).
+// runTimeout is how long a run of o may take before Run kills it:
+// Timeout, or the test length (netperf's default 10 s when unset) times
+// the most iterations, plus a margin for the control connection and
+// netserver's own padding (4 s per test).
 func (o *Options) runTimeout() time.Duration {
+	if o.Timeout > 0 {
+		return o.Timeout
+	}
 	l := o.Length
 	if l == 0 {
 		l = defaultLength

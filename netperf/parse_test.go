@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/rocekit/rocekit/internal/warnjson"
 )
 
 const (
@@ -78,7 +80,11 @@ func TestClassicInfNaN(t *testing.T) {
 	if !math.IsNaN(*res.UDP.SendMbps) || !math.IsInf(*res.ThroughputMbps, 1) {
 		t.Errorf("send %v receive %v: inf and nan must be kept", *res.UDP.SendMbps, *res.ThroughputMbps)
 	}
-	checkWarnings(t, res.Warnings, []string{"line 6: send throughput is NaN", "line 7: receive throughput is +Inf"})
+	checkWarnings(t, warnjson.Strings(res.Warnings), []string{"line 6: send throughput is NaN", "line 7: receive throughput is +Inf"})
+	var w Warning
+	if len(res.Warnings) != 2 || !errors.As(res.Warnings[1], &w) || w.Line != 7 || w.Text != "receive throughput is +Inf" {
+		t.Errorf("the second warning is not Warning{7, ...}: %#v", res.Warnings)
+	}
 }
 
 func TestUDPLossEdges(t *testing.T) {
@@ -92,7 +98,7 @@ func TestUDPLossEdges(t *testing.T) {
 	if !math.IsNaN(res.UDP.LossRatio) {
 		t.Errorf("loss with nothing sent = %v, want NaN", res.UDP.LossRatio)
 	}
-	checkWarnings(t, res.Warnings, []string{"sent no messages"})
+	checkWarnings(t, warnjson.Strings(res.Warnings), []string{"sent no messages"})
 
 	in = "LOCAL_SEND_CALLS=10\nREMOTE_RECV_CALLS=12\n"
 	res, err = ParseKeyVal(strings.NewReader(in))
@@ -102,7 +108,7 @@ func TestUDPLossEdges(t *testing.T) {
 	if res.UDP == nil || math.Abs(res.UDP.LossRatio+0.2) > 1e-9 {
 		t.Errorf("UDP %+v, want loss -0.2", res.UDP)
 	}
-	checkWarnings(t, res.Warnings, []string{"received 12 messages but netperf sent 10"})
+	checkWarnings(t, warnjson.Strings(res.Warnings), []string{"received 12 messages but netperf sent 10"})
 }
 
 func TestKeyValBadLines(t *testing.T) {
@@ -125,7 +131,7 @@ func TestOmniUnits(t *testing.T) {
 	}
 	wantEqual(t, "assumed", res.Throughput, &Rate{Value: 100.5, Unit: "10^6bits/s", Assumed: true})
 	wantEqual(t, "mbps", res.ThroughputMbps, f64(100.5))
-	checkWarnings(t, res.Warnings, []string{"assumed 10^6bits/s"})
+	checkWarnings(t, warnjson.Strings(res.Warnings), []string{"assumed 10^6bits/s"})
 
 	res, err = Parse(strings.NewReader("THROUGHPUT=100.5\n"))
 	if err != nil {
@@ -134,7 +140,7 @@ func TestOmniUnits(t *testing.T) {
 	if res.ThroughputMbps != nil || res.Throughput.Unit != "" {
 		t.Errorf("no unit, no banner: %+v %v", res.Throughput, res.ThroughputMbps)
 	}
-	checkWarnings(t, res.Warnings, []string{"its unit is unknown"})
+	checkWarnings(t, warnjson.Strings(res.Warnings), []string{"its unit is unknown"})
 
 	// Omni throughput in KBytes (-f K) is converted.
 	res, _ = Parse(strings.NewReader("THROUGHPUT=1000.00\nTHROUGHPUT_UNITS=KBytes/s\n"))
@@ -154,7 +160,7 @@ func TestCSVErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantEqual(t, "names", []string{res.Omni.Selectors[0].Name, res.Omni.Selectors[1].Name}, []string{"THROUGHPUT", ""})
-	checkWarnings(t, res.Warnings, []string{"1 selectors named but 2 values printed", "its unit is unknown"})
+	checkWarnings(t, warnjson.Strings(res.Warnings), []string{"1 selectors named but 2 values printed", "its unit is unknown"})
 }
 
 func TestHumanTruncated(t *testing.T) {
@@ -178,7 +184,7 @@ func TestHumanUnknownHeader(t *testing.T) {
 	if len(got) != 2 || got[0].Name != "THROUGHPUT" || got[1].Name != "" || got[1].Header != "Frobnication Level" || got[1].Value != "7" {
 		t.Errorf("selectors %+v", got)
 	}
-	checkWarnings(t, res.Warnings, []string{`"Frobnication Level"`, "THROUGHPUT without THROUGHPUT_UNITS"})
+	checkWarnings(t, warnjson.Strings(res.Warnings), []string{`"Frobnication Level"`, "THROUGHPUT without THROUGHPUT_UNITS"})
 }
 
 func TestCRLF(t *testing.T) {
@@ -297,7 +303,7 @@ func TestUnknownNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkWarnings(t, res.Warnings, []string{`"THRUPUT_UNITS" is not a netperf 2.7 selector`, "THROUGHPUT without THROUGHPUT_UNITS"})
+	checkWarnings(t, warnjson.Strings(res.Warnings), []string{`"THRUPUT_UNITS" is not a netperf 2.7 selector`, "THROUGHPUT without THROUGHPUT_UNITS"})
 }
 
 func TestDetectRejectsProseStartingWithANumber(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rocekit/rocekit/internal/warnjson"
 )
 
 // The real-world corpus: netperf outputs of other hosts and other netperf
@@ -283,7 +284,7 @@ func TestRealworld(t *testing.T) {
 			}
 			var warnings []string
 			if res != nil {
-				warnings = res.Warnings
+				warnings = warnjson.Strings(res.Warnings)
 			}
 			checkWarnSubstrings(t, warnings, c.warn)
 		})

@@ -1,6 +1,9 @@
 package netperf
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Form is the shape of a netperf output, as Detect tells it.
 type Form string
@@ -76,8 +79,9 @@ type Result struct {
 
 	// Warnings are things a reader should know: values that are inf or
 	// nan, units that were assumed, confidence not achieved, netperf's
-	// own diagnostics ("enable_enobufs failed: getprotobyname").
-	Warnings []string
+	// own diagnostics ("enable_enobufs failed: getprotobyname"). Each is
+	// a Warning.
+	Warnings []error
 
 	// Argv is the command Run ran ("netperf -H 198.18.0.2 -t UDP_STREAM
 	// -l 30 -- -m 1400 ..."); nil from the parsers.
@@ -186,3 +190,13 @@ type Banner struct {
 
 func float64p(v float64) *float64 { return &v }
 func uint64p(v uint64) *uint64    { return &v }
+
+// Warning is a caveat about a parsed result, with the line of the output
+// it is about. Results carry them in Result.Warnings.
+type Warning struct {
+	Line int    // 1-based line of the output
+	Text string // what a reader should know
+}
+
+// Error returns "line N: text".
+func (w Warning) Error() string { return fmt.Sprintf("line %d: %s", w.Line, w.Text) }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/rocekit/rocekit/host"
 )
@@ -20,12 +19,9 @@ import (
 // Similar to: timeout $((L + 15)) netperf -l L ...
 var ErrRunTimeout = errors.New("netperf: run outlasted its deadline")
 
-// runTimeoutOverride replaces Options.runTimeout in tests.
-var runTimeoutOverride time.Duration
-
 // Run validates o, runs netperf on r, waits for it, and parses its omni -k
 // output (ParseKeyVal). The run is bounded by ctx and by its own deadline
-// (ErrRunTimeout); either kills netperf's process group.
+// (Options.Timeout, ErrRunTimeout); either kills netperf's process group.
 //
 // Errors:
 //   - *OptionsError (ErrInvalidOptions): o is wrong; nothing ran.
@@ -49,11 +45,7 @@ func Run(ctx context.Context, r host.Runner, o Options) (*Result, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	timeout := o.runTimeout()
-	if runTimeoutOverride > 0 {
-		timeout = runTimeoutOverride
-	}
-	ctx, cancel := context.WithTimeoutCause(ctx, timeout, ErrRunTimeout)
+	ctx, cancel := context.WithTimeoutCause(ctx, o.runTimeout(), ErrRunTimeout)
 	defer cancel()
 	argv := o.Argv()
 	p, err := host.Run(ctx, r, host.Cmd{Argv: argv, MaxOutputBytes: 1 << 20, CPUs: o.CPUs})

@@ -185,6 +185,14 @@ func TestRunTimeout(t *testing.T) {
 	if got := o.runTimeout(); got != 3*35*time.Second+10*time.Second {
 		t.Errorf("confidence: %v", got)
 	}
+	o.Timeout = 7 * time.Second
+	if got := o.runTimeout(); got != 7*time.Second {
+		t.Errorf("Timeout: %v", got)
+	}
+	o.Timeout = -time.Second
+	if err := o.Validate(); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("negative Timeout: %v", err)
+	}
 }
 
 // Failures netperf reports come back as *Error with their kind; the exit
@@ -304,10 +312,8 @@ func TestNetserverFake(t *testing.T) {
 
 // A run that outlasts its own deadline is killed with ErrRunTimeout.
 func TestRunOwnDeadline(t *testing.T) {
-	runTimeoutOverride = 50 * time.Millisecond
-	defer func() { runTimeoutOverride = 0 }()
 	f := &host.Fake{Scripts: map[string]host.FakeScript{"netperf": {Hang: true}}}
-	_, err := Run(context.Background(), f, Options{Test: TestUDPRR, Length: time.Second})
+	_, err := Run(context.Background(), f, Options{Test: TestUDPRR, Length: time.Second, Timeout: 50 * time.Millisecond})
 	if !errors.Is(err, ErrRunTimeout) {
 		t.Fatalf("got %v", err)
 	}

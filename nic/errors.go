@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+
+	"github.com/rocekit/rocekit/internal/sentinel"
 )
 
 // Sentinel errors. Operations return an *Error whose Kind is one of these,
@@ -14,7 +16,8 @@ var (
 	// ErrUnsupportedOS: the operation needs Linux.
 	ErrUnsupportedOS = errors.New("nic: not supported on " + runtime.GOOS)
 	// ErrNetdevNotFound: no netdev of that name in the handle's namespace.
-	ErrNetdevNotFound = errors.New("nic: netdev not found")
+	// errors.Is(err, fs.ErrNotExist) holds too.
+	ErrNetdevNotFound = sentinel.NotExist("nic: netdev not found")
 	// ErrNotSupported: the driver does not implement the ethtool operation
 	// or feature (EOPNOTSUPP, e.g. ring parameters on veth). Record it; it
 	// is not a failure of the run.

@@ -2,6 +2,7 @@ package nic
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rocekit/rocekit/internal/warnjson"
 	"github.com/vishvananda/netns"
 	"golang.org/x/sys/unix"
 )
@@ -418,8 +420,15 @@ func TestRootSnapshot(t *testing.T) {
 		!s.Device.Virtual || !s.State.AdminUp || s.Netns != a.name {
 		t.Errorf("Snapshot = %+v", s)
 	}
-	if d := cmp.Diff([]string{"ring: not supported by the driver"}, s.Warnings); d != "" {
+	if d := cmp.Diff([]string{"ring: not supported by the driver"}, warnjson.Strings(s.Warnings)); d != "" {
 		t.Errorf("Warnings (-want +got):\n%s", d)
+	}
+	if len(s.Warnings) != 1 || !errors.Is(s.Warnings[0], ErrNotSupported) {
+		t.Errorf("the ring warning does not unwrap to ErrNotSupported: %#v", s.Warnings)
+	}
+	b, err := json.Marshal(s)
+	if err != nil || !strings.Contains(string(b), `"warnings":["ring: not supported by the driver"]`) {
+		t.Errorf("JSON: %s, %v", b, err)
 	}
 	if _, err := h.Snapshot(ctx, "nosuch0"); !errors.Is(err, ErrNetdevNotFound) {
 		t.Errorf("Snapshot(nosuch0) error = %v", err)

@@ -1,6 +1,13 @@
 package nic
 
-import "time"
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/rocekit/rocekit/internal/warnjson"
+)
 
 // LinkState is a netdev's administrative and operational state.
 type LinkState struct {
@@ -26,5 +33,27 @@ type Snapshot struct {
 	Stats       Stats              `json:"stats"`
 	Device      DeviceInfo         `json:"device"`
 	UDP         *UDPCounters       `json:"udp,omitempty"` // of the whole namespace
-	Warnings    []string           `json:"warnings,omitempty"`
+	// Warnings are the parts that could not be read; each unwraps to
+	// its cause (errors.Is(w, ErrNotSupported)). JSON has their messages.
+	Warnings warnjson.Errors `json:"warnings,omitempty"`
 }
+
+// partError is a part of a Snapshot that could not be read: "ring: not
+// supported by the driver".
+type partError struct {
+	part string
+	err  error
+}
+
+// Error names the part and the kind of failure (or the cause, when it
+// has none).
+func (e partError) Error() string {
+	var ne *Error
+	if errors.As(e.err, &ne) && ne.Kind != nil {
+		return fmt.Sprintf("%s: %s", e.part, strings.TrimPrefix(ne.Kind.Error(), "nic: "))
+	}
+	return fmt.Sprintf("%s: %v", e.part, e.err)
+}
+
+// Unwrap returns the cause.
+func (e partError) Unwrap() error { return e.err }

@@ -1,11 +1,6 @@
 package nic
 
-import (
-	"context"
-	"errors"
-	"fmt"
-	"strings"
-)
+import "context"
 
 // Snapshot records a netdev: MTU, state, driver, link settings, rings,
 // channels, features, counters, placement and the namespace's UDP
@@ -25,12 +20,7 @@ func (h *Handle) Snapshot(ctx context.Context, netdev string) (Snapshot, error) 
 		if err == nil {
 			return false
 		}
-		var e *Error
-		if errors.As(err, &e) && e.Kind != nil {
-			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s", what, strings.TrimPrefix(e.Kind.Error(), "nic: ")))
-		} else {
-			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %v", what, err))
-		}
+		s.Warnings = append(s.Warnings, partError{part: what, err: err})
 		return true
 	}
 	if s.State, err = h.State(ctx, netdev); err != nil {

@@ -3,6 +3,7 @@ package perftest
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 )
 
@@ -66,7 +67,8 @@ const (
 	KindUnknown ErrorKind = iota
 	// KindDeviceNotFound: "IB device X not found", "Unable to find the
 	// Infiniband/RoCE device", "Did not detect devices", or a port that is
-	// not active ("Port number 1 state is Down").
+	// not active ("Port number 1 state is Down"). fs.ErrNotExist matches
+	// it too.
 	KindDeviceNotFound
 	// KindConnectFailed: the out-of-band connection was not made: no server
 	// listening ("Couldn't connect to HOST:PORT", "Unable to init the socket
@@ -180,8 +182,12 @@ func (e *Error) Error() string {
 // Unwrap returns ErrToolFailed.
 func (e *Error) Unwrap() error { return ErrToolFailed }
 
-// Is reports whether target is an *Error of the same Kind.
+// Is reports whether target is an *Error of the same Kind, or
+// fs.ErrNotExist for KindDeviceNotFound.
 func (e *Error) Is(target error) bool {
+	if target == fs.ErrNotExist {
+		return e.Kind == KindDeviceNotFound
+	}
 	t, ok := target.(*Error)
 	return ok && t != nil && t.Kind == e.Kind
 }

@@ -120,92 +120,124 @@ func canonKey(k string) string {
 // set stores one header pair; it reports false for keys it does not know
 // and values that do not parse (the caller keeps those in Unknown).
 func (h *Header) set(key, value string) bool {
-	num := func(dst *int) bool {
-		// "1024[B]"; perftest 1.x printed "2048B".
-		v := strings.TrimSuffix(strings.TrimSuffix(value, "[B]"), "B")
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return false
-		}
-		*dst = n
+	k := canonKey(key)
+	if dst := h.textField(k); dst != nil {
+		*dst = value
 		return true
 	}
-	onoff := func(dst *bool) bool {
-		switch strings.ToUpper(value) {
-		case "ON":
-			*dst = true
-		case "OFF":
-			*dst = false
-		default:
-			return false
-		}
-		return true
+	if dst := h.numberField(k); dst != nil {
+		return setHeaderNumber(dst, value)
 	}
-	switch canonKey(key) {
-	case "dualport":
-		return onoff(&h.DualPort)
-	case "device":
-		h.Device = value
-	case "numberofqps":
-		return num(&h.QPs)
-	case "transporttype":
-		h.Transport = value
-	case "connectiontype":
-		h.Connection = value
-	case "usingsrq":
-		return onoff(&h.SRQ)
-	case "pcierelaxorder":
-		h.PCIeRelaxOrder = value
-	case "lockfree":
-		h.LockFree = value
-	case "ibvwrapi":
-		return onoff(&h.WRAPI)
-	case "usingddp":
-		return onoff(&h.DDP)
-	case "usingenhancedreorder":
-		return onoff(&h.EnhancedReorder)
-	case "txdepth":
-		return num(&h.TXDepth)
-	case "rxdepth":
-		return num(&h.RXDepth)
-	case "postlist":
-		return num(&h.PostListLen)
-	case "recvpostlist":
-		return num(&h.RecvPostList)
-	case "cqmoderation":
-		return num(&h.CQModeration)
-	case "cqepollbatch":
-		h.CQEPollBatch = value
-	case "mtu":
-		return num(&h.MTU)
-	case "linktype":
-		h.LinkType = value
-	case "buffersize":
-		return num(&h.BufferSize)
-	case "gidindex":
-		return num(&h.GIDIndex)
-	case "gidindex2":
-		return num(&h.GIDIndex2)
-	case "maxinlinedata":
-		return num(&h.MaxInlineBytes)
-	case "outstandreads":
-		return num(&h.OutstandingReads)
-	case "rdmacmqps":
-		return onoff(&h.RDMACM)
-	case "dataexmethod":
-		h.DataExchange = value
-	case "tos":
-		return num(&h.TOS)
-	case "userocmmemory":
-		return onoff(&h.ROCmMemory)
-	case "usemusamemory":
-		return onoff(&h.MUSAMemory)
-	case "numanode":
-		return num(&h.NUMANode)
+	if dst := h.onOffField(k); dst != nil {
+		return setOnOff(dst, value)
+	}
+	return false
+}
+
+// setHeaderNumber sets *dst to a number as perftest prints it: "1024[B]";
+// perftest 1.x printed "2048B".
+func setHeaderNumber(dst *int, value string) bool {
+	v := strings.TrimSuffix(strings.TrimSuffix(value, "[B]"), "B")
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return false
+	}
+	*dst = n
+	return true
+}
+
+// setOnOff sets *dst from "ON" or "OFF", in any case.
+func setOnOff(dst *bool, value string) bool {
+	switch strings.ToUpper(value) {
+	case "ON":
+		*dst = true
+	case "OFF":
+		*dst = false
 	default:
 		return false
 	}
 	return true
+}
+
+// textField returns the field of a text header key (canonKey), or nil.
+func (h *Header) textField(key string) *string {
+	switch key {
+	case "device":
+		return &h.Device
+	case "transporttype":
+		return &h.Transport
+	case "connectiontype":
+		return &h.Connection
+	case "pcierelaxorder":
+		return &h.PCIeRelaxOrder
+	case "lockfree":
+		return &h.LockFree
+	case "cqepollbatch":
+		return &h.CQEPollBatch
+	case "linktype":
+		return &h.LinkType
+	case "dataexmethod":
+		return &h.DataExchange
+	}
+	return nil
+}
+
+// numberField returns the field of a numeric header key (canonKey), or nil.
+func (h *Header) numberField(key string) *int {
+	switch key {
+	case "numberofqps":
+		return &h.QPs
+	case "txdepth":
+		return &h.TXDepth
+	case "rxdepth":
+		return &h.RXDepth
+	case "postlist":
+		return &h.PostListLen
+	case "recvpostlist":
+		return &h.RecvPostList
+	case "cqmoderation":
+		return &h.CQModeration
+	case "mtu":
+		return &h.MTU
+	case "buffersize":
+		return &h.BufferSize
+	case "gidindex":
+		return &h.GIDIndex
+	case "gidindex2":
+		return &h.GIDIndex2
+	case "maxinlinedata":
+		return &h.MaxInlineBytes
+	case "outstandreads":
+		return &h.OutstandingReads
+	case "tos":
+		return &h.TOS
+	case "numanode":
+		return &h.NUMANode
+	}
+	return nil
+}
+
+// onOffField returns the field of an ON/OFF header key (canonKey), or nil.
+func (h *Header) onOffField(key string) *bool {
+	switch key {
+	case "dualport":
+		return &h.DualPort
+	case "usingsrq":
+		return &h.SRQ
+	case "ibvwrapi":
+		return &h.WRAPI
+	case "usingddp":
+		return &h.DDP
+	case "usingenhancedreorder":
+		return &h.EnhancedReorder
+	case "rdmacmqps":
+		return &h.RDMACM
+	case "userocmmemory":
+		return &h.ROCmMemory
+	case "usemusamemory":
+		return &h.MUSAMemory
+	}
+	return nil
 }
 
 // addPairs parses a header line holding one or more "key : value"

@@ -399,7 +399,7 @@ func (r *Result) AssumeBWUnit(u BWUnit) {
 	}
 	kept := r.Warnings[:0]
 	for _, w := range r.Warnings {
-		if w.Kind != WarnUnitUnknown {
+		if warningKind(w) != WarnUnitUnknown {
 			kept = append(kept, w)
 		}
 	}

@@ -191,7 +191,7 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 		out.ReportBoth = &jsonReportBoth{Local: bwRowsJSON(r.ReportBoth.Local), Remote: bwRowsJSON(r.ReportBoth.Remote)}
 	}
 	for _, w := range r.Warnings {
-		out.Warnings = append(out.Warnings, w.String())
+		out.Warnings = append(out.Warnings, w.Error())
 	}
 	return json.Marshal(out)
 }

@@ -179,84 +179,84 @@ func scanRow(line []byte, u *[2]uint64, v *[maxFields]float64) (n int, ok bool) 
 		if i == len(line) {
 			return n, ok
 		}
-		start := i
-		if n >= maxFields {
-			for i < len(line) && line[i] != ' ' && line[i] != '\t' {
-				i++
-			}
-			n++
-			continue
+		good := true
+		switch {
+		case n >= maxFields:
+			i = fieldEnd(line, i)
+		case n < 2:
+			u[n], i, good = scanUint(line, i)
+		default:
+			v[n], i, good = scanFloat(line, i)
 		}
-		if n < 2 {
-			var x uint64
-			digits := 0
-			for i < len(line) {
-				c := line[i] - '0'
-				if c > 9 {
-					break
-				}
-				x = x*10 + uint64(c)
-				digits++
-				i++
-			}
-			if digits == 0 || digits > 19 || i < len(line) && line[i] != ' ' && line[i] != '\t' {
-				for i < len(line) && line[i] != ' ' && line[i] != '\t' {
-					i++
-				}
-				var good bool
-				x, good = parseUint(line[start:i])
-				ok = ok && good
-			}
-			u[n] = x
-			n++
-			continue
-		}
-		// Fast path: [-]digits[.digits] with at most 15 digits.
-		neg := false
-		if line[i] == '-' {
-			neg = true
-			i++
-		}
-		var mant uint64
-		digits, frac := 0, 0
-		for i < len(line) {
-			c := line[i] - '0'
-			if c > 9 {
-				break
-			}
-			mant = mant*10 + uint64(c)
-			digits++
-			i++
-		}
-		if i < len(line) && line[i] == '.' {
-			i++
-			for i < len(line) {
-				c := line[i] - '0'
-				if c > 9 {
-					break
-				}
-				mant = mant*10 + uint64(c)
-				frac++
-				i++
-			}
-		}
-		if digits+frac == 0 || digits+frac > 15 || i < len(line) && line[i] != ' ' && line[i] != '\t' {
-			for i < len(line) && line[i] != ' ' && line[i] != '\t' {
-				i++
-			}
-			x, good := parseFloat(line[start:i])
-			ok = ok && good
-			v[n] = x
-			n++
-			continue
-		}
-		x := float64(mant) / pow10[frac]
-		if neg {
-			x = -x
-		}
-		v[n] = x
+		ok = ok && good
 		n++
 	}
+}
+
+// fieldEnd returns the index of the first blank at or after i, or
+// len(line).
+func fieldEnd(line []byte, i int) int {
+	for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+		i++
+	}
+	return i
+}
+
+// scanDigits reads decimal digits from line[i:] into mant; it returns the
+// new mantissa, how many digits it read and the index after them.
+func scanDigits(line []byte, i int, mant uint64) (uint64, int, int) {
+	digits := 0
+	for i < len(line) {
+		c := line[i] - '0'
+		if c > 9 {
+			break
+		}
+		mant = mant*10 + uint64(c)
+		digits++
+		i++
+	}
+	return mant, digits, i
+}
+
+// scanUint reads the unsigned integer field that starts at line[i]: up to
+// 19 digits on the fast path, parseUint otherwise. It returns the value,
+// the index after the field and whether it parsed.
+func scanUint(line []byte, i int) (uint64, int, bool) {
+	start := i
+	x, digits, i := scanDigits(line, i, 0)
+	if digits == 0 || digits > 19 || i < len(line) && line[i] != ' ' && line[i] != '\t' {
+		i = fieldEnd(line, i)
+		x, good := parseUint(line[start:i])
+		return x, i, good
+	}
+	return x, i, true
+}
+
+// scanFloat reads the float field that starts at line[i]:
+// [-]digits[.digits] with at most 15 digits on the fast path, parseFloat
+// (inf, nan, exponents, long numbers) otherwise. It returns the value, the
+// index after the field and whether it parsed.
+func scanFloat(line []byte, i int) (float64, int, bool) {
+	start := i
+	neg := line[i] == '-'
+	if neg {
+		i++
+	}
+	mant, digits, i := scanDigits(line, i, 0)
+	frac := 0
+	if i < len(line) && line[i] == '.' {
+		mant, frac, i = scanDigits(line, i+1, mant)
+	}
+	if digits+frac == 0 || digits+frac > 15 || i < len(line) && line[i] != ' ' && line[i] != '\t' {
+		i = fieldEnd(line, i)
+		x, good := parseFloat(line[start:i])
+		return x, i, good
+	}
+	x := float64(mant) / pow10[frac]
+	if neg {
+		x = -x
+	}
+	return x, i, true
 }
 
 // skipBlanks returns the index of the first byte at or after i that is

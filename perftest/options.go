@@ -218,6 +218,10 @@ type Options struct {
 	// after a failed one it had the time to print its own error. 0 means
 	// 5 s.
 	ServerGrace time.Duration
+	// ClientGrace is how long RunPair lets the client run on once the
+	// server failed, so that it prints its own error before it is
+	// stopped. 0 means 5 s.
+	ClientGrace time.Duration
 }
 
 // serverGrace returns ServerGrace or its default.
@@ -225,7 +229,15 @@ func (o Options) serverGrace() time.Duration {
 	if o.ServerGrace > 0 {
 		return o.ServerGrace
 	}
-	return sideGrace
+	return defaultGrace
+}
+
+// clientGrace returns ClientGrace or its default.
+func (o Options) clientGrace() time.Duration {
+	if o.ClientGrace > 0 {
+		return o.ClientGrace
+	}
+	return defaultGrace
 }
 
 // Role is a side of a pair.
@@ -296,6 +308,17 @@ func (o Options) Validate() error {
 	if !o.Test.Valid() {
 		return optionsErr("Test", "no test chosen (%v)", o.Test)
 	}
+	for _, check := range []func() error{o.checkCounts, o.checkSize, o.checkTransport, o.checkLimits, o.checkPlacement, o.checkExtra} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkCounts refuses negative numbers and the -n and -D combinations
+// perftest refuses.
+func (o Options) checkCounts() error {
 	for _, f := range []struct {
 		name string
 		v    int
@@ -328,6 +351,12 @@ func (o Options) Validate() error {
 			return optionsErr("Duration", "-D cannot be used with -a (perftest: \"Duration mode currently doesn't support running on all sizes\")")
 		}
 	}
+	return nil
+}
+
+// checkSize refuses -s with -a, sizes perftest cannot allocate, and sizes
+// atomics do not have.
+func (o Options) checkSize() error {
 	if o.AllSizes && o.Size != 0 {
 		return optionsErr("Size", "-s and -a exclude each other")
 	}
@@ -341,6 +370,14 @@ func (o Options) Validate() error {
 	if verb == 3 && o.AllSizes {
 		return optionsErr("AllSizes", "atomic tests have one size (8 bytes)")
 	}
+	return nil
+}
+
+// checkTransport refuses what the test's verb or the connection type
+// cannot do: -q and -b on latency tests, UC and UD beyond their verbs,
+// inline data on read and atomic, an MTU IB does not have.
+func (o Options) checkTransport() error {
+	verb := o.Test.verb()
 	if o.Test.Latency() {
 		if o.QPs > 1 {
 			return optionsErr("QPs", "-q is for BW tests only (%v)", o.Test)
@@ -371,6 +408,11 @@ func (o Options) Validate() error {
 	if o.InlineSize > 0 && verb >= 2 {
 		return optionsErr("InlineSize", "-I is for send and write tests only (%v)", o.Test)
 	}
+	return nil
+}
+
+// checkLimits refuses values above perftest's or the protocol's maximum.
+func (o Options) checkLimits() error {
 	if o.QPTimeout > 31 {
 		return optionsErr("QPTimeout", "%d is above the 5-bit field's 31", o.QPTimeout)
 	}
@@ -380,6 +422,12 @@ func (o Options) Validate() error {
 	if o.Port > 65535 {
 		return optionsErr("Port", "%d is not a TCP port", o.Port)
 	}
+	return nil
+}
+
+// checkPlacement refuses negative CPUs and device names or a JSONDir that
+// would split the command line.
+func (o Options) checkPlacement() error {
 	for _, cpus := range []struct {
 		name string
 		v    []int
@@ -393,6 +441,12 @@ func (o Options) Validate() error {
 	if strings.ContainsAny(o.Device+o.ClientDevice+o.JSONDir, "\x00 \t\n") {
 		return optionsErr("Device", "device names and JSONDir cannot hold spaces or NUL")
 	}
+	return nil
+}
+
+// checkExtra refuses extra flags that repeat a flag Options gives, and,
+// unless AllowAsymmetric, one-side flags that must be symmetric.
+func (o Options) checkExtra() error {
 	// Extra flags must not repeat a flag Options gives: perftest 23.04+
 	// refuses duplicates, older ones take the last.
 	given := map[string]bool{}

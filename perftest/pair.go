@@ -182,10 +182,11 @@ type PairResult struct {
 	Deadline, Elapsed time.Duration
 }
 
-// sideGrace is how long the other side may take to finish once one side
-// failed: long enough for it to print its own error, short enough that a
-// server left in accept() does not hold the caller up.
-var sideGrace = 5 * time.Second
+// defaultGrace is how long the other side may take to finish once one
+// side failed (Options.ClientGrace and ServerGrace when 0): long enough for
+// it to print its own error, short enough that a server left in accept()
+// does not hold the caller up.
+const defaultGrace = 5 * time.Second
 
 // RunPair runs one perftest pair: the server on serverRunner, then, once
 // the server's port is in LISTEN state (read from /proc, never probed),
@@ -204,14 +205,8 @@ var sideGrace = 5 * time.Second
 //
 // Similar to: ib_send_bw -d rxe0 -x 1 -F & sleep 1; ib_send_bw -d rxe0 -x 1 -F 198.18.80.1
 func RunPair(ctx context.Context, serverRunner, clientRunner host.Runner, serverAddr string, opts Options) (*PairResult, error) {
-	if err := opts.Validate(); err != nil {
+	if err := checkPairArgs(serverRunner, clientRunner, serverAddr, opts); err != nil {
 		return nil, err
-	}
-	if serverAddr == "" || strings.HasPrefix(serverAddr, "-") || strings.ContainsAny(serverAddr, " \t\n\x00") {
-		return nil, optionsErr("serverAddr", "%q is not a host name or address", serverAddr)
-	}
-	if serverRunner == nil || clientRunner == nil {
-		return nil, optionsErr("Runner", "nil runner")
 	}
 	start := time.Now()
 	pr := &PairResult{Options: opts, ServerAddr: serverAddr, Deadline: opts.Deadline()}
@@ -221,110 +216,26 @@ func RunPair(ctx context.Context, serverRunner, clientRunner host.Runner, server
 
 	runCtx, cancel := context.WithTimeoutCause(ctx, pr.Deadline, ErrPairTimeout)
 	defer cancel()
-
-	// GID indices, one per side.
-	if opts.GID != nil {
-		for _, s := range []struct {
-			side *Side
-			r    host.Runner
-		}{{&pr.Server, serverRunner}, {&pr.Client, clientRunner}} {
-			idx, err := opts.GID.ChooseGID(runCtx, s.r, opts.device(s.side.Role), max(opts.IBPort, 1))
-			if err == nil && idx < 0 {
-				err = fmt.Errorf("negative GID index %d", idx)
-			}
-			if err != nil {
-				return pr, &PairError{Side: s.side.Role, Stage: "gid", Err: err}
-			}
-			s.side.GIDIndex = idx
-		}
+	if err := pr.chooseGIDs(runCtx, serverRunner, clientRunner); err != nil {
+		return pr, err
 	}
 	pr.Server.Argv = opts.argv(Server, "", pr.Server.GIDIndex)
 	pr.Client.Argv = opts.argv(Client, serverAddr, pr.Client.GIDIndex)
 	pr.Server.CPUs, pr.Client.CPUs = opts.CPUs(Server), opts.CPUs(Client)
-	port := uint16(opts.port())
 
-	// A port in LISTEN state already would make the readiness check pass
-	// for the wrong process: refuse it now.
-	socks, err := serverRunner.TCPSockets(runCtx)
+	srv, srvStart, err := pr.startServer(runCtx, serverRunner)
 	if err != nil {
-		return pr, &PairError{Side: Server, Stage: "port", Err: err}
+		return pr, err
 	}
-	if host.ListeningOn(socks, port) {
-		return pr, &PairError{Side: Server, Stage: "port", Err: fmt.Errorf("%w: %d on %s", ErrPortBusy, port, serverRunner)}
-	}
-
-	srvStart := time.Now()
-	srv, err := serverRunner.Start(runCtx, host.Cmd{Argv: pr.Server.Argv, LineBuffered: true, CPUs: pr.Server.CPUs})
-	if err != nil {
-		return pr, &PairError{Side: Server, Stage: "start", Err: err}
-	}
-	pr.Server.Started, pr.Server.PID = true, srv.PID()
 	defer srv.Kill()
-
-	if err := host.WaitProcessListening(runCtx, srv, port); err != nil {
-		srv.Kill()
-		<-srv.Done()
-		pr.finish(&pr.Server, srv, srvStart, srv.Wait(context.Background()))
-		pe := &PairError{Side: Server, Stage: "listen", Failure: pr.classify(), Err: pr.Server.Err}
-		switch {
-		case runCtx.Err() != nil:
-			pe.Err = context.Cause(runCtx)
-		case pe.Failure != nil && pe.Failure.Kind == KindConnectFailed && strings.Contains(pe.Failure.Raw, "listen"):
-			pe.Err = fmt.Errorf("%w: %d on %s", ErrPortBusy, port, serverRunner)
-		case pe.Failure == nil:
-			pe.Err = errors.Join(ErrServerExited, notFound(pr.Server), pr.Server.Err)
-		}
-		return pr, pe
-	}
-	pr.Server.Listen = time.Since(srvStart)
-
-	cliStart := time.Now()
-	cli, err := clientRunner.Start(runCtx, host.Cmd{Argv: pr.Client.Argv, LineBuffered: true, CPUs: pr.Client.CPUs})
+	cli, cliStart, err := pr.startClient(runCtx, clientRunner, srv, srvStart)
 	if err != nil {
-		srv.Kill()
-		<-srv.Done()
-		pr.finish(&pr.Server, srv, srvStart, srv.Wait(context.Background()))
-		return pr, &PairError{Side: Client, Stage: "start", Err: err}
+		return pr, err
 	}
-	pr.Client.Started, pr.Client.PID = true, cli.PID()
 	defer cli.Kill()
 	srvEnd, cliEnd := endTime(srv), endTime(cli)
 
-	// Wait for the first side to end; if it failed, give the other a
-	// moment to print its own error, then kill it.
-	var first, second *host.Process
-	select {
-	case <-cli.Done():
-		first, second = cli, srv
-	case <-srv.Done():
-		first, second = srv, cli
-	case <-runCtx.Done():
-	}
-	if first != nil {
-		if !first.Status().Success() {
-			grace := sideGrace
-			if second == srv {
-				grace = opts.serverGrace()
-			}
-			t := time.NewTimer(grace)
-			select {
-			case <-second.Done():
-			case <-t.C:
-			case <-runCtx.Done():
-			}
-			t.Stop()
-		} else if first == cli {
-			// The client has its numbers: a server that runs on (a
-			// read or atomic latency server, one left in accept()) is
-			// stopped after the grace, not at the deadline.
-			pr.Server.StoppedAfterGrace = waitGrace(runCtx, srv, opts.serverGrace())
-		} else {
-			select {
-			case <-second.Done():
-			case <-runCtx.Done():
-			}
-		}
-	}
+	pr.waitSides(runCtx, srv, cli)
 	srv.Kill()
 	cli.Kill()
 	<-srv.Done()
@@ -334,7 +245,143 @@ func RunPair(ctx context.Context, serverRunner, clientRunner host.Runner, server
 	pr.Server.Elapsed, pr.Client.Elapsed = (<-srvEnd).Sub(srvStart), (<-cliEnd).Sub(cliStart)
 	pr.readJSON(ctx, serverRunner, clientRunner)
 	pr.Mismatches = CompareHeaders(pr.Server.Result, pr.Client.Result)
+	return pr, pr.outcome(ctx, runCtx)
+}
 
+// checkPairArgs refuses what RunPair cannot run, before anything starts.
+func checkPairArgs(serverRunner, clientRunner host.Runner, serverAddr string, opts Options) error {
+	if err := opts.Validate(); err != nil {
+		return err
+	}
+	if serverAddr == "" || strings.HasPrefix(serverAddr, "-") || strings.ContainsAny(serverAddr, " \t\n\x00") {
+		return optionsErr("serverAddr", "%q is not a host name or address", serverAddr)
+	}
+	if serverRunner == nil || clientRunner == nil {
+		return optionsErr("Runner", "nil runner")
+	}
+	return nil
+}
+
+// chooseGIDs asks Options.GID for each side's GID index.
+func (pr *PairResult) chooseGIDs(ctx context.Context, serverRunner, clientRunner host.Runner) error {
+	opts := pr.Options
+	if opts.GID == nil {
+		return nil
+	}
+	for _, s := range []struct {
+		side *Side
+		r    host.Runner
+	}{{&pr.Server, serverRunner}, {&pr.Client, clientRunner}} {
+		idx, err := opts.GID.ChooseGID(ctx, s.r, opts.device(s.side.Role), max(opts.IBPort, 1))
+		if err == nil && idx < 0 {
+			err = fmt.Errorf("negative GID index %d", idx)
+		}
+		if err != nil {
+			return &PairError{Side: s.side.Role, Stage: "gid", Err: err}
+		}
+		s.side.GIDIndex = idx
+	}
+	return nil
+}
+
+// startServer starts the server once its port is free and waits until it
+// listens. When it does not, the server is stopped and its output parsed
+// into the returned error.
+func (pr *PairResult) startServer(ctx context.Context, r host.Runner) (*host.Process, time.Time, error) {
+	port := uint16(pr.Options.port())
+	// A port in LISTEN state already would make the readiness check pass
+	// for the wrong process: refuse it now.
+	socks, err := r.TCPSockets(ctx)
+	if err != nil {
+		return nil, time.Time{}, &PairError{Side: Server, Stage: "port", Err: err}
+	}
+	if host.ListeningOn(socks, port) {
+		return nil, time.Time{}, &PairError{Side: Server, Stage: "port", Err: fmt.Errorf("%w: %d on %s", ErrPortBusy, port, r)}
+	}
+
+	start := time.Now()
+	srv, err := r.Start(ctx, host.Cmd{Argv: pr.Server.Argv, LineBuffered: true, CPUs: pr.Server.CPUs})
+	if err != nil {
+		return nil, start, &PairError{Side: Server, Stage: "start", Err: err}
+	}
+	pr.Server.Started, pr.Server.PID = true, srv.PID()
+	if err := host.WaitProcessListening(ctx, srv, port); err != nil {
+		srv.Kill()
+		<-srv.Done()
+		pr.finish(&pr.Server, srv, start, srv.Wait(context.Background()))
+		return nil, start, pr.notListening(ctx, port, r)
+	}
+	pr.Server.Listen = time.Since(start)
+	return srv, start, nil
+}
+
+// notListening says why a finished server never listened: the deadline,
+// a failure it printed, its port taken, or it exited.
+func (pr *PairResult) notListening(ctx context.Context, port uint16, r host.Runner) error {
+	pe := &PairError{Side: Server, Stage: "listen", Failure: pr.classify(), Err: pr.Server.Err}
+	switch {
+	case ctx.Err() != nil:
+		pe.Err = context.Cause(ctx)
+	case pe.Failure != nil && pe.Failure.Kind == KindConnectFailed && strings.Contains(pe.Failure.Raw, "listen"):
+		pe.Err = fmt.Errorf("%w: %d on %s", ErrPortBusy, port, r)
+	case pe.Failure == nil:
+		pe.Err = errors.Join(ErrServerExited, notFound(pr.Server), pr.Server.Err)
+	}
+	return pe
+}
+
+// startClient starts the client; when it cannot start, the server is
+// stopped and its output parsed.
+func (pr *PairResult) startClient(ctx context.Context, r host.Runner, srv *host.Process, srvStart time.Time) (*host.Process, time.Time, error) {
+	start := time.Now()
+	cli, err := r.Start(ctx, host.Cmd{Argv: pr.Client.Argv, LineBuffered: true, CPUs: pr.Client.CPUs})
+	if err != nil {
+		srv.Kill()
+		<-srv.Done()
+		pr.finish(&pr.Server, srv, srvStart, srv.Wait(context.Background()))
+		return nil, start, &PairError{Side: Client, Stage: "start", Err: err}
+	}
+	pr.Client.Started, pr.Client.PID = true, cli.PID()
+	return cli, start, nil
+}
+
+// waitSides waits for the first side to end. If it failed, the other side
+// gets its grace (Options.ClientGrace or ServerGrace) to print its own
+// error. After a successful client, a server that runs on (a read or
+// atomic latency server, one left in accept()) is stopped after the
+// grace, not at the deadline. After a successful server, the client has
+// until the deadline.
+func (pr *PairResult) waitSides(ctx context.Context, srv, cli *host.Process) {
+	var first, second *host.Process
+	select {
+	case <-cli.Done():
+		first, second = cli, srv
+	case <-srv.Done():
+		first, second = srv, cli
+	case <-ctx.Done():
+		return
+	}
+	switch {
+	case !first.Status().Success():
+		grace := pr.Options.clientGrace()
+		if second == srv {
+			grace = pr.Options.serverGrace()
+		}
+		waitGrace(ctx, second, grace)
+	case first == cli:
+		pr.Server.StoppedAfterGrace = waitGrace(ctx, srv, pr.Options.serverGrace())
+	default:
+		select {
+		case <-second.Done():
+		case <-ctx.Done():
+		}
+	}
+}
+
+// outcome is RunPair's error once both sides ended and were parsed: the
+// caller's cancel, the deadline, a failure either side printed or its
+// exit, then a header mismatch; nil when the pair succeeded.
+func (pr *PairResult) outcome(ctx, runCtx context.Context) error {
 	failure := pr.classify()
 	var mismatch error
 	if len(pr.Mismatches) > 0 {
@@ -342,9 +389,9 @@ func RunPair(ctx context.Context, serverRunner, clientRunner host.Runner, server
 	}
 	switch {
 	case ctx.Err() != nil:
-		return pr, &PairError{Stage: "run", Failure: failure, Err: errors.Join(context.Cause(ctx), mismatch)}
+		return &PairError{Stage: "run", Failure: failure, Err: errors.Join(context.Cause(ctx), mismatch)}
 	case runCtx.Err() != nil && (pr.Client.Err != nil || pr.Server.Err != nil) && killedByUs(pr):
-		return pr, &PairError{Stage: "run", Failure: failure, Err: errors.Join(fmt.Errorf("%w (%v)", ErrPairTimeout, pr.Deadline), mismatch)}
+		return &PairError{Stage: "run", Failure: failure, Err: errors.Join(fmt.Errorf("%w (%v)", ErrPairTimeout, pr.Deadline), mismatch)}
 	}
 	if pr.Client.Err != nil || failure != nil {
 		side := Client
@@ -355,15 +402,15 @@ func RunPair(ctx context.Context, serverRunner, clientRunner host.Runner, server
 		if nf := notFound(pr.Client); nf != nil && failure == nil {
 			err = errors.Join(nf, err)
 		}
-		return pr, &PairError{Side: side, Stage: "run", Failure: failure, Err: errors.Join(err, mismatch)}
+		return &PairError{Side: side, Stage: "run", Failure: failure, Err: errors.Join(err, mismatch)}
 	}
 	if pr.Server.Err != nil && !pr.Server.StoppedAfterGrace {
-		return pr, &PairError{Side: Server, Stage: "run", Failure: failure, Err: errors.Join(notFound(pr.Server), pr.Server.Err, mismatch)}
+		return &PairError{Side: Server, Stage: "run", Failure: failure, Err: errors.Join(notFound(pr.Server), pr.Server.Err, mismatch)}
 	}
 	if mismatch != nil {
-		return pr, &PairError{Stage: "headers", Err: mismatch}
+		return &PairError{Stage: "headers", Err: mismatch}
 	}
-	return pr, nil
+	return nil
 }
 
 // endTime delivers the time p ended, once it has.

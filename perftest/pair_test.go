@@ -3,6 +3,7 @@ package perftest
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -112,8 +113,7 @@ func TestRunPairFixture(t *testing.T) {
 // TestRunPairFailures feeds the captured failure outputs through the Fake
 // and checks the classification and the stage.
 func TestRunPairFailures(t *testing.T) {
-	defer func(g time.Duration) { sideGrace = g }(sideGrace)
-	sideGrace = 200 * time.Millisecond
+	const fastGrace = 200 * time.Millisecond
 	for _, suite := range []string{"bookworm", "trixie"} {
 		t.Run(suite+"/nosuchdev", func(t *testing.T) {
 			// The server exits at once: the pair fails at "listen" with
@@ -121,8 +121,11 @@ func TestRunPairFailures(t *testing.T) {
 			sOut, sErr := pairFixture(t, suite, "send-bw-nosuchdev", "server")
 			srvF, cliF := fakePair("ib_send_bw", DefaultPort, host.FakeScript{Stdout: sOut, Stderr: sErr, ExitCode: 1}, host.FakeScript{})
 			start := time.Now()
-			_, err := RunPair(testCtx(t), srvF, cliF, "198.18.0.1", Options{Test: SendBW, Device: "nosuchdev"})
+			_, err := RunPair(testCtx(t), srvF, cliF, "198.18.0.1", Options{Test: SendBW, Device: "nosuchdev", ClientGrace: fastGrace, ServerGrace: fastGrace})
 			wantPairError(t, err, Server, "listen", KindDeviceNotFound)
+			if !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%v does not match fs.ErrNotExist", err)
+			}
 			if len(cliF.Calls()) != 0 {
 				t.Error("client started after the server failed")
 			}
@@ -133,7 +136,7 @@ func TestRunPairFailures(t *testing.T) {
 		t.Run(suite+"/bad-gid", func(t *testing.T) {
 			sOut, sErr := pairFixture(t, suite, "send-bw-bad-gid", "server")
 			srvF, cliF := fakePair("ib_send_bw", DefaultPort, host.FakeScript{Stdout: sOut, Stderr: sErr, ExitCode: 1}, host.FakeScript{})
-			_, err := RunPair(testCtx(t), srvF, cliF, "198.18.0.1", Options{Test: SendBW, GID: GIDIndex(99)})
+			_, err := RunPair(testCtx(t), srvF, cliF, "198.18.0.1", Options{Test: SendBW, GID: GIDIndex(99), ClientGrace: fastGrace, ServerGrace: fastGrace})
 			wantPairError(t, err, Server, "listen", KindGIDIndex)
 		})
 		t.Run(suite+"/noserver", func(t *testing.T) {
@@ -144,7 +147,7 @@ func TestRunPairFailures(t *testing.T) {
 			srvF, cliF := fakePair("ib_send_bw", DefaultPort,
 				host.FakeScript{Hang: true, Listen: []uint16{DefaultPort}},
 				host.FakeScript{Stdout: cOut, Stderr: cErr, ExitCode: 1})
-			pr, err := RunPair(testCtx(t), srvF, cliF, "198.18.0.1", Options{Test: SendBW})
+			pr, err := RunPair(testCtx(t), srvF, cliF, "198.18.0.1", Options{Test: SendBW, ClientGrace: fastGrace, ServerGrace: fastGrace})
 			wantPairError(t, err, Client, "run", KindConnectFailed)
 			if pr.Server.Status.Signal != syscall.SIGKILL {
 				t.Errorf("server status %v, want killed", pr.Server.Status)
@@ -158,7 +161,7 @@ func TestRunPairFailures(t *testing.T) {
 			srvF, cliF := fakePair("ib_write_bw", DefaultPort,
 				host.FakeScript{Stdout: sOut, Stderr: sErr, ExitCode: 1, Delay: fakeServerLife, Listen: []uint16{DefaultPort}},
 				host.FakeScript{Stdout: cOut, Stderr: cErr, ExitCode: 1, Delay: 20 * time.Millisecond})
-			pr, err := RunPair(testCtx(t), srvF, cliF, "198.18.0.1", Options{Test: WriteBW})
+			pr, err := RunPair(testCtx(t), srvF, cliF, "198.18.0.1", Options{Test: WriteBW, ClientGrace: fastGrace, ServerGrace: fastGrace})
 			wantPairError(t, err, Client, "run", KindCompletion)
 			if pr.Server.Result == nil || pr.Server.Result.Failure == nil || pr.Server.Result.Failure.Kind != KindHandshake {
 				t.Errorf("server side failure %+v", pr.Server.Result)
@@ -172,7 +175,7 @@ func TestRunPairFailures(t *testing.T) {
 			srvF, cliF := fakePair("ib_send_bw", DefaultPort,
 				host.FakeScript{Stdout: sOut, Stderr: sErr, Delay: fakeServerLife, Listen: []uint16{DefaultPort}},
 				host.FakeScript{Stdout: cOut, Stderr: cErr, Delay: 20 * time.Millisecond})
-			pr, err := RunPair(testCtx(t), srvF, cliF, "198.18.0.1", Options{Test: SendBW})
+			pr, err := RunPair(testCtx(t), srvF, cliF, "198.18.0.1", Options{Test: SendBW, ClientGrace: fastGrace, ServerGrace: fastGrace})
 			var pe *PairError
 			if !errors.Is(err, ErrHeaderMismatch) || !errors.As(err, &pe) || pe.Stage != "headers" {
 				t.Fatalf("err %v, want ErrHeaderMismatch", err)

@@ -95,8 +95,9 @@ type Result struct {
 	// error; nil when there is none.
 	Failure *Error
 	// Warnings are caveats: tool messages, peaks not measured, inf and
-	// nan values, skipped sample dumps, unknown lines.
-	Warnings []Warning
+	// nan values, skipped sample dumps, unknown lines. Each is a
+	// Warning: errors.As(w, &perftest.Warning{}) gives its kind and line.
+	Warnings []error
 	// Argv is the command line that printed the output, when RunPair ran
 	// it (the parsers leave it nil): report.FromPerftest reads the test
 	// options from it.
@@ -116,7 +117,7 @@ func (r *Result) warn(kind WarningKind, line int, text string) {
 // HasWarning reports whether the result has a warning of kind k.
 func (r *Result) HasWarning(k WarningKind) bool {
 	for _, w := range r.Warnings {
-		if w.Kind == k {
+		if warningKind(w) == k {
 			return true
 		}
 	}
@@ -223,7 +224,10 @@ func (c *collector) stderrLine(n int, raw []byte) {
 		c.res.warn(WarnUnknownLine, n, clip(s))
 	}
 	for i := before; i < len(c.res.Warnings); i++ {
-		c.res.Warnings[i].Stderr = true
+		if w, ok := c.res.Warnings[i].(Warning); ok {
+			w.Stderr = true
+			c.res.Warnings[i] = w
+		}
 	}
 }
 

@@ -29,12 +29,22 @@ func parseString(t *testing.T, s string) (*Result, error) {
 	return res, err
 }
 
-func warningKinds(ws []Warning) []WarningKind {
+func warningKinds(ws []error) []WarningKind {
 	var k []WarningKind
 	for _, w := range ws {
-		k = append(k, w.Kind)
+		k = append(k, warningKind(w))
 	}
 	return k
+}
+
+// warningAt returns res.Warnings[i] as a Warning, or fails the test.
+func warningAt(t *testing.T, res *Result, i int) Warning {
+	t.Helper()
+	var w Warning
+	if i >= len(res.Warnings) || !errors.As(res.Warnings[i], &w) {
+		t.Fatalf("warning %d of %v is not a Warning", i, res.Warnings)
+	}
+	return w
 }
 
 // The 26.x header: Lock-free, Using Enhanced Reorder, CQE Poll Batch,
@@ -75,7 +85,7 @@ func TestParseV26SendBW(t *testing.T) {
 	if d := cmp.Diff([]WarningKind{WarnToolMessage, WarnNonFinite}, warningKinds(res.Warnings)); d != "" {
 		t.Errorf("warnings (-want +got):\n%s\n%v", d, res.Warnings)
 	}
-	if w := res.Warnings[1]; w.Line != 28 || !strings.Contains(w.Text, "BW peak inf") {
+	if w := warningAt(t, res, 1); w.Line != 28 || !strings.Contains(w.Text, "BW peak inf") {
 		t.Errorf("non-finite warning = %+v", w)
 	}
 }

@@ -98,7 +98,7 @@ var realWorldTable = map[string]rwCase{
 		"client.txt": {test: wBW, device: "hns_2", qps: 1, conn: "RC", mtu: 1024, rows: 0,
 			warnings: append(repeatKind(WarnUnknownLine, 6), repeatKind(WarnUnknownLine, 18)...), errIs: ErrTruncated,
 			check: func(t *testing.T, res *Result) {
-				if len(res.Header.Local) != 1 || len(res.Header.Remote) != 0 || res.Warnings[6].Line != 23 {
+				if len(res.Header.Local) != 1 || len(res.Header.Remote) != 0 || warningAt(t, res, 6).Line != 23 {
 					t.Errorf("addresses %+v, warning %v", res.Header.Local, res.Warnings[6])
 				}
 			}},
@@ -232,7 +232,7 @@ var realWorldTable = map[string]rwCase{
 		"server.txt": {test: wBW, device: "mlx5_0", qps: 1, conn: "RC", mtu: 4096, unit: "MB/sec",
 			warnings: []WarningKind{WarnBadRow}, errIs: ErrTruncated,
 			check: func(t *testing.T, res *Result) {
-				if w := res.Warnings[0]; w.Line != 26 || !strings.Contains(w.Text, "65536      664644") {
+				if w := warningAt(t, res, 0); w.Line != 26 || !strings.Contains(w.Text, "65536      664644") {
 					t.Errorf("warning %v", w)
 				}
 			}},

@@ -1,6 +1,7 @@
 package perftest
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 )
@@ -103,9 +104,18 @@ func (w Warning) String() string {
 	return w.Text
 }
 
-// Error returns String, so that a Warning can be used where an error is
-// expected (benchmath style).
+// Error returns String: Result.Warnings holds Warnings as errors
+// (benchmath style).
 func (w Warning) Error() string { return w.String() }
+
+// warningKind returns the kind of a Warning, or 0 for any other error.
+func warningKind(err error) WarningKind {
+	var w Warning
+	if errors.As(err, &w) {
+		return w.Kind
+	}
+	return 0
+}
 
 // MarshalText returns String, so that warnings encode as JSON strings.
 func (w Warning) MarshalText() ([]byte, error) { return []byte(w.String()), nil }

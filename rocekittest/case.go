@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rocekit/rocekit/internal/sentinel"
 )
 
 // captures holds the perftest and netperf captures of both lab suites.
@@ -20,7 +22,7 @@ var captures embed.FS
 // Errors of the lookups and fakes.
 var (
 	// ErrNoCase: no embedded case has that ID.
-	ErrNoCase = errors.New("rocekittest: no such case")
+	ErrNoCase = sentinel.NotExist("rocekittest: no such case")
 	// ErrWrongTool: the case is of another tool than the fake asked for.
 	ErrWrongTool = errors.New("rocekittest: case is of another tool")
 	// ErrNotKeyVal: netperf.Run reads omni -k output, and this case's

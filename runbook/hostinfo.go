@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/internal/warnjson"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/kmsg"
 	"github.com/rocekit/rocekit/rxe"
@@ -30,8 +31,9 @@ type HostInfo struct {
 	Firewall []FirewallListing `json:"firewall,omitempty"`
 	// Firewalld is "systemctl is-active firewalld": "active",
 	// "inactive", or "" when there is no systemctl.
-	Firewalld string   `json:"firewalld,omitempty"`
-	Warnings  []string `json:"warnings,omitempty"`
+	Firewalld string `json:"firewalld,omitempty"`
+	// Warnings say what could not be read; JSON has their messages.
+	Warnings warnjson.Errors `json:"warnings,omitempty"`
 }
 
 // FirewallListing is one tool's listing of the rules.
@@ -50,7 +52,7 @@ var PreflightSysctls = []string{"net.core.rmem_max", "net.core.wmem_max", "net.c
 // not a failure: a host without cpufreq, nft or systemctl is usual.
 func (l *Local) Host(ctx context.Context) (HostInfo, error) {
 	var h HostInfo
-	warn := func(err error) { h.Warnings = append(h.Warnings, err.Error()) }
+	warn := func(err error) { h.Warnings = append(h.Warnings, err) }
 	h.Hostname = readTrim("/proc/sys/kernel/hostname", warn)
 	h.Kernel = readTrim("/proc/sys/kernel/osrelease", warn)
 	fs := l.fs()

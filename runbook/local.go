@@ -206,20 +206,20 @@ func (l *Local) Netdev(ctx context.Context, netdev string) (NetdevInfo, error) {
 	if a, err := l.IPv4(ctx, netdev); err == nil {
 		info.Addr = a
 	} else {
-		info.Warnings = append(info.Warnings, err.Error())
+		info.Warnings = append(info.Warnings, err)
 	}
 	dev, err := l.irqNetdev(ctx, h, netdev)
 	if err != nil {
-		info.Warnings = append(info.Warnings, err.Error())
+		info.Warnings = append(info.Warnings, err)
 		return info, nil
 	}
 	info.LocalCPUs, info.IRQs = dev.LocalCPUs, dev.IRQs
-	info.Warnings = append(info.Warnings, errorStrings(dev.Warnings)...)
+	info.Warnings = append(info.Warnings, dev.Warnings...)
 	fs := l.fs()
 	for _, q := range dev.IRQs {
 		a, err := fs.Affinity(q.IRQ)
 		if err != nil {
-			info.Warnings = append(info.Warnings, err.Error())
+			info.Warnings = append(info.Warnings, err)
 			continue
 		}
 		info.Affinity = append(info.Affinity, a)
@@ -277,7 +277,7 @@ func (l *Local) SpreadIRQs(ctx context.Context, netdev string) (Spread, error) {
 		return Spread{}, err
 	}
 	s := Spread{Policy: plan.Policy, Assign: plan.Assign, Skipped: plan.Skipped,
-		Warnings: errorStrings(append(dev.Warnings, plan.Warnings...))}
+		Warnings: append(dev.Warnings, plan.Warnings...)}
 	if len(plan.Assign) == 0 {
 		return s, nil
 	}

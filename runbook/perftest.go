@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/internal/warnjson"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/rxe"
@@ -58,7 +59,8 @@ type PairCounters struct {
 	// Failure is the run's completion error, "" when it passed.
 	Failure string `json:"failure,omitempty"`
 	// Warnings say what could not be read (a counter file, a device).
-	Warnings []string `json:"warnings,omitempty"`
+	// JSON has their messages.
+	Warnings warnjson.Errors `json:"warnings,omitempty"`
 }
 
 // Findings judge each run's RDMA port counters with
@@ -149,18 +151,17 @@ func readPairCounters(ctx context.Context, sides *Sides, farDev, nearDev string)
 
 func pairCounterDeltas(run int, before, after pairCounters) PairCounters {
 	pc := PairCounters{Run: run}
-	for _, err := range append(before.errs, after.errs...) {
-		pc.Warnings = append(pc.Warnings, err.Error())
-	}
+	pc.Warnings = append(pc.Warnings, before.errs...)
+	pc.Warnings = append(pc.Warnings, after.errs...)
 	if len(pc.Warnings) > 0 {
 		return pc
 	}
 	var err error
 	if pc.Server, err = rxe.DeltaPortCounters(before.server, after.server); err != nil {
-		pc.Warnings = append(pc.Warnings, err.Error())
+		pc.Warnings = append(pc.Warnings, err)
 	}
 	if pc.Client, err = rxe.DeltaPortCounters(before.client, after.client); err != nil {
-		pc.Warnings = append(pc.Warnings, err.Error())
+		pc.Warnings = append(pc.Warnings, err)
 	}
 	return pc
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/internal/warnjson"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/kmsg"
 	"github.com/rocekit/rocekit/nic"
@@ -87,8 +88,9 @@ type NetdevInfo struct {
 	// Affinity is where each of IRQs may and does fire now.
 	Affinity []irq.Affinity `json:"affinity,omitempty"`
 	// Warnings say what could not be read (IRQs of a netdev in another
-	// namespace, a driver without ethtool ring support).
-	Warnings []string `json:"warnings,omitempty"`
+	// namespace, a driver without ethtool ring support). JSON has their
+	// messages.
+	Warnings warnjson.Errors `json:"warnings,omitempty"`
 }
 
 // IRQNetdev rebuilds the irq view of the netdev, for irq.Distribute.
@@ -136,7 +138,7 @@ type Spread struct {
 	Policy   string           `json:"policy"`
 	Assign   []irq.Assignment `json:"assign"`
 	Skipped  []irq.Skip       `json:"skipped,omitempty"`
-	Warnings []string         `json:"warnings,omitempty"`
+	Warnings warnjson.Errors  `json:"warnings,omitempty"`
 }
 
 // GovernorResult is what SetGovernor did.
@@ -149,11 +151,3 @@ type GovernorResult struct {
 // ErrNoIPv4 means a netdev has no IPv4 address: perftest and netperf
 // clients need one to connect to.
 var ErrNoIPv4 = errors.New("runbook: netdev has no IPv4 address")
-
-func errorStrings(errs []error) []string {
-	var out []string
-	for _, e := range errs {
-		out = append(out, e.Error())
-	}
-	return out
-}

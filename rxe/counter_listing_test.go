@@ -16,7 +16,7 @@ func TestCounterListingCut(t *testing.T) {
 	if err != nil || len(l.Ports[0].PMA) != 20 || len(l.Warnings) != 1 {
 		t.Fatalf("%d counters, warnings %v, %v", len(l.Ports[0].PMA), l.Warnings, err)
 	}
-	if w := l.Warnings[0]; w.Line != 61 || w.Text != "symbol_error" {
+	if w := lineWarningAt(t, l.Warnings, 0); w.Line != 61 || w.Text != "symbol_error" {
 		t.Errorf("warning %+v", w)
 	}
 	// hfi1's printf listing with its last value cut: a warning for the
@@ -24,7 +24,7 @@ func TestCounterListingCut(t *testing.T) {
 	h := string(readRealworld(t, "hw_counters-listing-hfi1-omnipath-netdata"))
 	h = strings.TrimSuffix(h, "0\n")
 	l, err = ParseCounterListing(strings.NewReader(h), SourceHW)
-	if err != nil || len(l.Ports[0].HW) != 35 || len(l.Warnings) != 1 || l.Warnings[0].Line != 37 {
+	if err != nil || len(l.Ports[0].HW) != 35 || len(l.Warnings) != 1 || lineWarningAt(t, l.Warnings, 0).Line != 37 {
 		t.Errorf("%d counters, warnings %v, %v", len(l.Ports[0].HW), l.Warnings, err)
 	}
 	// Paths of both directories and two ports, as grep -H prints them.

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rocekit/rocekit/internal/warnjson"
 )
 
 // CounterSource is the sysfs directory of a port that a counter comes from.
@@ -45,17 +47,17 @@ type PortCounters struct {
 	Lifespan time.Duration `json:"lifespan,omitempty"`
 	// Warnings lists the counter files that could not be read or parsed
 	// (some drivers answer EINVAL or EOPNOTSUPP for counters they lack).
-	// The other counters are still there.
-	Warnings []CounterWarning `json:"warnings,omitempty"`
+	// The other counters are still there. Each is a CounterWarning
+	// (errors.As); JSON has their messages.
+	Warnings warnjson.Errors `json:"warnings,omitempty"`
 }
 
 // CounterWarning is a counter file that could not be read or parsed.
 // errors.Is(w, syscall.EOPNOTSUPP) tells why.
 type CounterWarning struct {
-	Source CounterSource `json:"source"`
-	Name   string        `json:"name"`
-	Err    error         `json:"-"`
-	Text   string        `json:"text"` // Err's message, for JSON
+	Source CounterSource
+	Name   string
+	Err    error
 }
 
 // Error says which file failed and how.
@@ -67,7 +69,7 @@ func (w CounterWarning) Error() string {
 func (w CounterWarning) Unwrap() error { return w.Err }
 
 func (c *PortCounters) warn(src CounterSource, name string, err error) {
-	c.Warnings = append(c.Warnings, CounterWarning{Source: src, Name: name, Err: err, Text: err.Error()})
+	c.Warnings = append(c.Warnings, CounterWarning{Source: src, Name: name, Err: err})
 }
 
 // PortCounters reads the hw_counters and counters of a port. A missing

@@ -1,6 +1,7 @@
 package rxe
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"syscall"
@@ -125,7 +126,11 @@ func TestPortCountersWarnings(t *testing.T) {
 		t.Fatalf("warnings %v, want 3", c.Warnings)
 	}
 	byName := map[string]CounterWarning{}
-	for _, w := range c.Warnings {
+	for _, err := range c.Warnings {
+		var w CounterWarning
+		if !errors.As(err, &w) {
+			t.Fatalf("warning %v is not a CounterWarning", err)
+		}
 		byName[w.Name] = w
 	}
 	if w := byName["rx_icrc_encapsulated"]; !errors.Is(w, syscall.EOPNOTSUPP) || w.Source != SourceHW {
@@ -136,6 +141,15 @@ func TestPortCountersWarnings(t *testing.T) {
 	}
 	if w := byName["garbled"]; !errors.Is(w, ErrParse) {
 		t.Errorf("garbled: %v", w)
+	}
+	// JSON (the runbook peer protocol) carries the messages.
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back PortCounters
+	if err := json.Unmarshal(b, &back); err != nil || len(back.Warnings) != 3 || back.Warnings[0].Error() != c.Warnings[0].Error() {
+		t.Errorf("JSON round trip: %v, %v\n%s", back.Warnings, err, b)
 	}
 	if x, r, ok := c.DataBytes(); !ok || x != 4000 || r != 1000 {
 		t.Errorf("DataBytes = %d, %d, %v", x, r, ok)

@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+
+	"github.com/rocekit/rocekit/internal/sentinel"
 )
 
 // Sentinel errors. Operations return an *Error whose Kind is one of these, so
 // callers write errors.Is(err, rxe.ErrLinkExists); the kernel's errno stays
-// reachable too (errors.Is(err, unix.EEXIST)).
+// reachable too (errors.Is(err, unix.EEXIST)). ErrModuleMissing,
+// ErrNetdevNotFound and ErrDeviceNotFound also match fs.ErrNotExist.
 var (
 	// ErrUnsupportedOS: the operation needs Linux.
 	ErrUnsupportedOS = errors.New("rxe: not supported on " + runtime.GOOS)
@@ -17,16 +20,16 @@ var (
 	// CONFIG_INFINIBAND or ib_core cannot be loaded.
 	ErrNoRDMA = errors.New("rxe: kernel has no RDMA support")
 	// ErrModuleMissing: rdma_rxe is neither loaded, built in, nor installed.
-	ErrModuleMissing = errors.New("rxe: rdma_rxe module not available")
+	ErrModuleMissing = sentinel.NotExist("rxe: rdma_rxe module not available")
 	// ErrNetdevNotFound: the netdev does not exist in the handle's namespace.
-	ErrNetdevNotFound = errors.New("rxe: netdev not found")
+	ErrNetdevNotFound = sentinel.NotExist("rxe: netdev not found")
 	// ErrLinkExists: the link name is taken or the netdev already carries an
 	// rxe link.
 	ErrLinkExists = errors.New("rxe: link already exists")
 	// ErrNetdevUnusable: the kernel refuses rxe on this netdev (a VLAN).
 	ErrNetdevUnusable = errors.New("rxe: netdev cannot carry an rxe link")
 	// ErrDeviceNotFound: no RDMA device or port of that name or number.
-	ErrDeviceNotFound = errors.New("rxe: RDMA device not found")
+	ErrDeviceNotFound = sentinel.NotExist("rxe: RDMA device not found")
 	// ErrNotSoftLink: the device is not a soft (rxe, siw) link and cannot
 	// be deleted.
 	ErrNotSoftLink = errors.New("rxe: not a soft RDMA link")

@@ -3,6 +3,7 @@ package rxe
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"testing"
 
@@ -65,8 +66,8 @@ func TestLoadModuleWithoutRDMA(t *testing.T) {
 	}
 	_, err = LoadModule(context.Background(), Root{}, nil)
 	var e *Error
-	if !errors.As(err, &e) || !errors.Is(err, ErrModuleMissing) || e.Diagnosis == "" {
-		t.Fatalf("LoadModule error = %v, want ErrModuleMissing with a diagnosis", err)
+	if !errors.As(err, &e) || !errors.Is(err, ErrModuleMissing) || !errors.Is(err, fs.ErrNotExist) || e.Diagnosis == "" {
+		t.Fatalf("LoadModule error = %v, want ErrModuleMissing (fs.ErrNotExist) with a diagnosis", err)
 	}
 	t.Logf("%v", err)
 }

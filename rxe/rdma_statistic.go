@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/rocekit/rocekit/internal/warnjson"
 )
 
 // PortCounterText is port counters read from a command's text output
@@ -13,8 +15,9 @@ import (
 // the order they came. Time is left zero: set it before DeltaPortCounters.
 type PortCounterText struct {
 	Ports []PortCounters `json:"ports"`
-	// Warnings are lines or tokens that are not counters, with their line.
-	Warnings []LineWarning `json:"warnings,omitempty"`
+	// Warnings are lines or tokens that are not counters, each a
+	// LineWarning with its line (errors.As).
+	Warnings warnjson.Errors `json:"warnings,omitempty"`
 }
 
 // ParseRDMAStatistic reads `rdma statistic show` output, whose counters

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/netip"
 	"strconv"
+
+	"github.com/rocekit/rocekit/internal/warnjson"
 )
 
 // ShowGIDs is the text output of the show_gids script (MLNX_OFED,
@@ -21,17 +23,18 @@ type ShowGIDs struct {
 	Found    int  `json:"n_gids_found"`
 	HasFound bool `json:"has_n_gids_found"`
 	// Warnings lists rows that did not parse, IPv4 columns that disagree
-	// with the GID, and a count that disagrees with the rows.
-	Warnings []LineWarning `json:"warnings,omitempty"`
+	// with the GID, and a count that disagrees with the rows: each a
+	// LineWarning (errors.As). JSON has their messages.
+	Warnings warnjson.Errors `json:"warnings,omitempty"`
 }
 
 // LineWarning is a problem of one line of a command's text output (Line
 // 0: of the whole output), as ParseShowGIDs and ParseRDMAStatistic report
 // them.
 type LineWarning struct {
-	Line int    `json:"line"`
-	Text string `json:"text"` // the line or token as read
-	Err  error  `json:"-"`
+	Line int
+	Text string // the line or token as read
+	Err  error
 }
 
 // Error says which line and why.

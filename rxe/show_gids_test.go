@@ -30,18 +30,18 @@ func TestShowGIDsTruncatedRow(t *testing.T) {
 	if out.Entries() != 3 || len(out.Warnings) != 2 {
 		t.Fatalf("%d rows, warnings %v", out.Entries(), out.Warnings)
 	}
-	w := out.Warnings[0]
+	w := lineWarningAt(t, out.Warnings, 0)
 	if w.Line != 6 || !errors.Is(w, ErrParse) || w.Text != "mlx5_0\t1\t3\t0000" {
 		t.Errorf("warning %+v", w)
 	}
-	if out.Warnings[1].Line != 0 || out.HasFound {
+	if lineWarningAt(t, out.Warnings, 1).Line != 0 || out.HasFound {
 		t.Errorf("second warning %v, HasFound %v", out.Warnings[1], out.HasFound)
 	}
 	// The same row with the IPv4 column of another address: a warning,
 	// the row is kept.
 	bad := strings.Replace(string(full), "192.168.211.242  \tv2", "192.168.211.243  \tv2", 1)
 	out, err = ParseShowGIDs(strings.NewReader(bad))
-	if err != nil || out.Entries() != 4 || len(out.Warnings) != 1 || out.Warnings[0].Line != 6 {
+	if err != nil || out.Entries() != 4 || len(out.Warnings) != 1 || lineWarningAt(t, out.Warnings, 0).Line != 6 {
 		t.Errorf("IPv4 mismatch: %d rows, warnings %v, %v", out.Entries(), out.Warnings, err)
 	}
 }
@@ -74,7 +74,7 @@ func TestRDMAStatisticBadValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	// "N/A" is taken for a name; "duplicate_request" for its value.
-	if len(st.Warnings) < 1 || st.Warnings[0].Line != 5 || !errors.Is(st.Warnings[0], ErrParse) {
+	if len(st.Warnings) < 1 || lineWarningAt(t, st.Warnings, 0).Line != 5 || !errors.Is(st.Warnings[0], ErrParse) {
 		t.Errorf("warnings %v", st.Warnings)
 	}
 	if v, _, ok := st.Ports[0].Counter("rx_atomic_requests"); !ok || v != 0 {
@@ -82,7 +82,7 @@ func TestRDMAStatisticBadValues(t *testing.T) {
 	}
 	cut := p[:strings.Index(p, "\tnp_cnp_sent")+len("\tnp_cnp_sent")]
 	st, err = ParseRDMAStatistic(strings.NewReader(cut))
-	if err != nil || len(st.Ports[0].HW) != 20 || len(st.Warnings) != 1 || st.Warnings[0].Line != 22 {
+	if err != nil || len(st.Ports[0].HW) != 20 || len(st.Warnings) != 1 || lineWarningAt(t, st.Warnings, 0).Line != 22 {
 		t.Errorf("cut: %d counters, warnings %v, %v", len(st.Ports[0].HW), st.Warnings, err)
 	}
 	if _, err := ParseRDMAStatistic(strings.NewReader(string(readRealworld(t, "show_gids-mlx5-husky-rdma0")))); !errors.Is(err, ErrParse) {
@@ -169,4 +169,14 @@ func BenchmarkParseRDMAStatistic(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// lineWarningAt returns ws[i] as a LineWarning, or fails the test.
+func lineWarningAt(t *testing.T, ws []error, i int) LineWarning {
+	t.Helper()
+	var w LineWarning
+	if i >= len(ws) || !errors.As(ws[i], &w) {
+		t.Fatalf("warning %d of %v is not a LineWarning", i, ws)
+	}
+	return w
 }

@@ -79,6 +79,7 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/internal/warnjson"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/report"
@@ -292,7 +293,7 @@ func (t *tuner) apply(ctx context.Context, s roundSpec, res *roundResult) error 
 			return fmt.Errorf("spread the IRQs of %s (%s): %w", b.netdev, b.side.Name(), err)
 		}
 		res.Changes = append(res.Changes, spreadText(b.netdev, b.side.Name(), sp))
-		res.Notes = append(res.Notes, sp.Warnings...)
+		res.Notes = append(res.Notes, warnjson.Strings(sp.Warnings)...)
 		file, err := report.JSONFile("changes/spread-"+role(sides, b.side)+".json", sp)
 		if err != nil {
 			return err

@@ -26,6 +26,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/rocekit/rocekit/internal/warnjson"
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/perftest"
 )
@@ -206,7 +207,7 @@ func netperfJSON(res *netperf.Result, err error) netperfOutput {
 		return out
 	}
 	out.Test, out.Form, out.Version = res.Test, string(res.Form), res.Version
-	out.Warnings = append(out.Warnings, res.Warnings...)
+	out.Warnings = append(out.Warnings, warnjson.Strings(res.Warnings)...)
 	finite := func(name string, v *float64) *float64 {
 		if v == nil || !isFinite(*v) {
 			if v != nil {

@@ -43,6 +43,18 @@ type irqLine struct {
 }
 
 func main() {
+	irqs := hostIRQs()
+	writeProc(irqs)
+	writeSamples(irqs)
+	writeSys()
+}
+
+// nodeCPUs are node 1's CPUs, where the mlx5 ports are.
+var nodeCPUs = expand(node[1])
+
+// hostIRQs are the host's interrupts: legacy, NVMe on node 0, and two
+// mlx5 ports on node 1.
+func hostIRQs() []irqLine {
 	var irqs []irqLine
 	legacy := []struct {
 		n      int
@@ -69,7 +81,6 @@ func main() {
 	// Two mlx5 ports on node 1: async EQ + 48 completion EQs each;
 	// irqbalance has spread them over node 1.
 	n = 120
-	nodeCPUs := expand(node[1])
 	for port, bdf := range []string{"0000:af:00.0", "0000:af:00.1"} {
 		irqs = append(irqs, irqLine{irq: n, chip: "IR-PCI-MSIX-" + bdf, hwirq: 0, typ: "edge", action: "mlx5_async0@pci:" + bdf,
 			counts: map[int]uint64{24: 5321}, aff: node[1], eff: "24"})
@@ -86,6 +97,12 @@ func main() {
 		}
 	}
 
+	return irqs
+}
+
+// writeProc writes /proc/interrupts, each IRQ's affinity (the managed
+// ones read-only), and the processes irq looks for.
+func writeProc(irqs []irqLine) {
 	write("proc/interrupts", interrupts(irqs, nil))
 	var ro []string
 	for _, l := range irqs {
@@ -99,6 +116,13 @@ func main() {
 	}
 	// Git keeps no modes but the executable bit: tests apply readonly.txt.
 	write("readonly.txt", strings.Join(ro, ""))
+	write("proc/1/comm", "systemd\n")
+	write("proc/4242/comm", "irqbalance\n")
+	write("proc/4300/comm", "netserver\n")
+}
+
+// writeSamples writes the two later samples of /proc/interrupts.
+func writeSamples(irqs []irqLine) {
 	// Port 0's first 8 completion IRQs (121-128; 120 is its async EQ)
 	// fire during the test.
 	conc := map[int]map[int]uint64{}
@@ -110,11 +134,11 @@ func main() {
 	}
 	write("after-concentrated/interrupts", interrupts(irqs, conc))
 	write("after-spread/interrupts", interrupts(irqs, spread))
+}
 
-	write("proc/1/comm", "systemd\n")
-	write("proc/4242/comm", "irqbalance\n")
-	write("proc/4300/comm", "netserver\n")
-
+// writeSys writes the CPUs, nodes, cpufreq and the two mlx5 netdevs and
+// lo under sys/.
+func writeSys() {
 	write("sys/devices/system/cpu/online", "0-95\n")
 	write("sys/devices/system/cpu/possible", "0-95\n")
 	write("sys/devices/system/node/online", "0-1\n")
