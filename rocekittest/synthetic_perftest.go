@@ -11,7 +11,7 @@ import (
 	"github.com/rocekit/rocekit/perftest"
 )
 
-// ErrNoTable: the template case printed no result table that a synthetic
+// ErrNoTable means the template case printed no result table that a synthetic
 // case could fill (a failure, a version query, a --output run).
 var ErrNoTable = errors.New("rocekittest: template has no result table")
 
@@ -108,7 +108,7 @@ func synthesize(template *Case, n int, kind perftest.ResultKind, row func(table,
 	for i := range c.Sides {
 		s := &c.Sides[i]
 		res, err := perftest.Parse(bytes.NewReader(s.Stdout))
-		if res == nil || res.Kind != kind || (len(res.BW) == 0 && len(res.Lat) == 0) {
+		if res == nil || !sameKind(res.Kind, kind) || (len(res.BW) == 0 && len(res.Lat) == 0) {
 			if s.Role == "client" {
 				return nil, fmt.Errorf("%w: %s client (%v)", ErrNoTable, template.ID, err)
 			}
@@ -132,6 +132,11 @@ func synthesize(template *Case, n int, kind perftest.ResultKind, row func(table,
 	c.Note = "synthetic rows in the real output of " + template.ID
 	c.Files = nil // a --out_json file would contradict the new rows
 	return &c, nil
+}
+
+// sameKind: a -D latency table takes latency rows too.
+func sameKind(got, want perftest.ResultKind) bool {
+	return got == want || got == perftest.ResultLatDuration && want == perftest.ResultLat
 }
 
 // first is the index of the first of n rows the side prints.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -57,12 +59,12 @@ func TestSyntheticBW(t *testing.T) {
 			if _, ok := c.Side("server"); !ok {
 				t.Fatal("server side lost")
 			}
-			srv := mustParse(t, c, "server")
-			switch {
-			case strings.Contains(id, "send-bw-a"), id == "bookworm/perftest/send-bw-bidir":
-				// the send server and -b sides print every size
-			case len(srv.BW) > 0 && srv.BW[len(srv.BW)-1].Bytes != 65536:
-				t.Errorf("server rows %+v, want the last size", srv.BW)
+			srv, want := mustParse(t, c, "server"), 1 // write/read servers print the last size
+			if strings.HasPrefix(srv.Test, "Send") {
+				want = 2
+			}
+			if len(mustParse(t, tmpl, "server").BW) > 0 && (len(srv.BW) != want || srv.BW[len(srv.BW)-1].Bytes != 65536) {
+				t.Errorf("server rows %+v, want %d ending with the last size", srv.BW, want)
 			}
 			if id == "trixie/perftest/send-bw" && (len(srv.BW) != 2 || srv.BW[0].PeakMeasured) {
 				t.Errorf("send server %+v: want both rows, peak not measured as in the capture", srv.BW)
@@ -71,13 +73,19 @@ func TestSyntheticBW(t *testing.T) {
 	}
 }
 
-// TestSyntheticLat: nine-column latency tables of both versions.
+// TestSyntheticLat: latency tables of nine columns (both lab versions),
+// five (perftest 2.x/3.x, a real mlx4 output) and -D (t_avg and tps).
 func TestSyntheticLat(t *testing.T) {
 	rows := []perftest.LatRow{{Bytes: 2, Iterations: 1000, TMinMicros: 1.02, TMaxMicros: 9.87, TTypicalMicros: 1.11,
-		TAvgMicros: 1.2, TStdevMicros: 0.31, P99Micros: 2.5, P999Micros: 9.87}}
-	for _, id := range []string{"trixie/perftest/send-lat", "bookworm/perftest/send-lat", "trixie/perftest/read-lat", "trixie/perftest/send-lat-a"} {
+		TAvgMicros: 1.2, TStdevMicros: 0.31, P99Micros: 2.5, P999Micros: 9.87, TPS: 416666.67}}
+	cases := map[string]*rocekittest.Case{"mlx4-cx3-read-lat-a-v3": realworld(t, "mlx4-cx3-read-lat-a-completion-error")}
+	for _, id := range []string{"trixie/perftest/send-lat", "bookworm/perftest/send-lat", "trixie/perftest/read-lat",
+		"trixie/perftest/send-lat-a", "trixie/perftest/send-lat-duration"} {
+		cases[id] = lookup(t, id)
+	}
+	for id, tmpl := range cases {
 		t.Run(id, func(t *testing.T) {
-			c, err := rocekittest.SyntheticLat(lookup(t, id), rows)
+			c, err := rocekittest.SyntheticLat(tmpl, rows)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,12 +94,63 @@ func TestSyntheticLat(t *testing.T) {
 				t.Fatalf("%d rows", len(res.Lat))
 			}
 			r, w := res.Lat[0], rows[0]
-			if r.Bytes != 2 || r.Iterations != 1000 || r.TMinMicros != w.TMinMicros || r.TTypicalMicros != w.TTypicalMicros ||
-				r.P99Micros != w.P99Micros || r.P999Micros != w.P999Micros || r.TStdevMicros != w.TStdevMicros {
+			switch cols := len(strings.Fields(tableRow(t, c))); {
+			case r.Bytes != 2 || r.Iterations != 1000:
+				t.Errorf("row %+v", r)
+			case r.Duration:
+				if r.TAvgMicros != w.TAvgMicros || r.TPS != w.TPS {
+					t.Errorf("-D row %+v, want t_avg %v tps %v", r, w.TAvgMicros, w.TPS)
+				}
+			case r.TMinMicros != w.TMinMicros || r.TMaxMicros != w.TMaxMicros || r.TTypicalMicros != w.TTypicalMicros:
 				t.Errorf("row %+v, want %+v", r, w)
+			case cols == 9 && (r.TAvgMicros != w.TAvgMicros || r.TStdevMicros != w.TStdevMicros ||
+				r.P99Micros != w.P99Micros || r.P999Micros != w.P999Micros):
+				t.Errorf("row %+v, want %+v", r, w)
+			case cols != 9 && cols != 5:
+				t.Errorf("%d columns", cols)
 			}
 		})
 	}
+}
+
+// TestSyntheticBWWithoutMsgRate: a real perftest 1.x output (4 columns, no
+// MsgRate) keeps its layout.
+func TestSyntheticBWWithoutMsgRate(t *testing.T) {
+	c, err := rocekittest.SyntheticBW(realworld(t, "mlx-ib-write-bw-v1-no-msgrate"),
+		[]perftest.BWRow{{Bytes: 4096, Iterations: 5000, BWAvgGbps: 50, BWPeakGbps: 52, PeakMeasured: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := mustParse(t, c, "client")
+	if len(res.BW) != 1 || len(strings.Fields(tableRow(t, c))) != 4 || !math.IsNaN(res.BW[0].MsgRateMpps) ||
+		!near(res.BW[0].BWAvgGbps, 50, 0.001) {
+		t.Errorf("rows %+v from\n%s", res.BW, tableRow(t, c))
+	}
+}
+
+// realworld makes a case of a real output in testdata/realworld/perftest.
+func realworld(t *testing.T, name string) *rocekittest.Case {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "realworld", "perftest", name, "client.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &rocekittest.Case{ID: "realworld/perftest/" + name, Tool: "perftest", Name: name,
+		Sides: []rocekittest.Side{{Role: "client", Stdout: b}}}
+}
+
+// tableRow is the first row under the client's "#bytes" header.
+func tableRow(t *testing.T, c *rocekittest.Case) string {
+	t.Helper()
+	s, _ := c.Side("client")
+	lines := strings.Split(string(s.Stdout), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "#bytes") && i+1 < len(lines) {
+			return lines[i+1]
+		}
+	}
+	t.Fatalf("%s: no table", c.ID)
+	return ""
 }
 
 // TestSyntheticRunPair: a synthetic case plays through RunPair like a
