@@ -83,7 +83,8 @@ func TestLabUDPTuning(t *testing.T) {
 	c := config{Flags: runbook.Flags{Netdev: "eth0", PeerNetns: "udppeer", PeerNetdev: "eth1",
 		Journal: filepath.Join(dir, "journal.jsonl"), Timeout: 10 * time.Minute},
 		Rounds: "A,S,B,C,V", MTU: 9000, Length: 2, MsgSize: 1400, SockBuf: "2M", Count: 2,
-		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out"), Governor: "performance"}
+		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out"), Governor: "performance",
+		Interval: 1}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	var out, progress bytes.Buffer
@@ -210,10 +211,28 @@ func TestLabUDPTuning(t *testing.T) {
 		if _, ok := r.Metric("recv_throughput"); !ok {
 			t.Errorf("%s: no recv_throughput", r.Name)
 		}
+		// netperf -D 1: interim results of every run, timed within it.
+		interims := map[string]int{}
+		for _, m := range r.Metrics {
+			if m.Name == "interim_throughput" {
+				rep, _ := m.Label("repeat")
+				interims[rep]++
+				if ts, _ := m.Label("t"); m.Unit != report.UnitMbps || ts == "" || len(m.Values) != 1 || !(m.Values[0] >= 0) {
+					t.Errorf("%s: interim %s: %v %s", r.Name, m.Key(), m.Values, m.Unit)
+				}
+			}
+		}
+		if len(interims) != c.Count || interims["0"] == 0 {
+			t.Errorf("%s: interim results per run %v, want some in each of %d runs", r.Name, interims, c.Count)
+		}
+		t.Logf("%s: interim results per run %v", r.Name, interims)
 	}
 
 	// The files of -out; each archive holds netperf's output of every run.
-	for _, name := range []string{"report.md", "preflight.json"} {
+	if html, err := os.ReadFile(filepath.Join(c.Out, "report.html")); err != nil || !bytes.Contains(html, []byte("throughput over time (interim results)")) {
+		t.Errorf("report.html without the interim picture (%v)", err)
+	}
+	for _, name := range []string{"report.md", "preflight.json", "interims-throughput.svg"} {
 		if _, err := os.Stat(filepath.Join(c.Out, name)); err != nil {
 			t.Errorf("-out: %v", err)
 		}

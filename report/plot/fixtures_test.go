@@ -136,3 +136,24 @@ func savePNG(t *testing.T, name string, fig Figure) {
 	os.WriteFile(filepath.Join(dir, name+".png"), b, 0o644)
 	os.WriteFile(filepath.Join(dir, name+".svg"), fig.SVG, 0o644)
 }
+
+// soakRound is a round with the interim rows of one side of a captured
+// perftest --run_infinitely -D 1 run (rocekittest/captures/SUITE/perftest/C).
+func soakRound(t testing.TB, suite, c string, role ...string) report.Round {
+	t.Helper()
+	side := "client"
+	if len(role) > 0 {
+		side = role[0]
+	}
+	dir := filepath.Join("..", "..", "rocekittest", "captures", suite, "perftest", c)
+	out, err := os.ReadFile(filepath.Join(dir, side+".stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ := perftest.Parse(bytes.NewReader(out))
+	r := report.Round{Name: c + " " + suite + " " + side, Start: t0}
+	if err := r.AddPerftestInterims(0, perftest.Interims(res, time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
