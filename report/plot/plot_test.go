@@ -46,6 +46,10 @@ func figureCases() []figureCase {
 		}, []string{"udp_stream_C_mtu9000_irqspread", "no NUMA node CPUs recorded (eth0 numa_node -1"}},
 		{"interims", func(t *testing.T) (Figure, error) { return Interims([]report.Round{interimRound(t)}, "throughput") },
 			[]string{"throughput over time", "tcp_stream_demo run 0", "throughput (Mbit/s)"}},
+		{"interims-5rounds", func(t *testing.T) (Figure, error) {
+			return Interims(withInterims(t, demoRounds(t, "netperf-udp-tuning-5rounds"), 3), "throughput")
+		},
+			[]string{"udp_stream_V_sockmax_mtu9000_irqspread_m8000_s4M run 2", "udp_stream_A_default run 0"}},
 		{"interims-perftest", func(t *testing.T) (Figure, error) {
 			return Interims([]report.Round{soakRound(t, "trixie", "send-bw-infinite"), soakRound(t, "trixie", "send-bw-infinite", "server"),
 				soakRound(t, "bookworm", "send-bw-infinite", "server")}, "bw_avg")
