@@ -39,9 +39,10 @@ type SoakResult struct {
 	Stopped bool
 	// AfterStop is a failure either side printed once the client was
 	// stopped, which does not fail the soak: perftest 4.5's write server
-	// prints "Failed to exchange data between server and clients" when its
-	// client dies of SIGINT.
-	AfterStop error
+	// prints "Failed to exchange data between server and clients"
+	// (KindHandshake) when its client dies of SIGINT before the server
+	// gets its own. Ending by the SIGINT itself is not a failure.
+	AfterStop *Error
 }
 
 // RunSoak runs a --run_infinitely pair for length: opts as RunPair takes
@@ -54,8 +55,9 @@ type SoakResult struct {
 // as it arrives, from the goroutine that reads the side's output.
 //
 // The error is RunPair's, except that ending by the SIGINT RunSoak sent
-// is success, and so is what either side printed after the client was
-// stopped (SoakResult.AfterStop). Options.Timeout, when zero, becomes
+// is success, and so is a failure the server printed after the client was
+// stopped (SoakResult.AfterStop); a failure the client printed fails the
+// soak. Options.Timeout, when zero, becomes
 // length plus a minute for the setup and the stop.
 //
 // Similar to: ib_write_bw --run_infinitely -D 1 -d rxe0 & ib_write_bw --run_infinitely -D 1 -d rxe0 SERVER & sleep 60; kill -INT %2 %1
@@ -83,7 +85,9 @@ func RunSoak(ctx context.Context, serverRunner, clientRunner host.Runner, server
 	if pe, ok := errors.AsType[*Error](pr.Client.ParseErr); ok && pe != nil {
 		return sr, err
 	}
-	sr.AfterStop = err
+	if pe, ok := errors.AsType[*PairError](err); ok && pe.Failure != nil {
+		sr.AfterStop = pe.Failure
+	}
 	return sr, nil
 }
 

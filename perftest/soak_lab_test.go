@@ -42,6 +42,9 @@ func TestLabRunSoak(t *testing.T) {
 			if err != nil {
 				t.Fatalf("RunSoak: %v", err)
 			}
+			if sr.AfterStop != nil && sr.AfterStop.Kind != perftest.KindHandshake {
+				t.Errorf("after the stop: %v; want nothing or 4.5's handshake complaint", sr.AfterStop)
+			}
 			if !sr.Stopped || len(sr.ClientInterims) == 0 {
 				t.Fatalf("stopped %v with %d client rows; want stopped after some rows", sr.Stopped, len(sr.ClientInterims))
 			}

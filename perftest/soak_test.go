@@ -86,6 +86,26 @@ func TestRunSoak(t *testing.T) {
 	if !bytes.Equal(sr.Client.Stdout, []byte(cOut)) {
 		t.Error("the client's output was not kept whole")
 	}
+	if sr.AfterStop != nil {
+		t.Errorf("AfterStop %v: nothing failed", sr.AfterStop)
+	}
+}
+
+// TestRunSoakServerComplains replays bookworm's write pair: perftest 4.5's
+// server says "Failed to exchange data" once its client is gone. The soak
+// still succeeds, with that failure in AfterStop.
+func TestRunSoakServerComplains(t *testing.T) {
+	sOut, sErr := pairFixture(t, "bookworm", "write-bw-infinite", "server")
+	cOut, _ := pairFixture(t, "bookworm", "write-bw-infinite", "client")
+	srvF, cliF := fakePair("ib_write_bw", DefaultPort, host.FakeScript{Stdout: sOut, Stderr: sErr, Hang: true, Listen: []uint16{DefaultPort}},
+		host.FakeScript{Stdout: cOut, Hang: true})
+	sr, err := RunSoak(testCtx(t), srvF, cliF, "198.18.0.1", Options{Test: WriteBW, Duration: time.Second}, time.Millisecond, nil)
+	if err != nil {
+		t.Fatalf("RunSoak: %v", err)
+	}
+	if sr.AfterStop == nil || sr.AfterStop.Kind != KindHandshake || len(sr.ClientInterims) != 5 {
+		t.Errorf("AfterStop %v, %d client rows; want the server's handshake failure and 5 rows", sr.AfterStop, len(sr.ClientInterims))
+	}
 }
 
 // TestRunSoakClientFails: a client that ends by itself before the stop
