@@ -49,6 +49,8 @@ var failurePatterns = []failurePattern{
 	{[]string{"Failed status"}, KindCompletion, 70},
 	{[]string{"scnt=", "ccnt="}, KindCompletion, 70},
 	{[]string{"rcnt="}, KindCompletion, 70},
+	// --run_infinitely (run_infinitely_bw*): the server's only word of it.
+	{[]string{"Error occurred while running infinitely"}, KindCompletion, 70},
 
 	{[]string{"Did not get Message for"}, KindTimeout, 65},
 	{[]string{"Total Received=", "Total Iters Required="}, KindTimeout, 65},

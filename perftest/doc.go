@@ -45,6 +45,19 @@
 // the stdout and stderr of one side at once. Detect tells which form an
 // input is.
 //
+// RunPair runs one pair to its end; RunSoak runs a --run_infinitely pair
+// for a given time, hands each row to a callback as it arrives (with the
+// time its interval ended: an Interim), stops the client with SIGINT and
+// keeps everything both sides printed. Interims times the rows of saved
+// --run_infinitely output; report.Round.AddPerftestInterims records them
+// and report/plot.Interims draws them, so a stall shows:
+//
+//	sr, err := perftest.RunSoak(ctx, srv, cli, "198.18.0.1",
+//		perftest.Options{Test: perftest.WriteBW, Device: "rxe0", Duration: time.Second}, time.Hour, nil)
+//	for _, in := range sr.ClientInterims {
+//		fmt.Printf("%6.0fs %.2f Gb/s\n", in.End.Seconds(), in.Row.BWAvgGbps)
+//	}
+//
 // A line that reads as a result row but does not fit the table (too few
 // or too many fields, a garbled number) becomes a WarnBadRow warning with
 // its line number and a *ParseError; a row cut short at the end of the

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/rocekit/rocekit/netperf"
+	"github.com/rocekit/rocekit/perftest"
 )
 
 // AddInterim records one interim result of a repeat, a point of a time
@@ -42,6 +43,27 @@ func (r *Round) AddNetperfInterims(repeat int, res *netperf.Result) error {
 			continue
 		}
 		if err := r.AddInterim("throughput", UnitMbps, repeat, in.EndingUnixSec-start, mbps); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AddPerftestInterims records the rows of one repeat of a perftest
+// --run_infinitely run (perftest.SoakResult.ClientInterims, or
+// perftest.Interims of saved output) with AddInterim as "interim_bw_avg"
+// in Gbit/s, each at the end of its interval. Rows whose bandwidth is
+// unknown (NaN: no unit) are left out; a row of 0.00 is kept, since it is
+// the stall the series is for. The error wraps ErrInvalidRound for a
+// non-finite value.
+//
+// Similar to: ib_write_bw --run_infinitely -D 1 ... | awk '{print $4}'
+func (r *Round) AddPerftestInterims(repeat int, rows []perftest.Interim) error {
+	for _, in := range rows {
+		if math.IsNaN(in.Row.BWAvgGbps) {
+			continue
+		}
+		if err := r.AddInterim("bw_avg", UnitGbps, repeat, in.End.Seconds(), in.Row.BWAvgGbps); err != nil {
 			return err
 		}
 	}

@@ -2,12 +2,16 @@ package report
 
 import (
 	"bytes"
+	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/netperf"
+	"github.com/rocekit/rocekit/perftest"
 )
 
 // guestLoad is the per-CPU load and queue-interrupt distribution of the
@@ -79,5 +83,47 @@ func TestAddNetperfInterims(t *testing.T) {
 	}
 	if err := r.AddInterim("throughput", UnitMbps, 0, 1, nan()); err == nil {
 		t.Error("NaN value accepted")
+	}
+}
+
+func TestAddPerftestInterims(t *testing.T) {
+	// The trixie ib_write_bw --run_infinitely -D 1 client: four rows in
+	// MiB/s, the first 6.44.
+	b, err := os.ReadFile(filepath.Join("..", "rocekittest", "captures", "trixie", "perftest", "write-bw-infinite", "client.stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := perftest.Parse(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := perftest.Interims(res, time.Second)
+	var r Round
+	if err := r.AddPerftestInterims(2, rows); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, m := range r.Metrics {
+		if m.Name == "interim_bw_avg" && m.Unit == UnitGbps && len(m.Values) == 1 {
+			keys = append(keys, m.Key())
+		}
+	}
+	if len(keys) != 4 || len(r.Metrics) != 4 {
+		t.Fatalf("interim metrics %v of %d, want 4", keys, len(r.Metrics))
+	}
+	if keys[0] != "interim_bw_avg/repeat=2/t=1.000" || keys[3] != "interim_bw_avg/repeat=2/t=4.000" {
+		t.Errorf("keys %v, want t=1.000 to t=4.000 of repeat 2", keys)
+	}
+	if m, _ := r.Metric(keys[0]); math.Abs(m.Values[0]-6.44*0.008388608) > 1e-12 {
+		t.Errorf("first interim %v Gbit/s, want 6.44 MiB/s = %v", m.Values[0], 6.44*0.008388608)
+	}
+	// A row without a unit (NaN) is left out; a non-finite time fails.
+	nan := perftest.Interim{Row: perftest.BWRow{BWAvgGbps: math.NaN()}, End: time.Second}
+	if err := r.AddPerftestInterims(3, []perftest.Interim{nan}); err != nil || len(r.Metrics) != 4 {
+		t.Errorf("a NaN row: %v, %d metrics", err, len(r.Metrics))
+	}
+	bad := perftest.Interim{Row: perftest.BWRow{BWAvgGbps: math.Inf(1)}, End: time.Second}
+	if err := r.AddPerftestInterims(3, []perftest.Interim{bad}); !errors.Is(err, ErrInvalidRound) {
+		t.Errorf("an inf row: %v, want ErrInvalidRound", err)
 	}
 }

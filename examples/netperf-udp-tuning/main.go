@@ -38,7 +38,8 @@
 // throughput, loss, drop counters, IRQ distribution and findings per round),
 // report.html (one page: findings first, the pictures inline),
 // throughput.svg (send vs receive, loss and the drop counters that grew,
-// per round), cpu-LETTER.svg (the receiver's per-CPU load and queue
+// per round), interims-throughput.svg (netperf's interim results over
+// each run, where a stall shows), cpu-LETTER.svg (the receiver's per-CPU load and queue
 // interrupts, its NUMA node's CPUs marked), summary.json, and one
 // NAME.tar.gz per round with netperf's raw output (raw/N/netperf.stdout
 // and .stderr), netserver's output, and JSON snapshots of
@@ -65,6 +66,7 @@
 //	-sockbuf 2M         -s and -S socket buffers (K, M, G: binary; k, m, g: decimal)
 //	-count 3            runs per round
 //	-governor performance
+//	-interval 1         seconds between netperf's interim results (-D); 0 off
 //	-store rocekit-rounds.jsonl
 //	-out netperf-udp-tuning-out
 package main
@@ -98,6 +100,7 @@ type config struct {
 	Store    string
 	Out      string
 	Governor string
+	Interval int // netperf -D: seconds between interim results, 0 off
 }
 
 func main() {
@@ -112,6 +115,7 @@ func main() {
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
 	flag.StringVar(&c.Out, "out", "netperf-udp-tuning-out", "folder for report.md, the plots, summary.json and the round archives")
 	flag.StringVar(&c.Governor, "governor", "performance", "cpufreq governor of round C on both ends; restored on exit")
+	flag.IntVar(&c.Interval, "interval", 1, "seconds between netperf's interim results (-D), drawn over time in interims-throughput.svg; 0 off")
 	cli.Parse("netperf-udp-tuning")
 	cli.Main("netperf-udp-tuning", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
@@ -180,6 +184,9 @@ func (c config) netperfOptions() (netperf.Options, error) {
 	}
 	o := netperf.Options{Test: netperf.TestUDPStream, Family: netperf.IPv4, Length: time.Duration(c.Length) * time.Second,
 		MessageSize: c.MsgSize, LocalSocketBuffer: buf, RemoteSocketBuffer: buf}
+	if o, err = withInterims(o, c.Interval); err != nil {
+		return o, err
+	}
 	return o, o.Validate()
 }
 
@@ -413,6 +420,9 @@ func (t *tuner) build(s roundSpec, opts netperf.Options, srv *netperf.Netserver,
 		}
 		res.Files = append(res.Files, files...)
 		round.Outputs = append(round.Outputs, report.Output{Repeat: i, Role: "client", Stream: "stdout", Path: files[0].Name})
+	}
+	if err := addInterims(&round, runs); err != nil {
+		return err
 	}
 	last := runs[len(runs)-1]
 	if res.Receiver, err = runbook.Between(res.Far, runs[0].FarBefore, last.FarAfter); err != nil {

@@ -35,7 +35,8 @@ func TestLabUDPTuning(t *testing.T) {
 	c := config{Flags: cli.Flags{Netdev: "eth0", PeerNetns: "udppeer", PeerNetdev: "eth1",
 		Journal: filepath.Join(dir, "journal.jsonl"), Timeout: 10 * time.Minute},
 		Rounds: "A,S,B,C,V", MTU: 9000, Length: 2, MsgSize: 1400, SockBuf: "2M", Count: 2,
-		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out"), Governor: "performance"}
+		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out"), Governor: "performance",
+		Interval: 1}
 	runLogged(t, c)
 	checkLabRestored(t, before)
 
@@ -43,9 +44,12 @@ func TestLabUDPTuning(t *testing.T) {
 		"udp_stream_C_sockmax_mtu9000_irqspread", "udp_stream_V_sockmax_mtu9000_irqspread_m8000_s4M"}
 	mtus := []int{1500, 1500, 9000, 9000, 9000}
 	s := checkLabSummary(t, c.Out, names, mtus)
-	checkLabStore(t, c.Store, s, names, mtus)
+	checkLabStore(t, c.Store, s, names, mtus, c.Count)
 	// The files of -out; each archive holds netperf's output of every run.
-	for _, name := range []string{"report.md", "preflight.md", "preflight.json"} {
+	if html, err := os.ReadFile(filepath.Join(c.Out, "report.html")); err != nil || !bytes.Contains(html, []byte("throughput over time (interim results)")) {
+		t.Errorf("report.html without the interim picture (%v)", err)
+	}
+	for _, name := range []string{"report.md", "preflight.md", "preflight.json", "interims-throughput.svg"} {
 		if _, err := os.Stat(filepath.Join(c.Out, name)); err != nil {
 			t.Errorf("-out: %v", err)
 		}
@@ -211,7 +215,7 @@ func checkLabSummary(t *testing.T, out string, names []string, mtus []int) summa
 // receiver's interrupt distribution, its throughput and socket buffer,
 // and the parameters of the run; and that round A alone says its buffer
 // was clamped.
-func checkLabStore(t *testing.T, store string, s summary, names []string, mtus []int) {
+func checkLabStore(t *testing.T, store string, s summary, names []string, mtus []int, count int) {
 	t.Helper()
 	rounds, _, err := report.OpenStore(store).Load()
 	if err != nil {
@@ -260,7 +264,28 @@ func checkLabStore(t *testing.T, store string, s summary, names []string, mtus [
 		if _, ok := r.Metric("recv_throughput"); !ok {
 			t.Errorf("%s: no recv_throughput", r.Name)
 		}
+		checkLabInterims(t, r, count)
 	}
+}
+
+// checkLabInterims: netperf -D 1 gave interim results in every run, each
+// timed within it.
+func checkLabInterims(t *testing.T, r report.Round, count int) {
+	t.Helper()
+	interims := map[string]int{}
+	for _, m := range r.Metrics {
+		if m.Name == "interim_throughput" {
+			rep, _ := m.Label("repeat")
+			interims[rep]++
+			if ts, _ := m.Label("t"); m.Unit != report.UnitMbps || ts == "" || len(m.Values) != 1 || !(m.Values[0] >= 0) {
+				t.Errorf("%s: interim %s: %v %s", r.Name, m.Key(), m.Values, m.Unit)
+			}
+		}
+	}
+	if len(interims) != count || interims["0"] == 0 {
+		t.Errorf("%s: interim results per run %v, want some in each of %d runs", r.Name, interims, count)
+	}
+	t.Logf("%s: interim results per run %v", r.Name, interims)
 }
 
 // checkLabArchive checks a round's archive holds netperf's output of

@@ -132,6 +132,11 @@ func writeOutputs(dir string, out io.Writer, sides *runbook.Sides, results []rou
 		return err
 	}
 	figs = append(figs, fig)
+	interims, err := interimFigures(rounds)
+	if err != nil {
+		return err
+	}
+	figs = append(figs, interims...)
 	for _, r := range results {
 		opts := plot.CPULoadOptions{Name: "cpu-" + r.Spec.Letter}
 		if r.Far.Snapshot.Device.NUMANode >= 0 {
@@ -190,15 +195,16 @@ func writeMarkdown(w io.Writer, sides *runbook.Sides, results []roundResult) err
 }
 
 // withoutPerCPU returns the rounds without their per-CPU metrics (two
-// rows per CPU would drown the table on a large host); cpu_soft_max and
-// queue_irq_busiest_share stay.
+// rows per CPU would drown the table on a large host) and interim
+// results (one row per second; interims-throughput.svg shows them);
+// cpu_soft_max and queue_irq_busiest_share stay.
 func withoutPerCPU(results []roundResult) []report.Round {
 	rounds := make([]report.Round, len(results))
 	for i, r := range results {
 		rounds[i] = r.Round
 		rounds[i].Metrics = slices.DeleteFunc(slices.Clone(r.Round.Metrics), func(m report.Metric) bool {
 			_, perCPU := m.Label("cpu")
-			return perCPU
+			return perCPU || strings.HasPrefix(m.Name, "interim_")
 		})
 	}
 	return rounds

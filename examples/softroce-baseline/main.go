@@ -11,7 +11,10 @@
 //     the same name and parameters when the store has one, with findings
 //     (jitter, the GID type), report.html (the same with the pictures of
 //     the runs and the latency percentiles inline, rounds.svg, latency.svg)
-//     and one reproducibility archive per round.
+//     and one reproducibility archive per round,
+//  7. with -soak D, run ib_send_bw --run_infinitely -D 1 for D and add the
+//     round ib_send_bw_soak: its rows over time (interims-bw_avg.svg on
+//     report.html), where a stall shows.
 //
 // The far end is, by the flags:
 //
@@ -27,6 +30,7 @@
 //
 //	go run ./examples/softroce-baseline -netdev eth0 [-mtu 9000] [-count 3] [-n 10000]
 //	go run ./examples/softroce-baseline -netdev eth0 -peer root@198.18.0.2 -mtu 9000
+//	go run ./examples/softroce-baseline -netdev eth0 -count 1 -soak 10m
 package main
 
 import (
@@ -56,6 +60,7 @@ type config struct {
 	QPTimeout  int
 	Store      string
 	Out        string
+	Soak       time.Duration // ib_send_bw --run_infinitely for this long; 0: none
 }
 
 func main() {
@@ -68,6 +73,7 @@ func main() {
 	flag.IntVar(&c.QPTimeout, "qp-timeout", 0, "perftest -u: QP timeout exponent, 4.096 us * 2^N (0: perftest's 14, 67 ms); raise it on emulated or loaded hosts (the lab uses 22)")
 	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
 	flag.StringVar(&c.Out, "out", "softroce-baseline-out", "folder for report.md, report.html and the round archives")
+	flag.DurationVar(&c.Soak, "soak", 0, "after the baseline, run ib_send_bw --run_infinitely -D 1 this long and draw its rows over time (0: no soak)")
 	cli.Parse("softroce-baseline")
 	cli.Main("softroce-baseline", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
@@ -82,9 +88,9 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	defer func() { err = errors.Join(err, sides.Restore()) }()
 
 	tests := []perftest.Test{perftest.SendBW, perftest.SendLat}
-	prog := cli.NewProgress(progress, 2+len(tests)*c.Count)
+	prog := cli.NewProgress(progress, 2+len(tests)*c.Count+soakSteps(c))
 	if sides.Mode == runbook.Loopback {
-		prog = cli.NewProgress(progress, 1+len(tests)*c.Count)
+		prog = cli.NewProgress(progress, 1+len(tests)*c.Count+soakSteps(c))
 	}
 	far, near, err := sides.PrepareRXE(ctx, c.RXE, c.MTU, prog)
 	if err != nil {
@@ -99,6 +105,17 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	for _, test := range tests {
 		round, err := b.measure(ctx, test)
 		if err != nil {
+			return err
+		}
+		rounds = append(rounds, round)
+	}
+	if c.Soak > 0 {
+		prog.Step("ib_send_bw --run_infinitely -D 1 for %v", c.Soak)
+		round, files, err := soak(ctx, c, sides, far, near, w)
+		if _, aerr := cli.SaveArchive(c.Out, round, files); err != nil || aerr != nil {
+			return errors.Join(err, aerr)
+		}
+		if err := b.store.Append(round); err != nil {
 			return err
 		}
 		rounds = append(rounds, round)

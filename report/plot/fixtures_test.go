@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -135,4 +137,52 @@ func savePNG(t *testing.T, name string, fig Figure) {
 	}
 	os.WriteFile(filepath.Join(dir, name+".png"), b, 0o644)
 	os.WriteFile(filepath.Join(dir, name+".svg"), fig.SVG, 0o644)
+}
+
+// soakRound is a round with the interim rows of one side of a captured
+// perftest --run_infinitely -D 1 run (rocekittest/captures/SUITE/perftest/C).
+func soakRound(t testing.TB, suite, c string, role ...string) report.Round {
+	t.Helper()
+	side := "client"
+	if len(role) > 0 {
+		side = role[0]
+	}
+	dir := filepath.Join("..", "..", "rocekittest", "captures", suite, "perftest", c)
+	out, err := os.ReadFile(filepath.Join(dir, side+".stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ := perftest.Parse(bytes.NewReader(out))
+	r := report.Round{Name: c + " " + suite + " " + side, Start: t0}
+	if err := r.AddPerftestInterims(0, perftest.Interims(res, time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// withInterims gives each round the interim results of the captured
+// netperf -D run (interimRound) as runs 0 to runs-1, scaled per round and
+// run so that the lines differ: the example's page after -interval 1.
+func withInterims(t testing.TB, rounds []report.Round, runs int) []report.Round {
+	t.Helper()
+	demo := interimRound(t)
+	out := make([]report.Round, len(rounds))
+	for i, r := range rounds {
+		r.Metrics = slices.Clone(r.Metrics)
+		for k := range runs {
+			for _, m := range demo.Metrics {
+				ts, ok := m.Label("t")
+				if m.Name != "interim_throughput" || !ok {
+					continue
+				}
+				sec, _ := strconv.ParseFloat(ts, 64)
+				v := m.Values[0] * (1 + 0.1*float64(i)) * (1 - 0.05*float64(k))
+				if err := r.AddInterim("throughput", m.Unit, k, sec, v); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		out[i] = r
+	}
+	return out
 }

@@ -46,6 +46,14 @@ func figureCases() []figureCase {
 		}, []string{"udp_stream_C_mtu9000_irqspread", "no NUMA node CPUs recorded (eth0 numa_node -1"}},
 		{"interims", func(t *testing.T) (Figure, error) { return Interims([]report.Round{interimRound(t)}, "throughput") },
 			[]string{"throughput over time", "tcp_stream_demo run 0", "throughput (Mbit/s)"}},
+		{"interims-5rounds", func(t *testing.T) (Figure, error) {
+			return Interims(withInterims(t, demoRounds(t, "netperf-udp-tuning-5rounds"), 3), "throughput")
+		},
+			[]string{"udp_stream_V_sockmax_mtu9000_irqspread_m8000_s4M run 2", "udp_stream_A_default run 0"}},
+		{"interims-perftest", func(t *testing.T) (Figure, error) {
+			return Interims([]report.Round{soakRound(t, "trixie", "send-bw-infinite"), soakRound(t, "trixie", "send-bw-infinite", "server"),
+				soakRound(t, "bookworm", "send-bw-infinite", "server")}, "bw_avg")
+		}, []string{"bw_avg over time", "send-bw-infinite trixie server run 0", "bw_avg (Gbit/s)"}},
 	}
 }
 
@@ -112,13 +120,18 @@ func TestLayoutManyRounds(t *testing.T) {
 	sweep := demoRounds(t, "mtu-sweep")[2]
 	lat := perftestRound(t, "lat", "bookworm", "send-lat-a")
 	sweepA := perftestRound(t, "sweep", "trixie", "send-bw-a")
+	interim := interimRound(t)
 	for _, n := range []int{1, 2, 3, 7, 12, 20} {
 		draws := map[string]func() (Figure, error){
-			"rounds":  func() (Figure, error) { return Rounds(many(sweep, n, 2), "bw_avg/size=65536", RoundsOptions{}) },
-			"udp":     func() (Figure, error) { return UDP(many(udp, n, 1)) },
-			"latency": func() (Figure, error) { return Latency(many(lat, n, 1)) },
-			"sweep":   func() (Figure, error) { return Sweep(many(sweepA, n, 1)) },
-			"cpu":     func() (Figure, error) { return CPULoad(many(udp, n, 1)[n-1], CPULoadOptions{}) },
+			"rounds":   func() (Figure, error) { return Rounds(many(sweep, n, 2), "bw_avg/size=65536", RoundsOptions{}) },
+			"udp":      func() (Figure, error) { return UDP(many(udp, n, 1)) },
+			"latency":  func() (Figure, error) { return Latency(many(lat, n, 1)) },
+			"sweep":    func() (Figure, error) { return Sweep(many(sweepA, n, 1)) },
+			"cpu":      func() (Figure, error) { return CPULoad(many(udp, n, 1)[n-1], CPULoadOptions{}) },
+			"interims": func() (Figure, error) { return Interims(many(interim, n, 1), "throughput") },
+			"interims-bw": func() (Figure, error) {
+				return Interims(many(soakRound(t, "trixie", "send-bw-infinite"), n, 1), "bw_avg")
+			},
 		}
 		for name, draw := range draws {
 			t.Run(fmt.Sprintf("%s-%d", name, n), func(t *testing.T) {

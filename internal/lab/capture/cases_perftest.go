@@ -22,8 +22,11 @@ type perftestRow struct {
 	device, gid string
 	// noServer runs the client alone.
 	noServer bool
-	ready    Readiness
-	expect   Expect
+	// stopAfter runs the client under "timeout --preserve-status -s INT N" (the server gets
+	// stopAfter+serverStopLag): --run_infinitely ends only on a signal.
+	stopAfter time.Duration
+	ready     Readiness
+	expect    Expect
 	// timeout bounds the client and the server's readiness; 0 means perftestTimeout.
 	timeout time.Duration
 	note    string
@@ -34,6 +37,8 @@ const (
 	perftestAllSizes   = 180 * time.Second
 	perftestMismatch   = 20 * time.Second
 	perftestClientOnly = 15 * time.Second
+	// serverStopLag is how much later than its client a --run_infinitely server is signalled.
+	serverStopLag = 5 * time.Second
 )
 
 func perftestRows() []perftestRow {
@@ -73,6 +78,8 @@ func perftestRows() []perftestRow {
 		{name: "send-bw-ud-a", tool: "ib_send_bw", port: 18539, args: "-c UD -a -n 100", timeout: perftestAllSizes, note: "ib_send_bw -c UD -a: sizes stop at the MTU"},
 		{name: "send-lat-a", tool: "ib_send_lat", port: 18540, args: allN, timeout: perftestAllSizes, note: "ib_send_lat -a: one row per size 2..8388608"},
 		{name: "send-lat-duration", tool: "ib_send_lat", port: 18541, args: "-D 2", note: "ib_send_lat -D 2: the duration header (t_avg, tps average) and one row"},
+		{name: "send-bw-infinite", tool: "ib_send_bw", port: 18554, args: "--run_infinitely -D 1", stopAfter: 12 * time.Second, expect: ExpectTimeoutOK, note: "ib_send_bw --run_infinitely -D 1: one BW row per interval until SIGINT (timeout -s INT); both sides die of the signal (exit 130 through timeout --preserve-status)"},
+		{name: "write-bw-infinite", tool: "ib_write_bw", port: 18555, args: "--run_infinitely -D 1", stopAfter: 12 * time.Second, expect: ExpectTimeoutOK, note: "ib_write_bw --run_infinitely -D 1: one BW row per interval until SIGINT; 25.01 prints User stopped traffic and exits 0, its server Client closed connection; 4.5 dies of the signal"},
 		{name: "send-lat-dump", tool: "ib_send_lat", port: 18542, args: "-U -n 200", note: "ib_send_lat -U: every sample as '#, usec' lines, then the header again and the row"},
 
 		// Output forms.
@@ -127,6 +134,13 @@ func (r perftestRow) spec() Spec {
 
 	server := joinArgs(common, fields(r.serverOnly), port)
 	client := joinArgs(common, fields(r.clientOnly), port, []string{RXEAddr})
+	if r.stopAfter > 0 {
+		stop := func(d time.Duration) []string {
+			return []string{"timeout", "--preserve-status", "-s", "INT", strconv.Itoa(int(d / time.Second))}
+		}
+		server = joinArgs(stop(r.stopAfter+serverStopLag), server)
+		client = joinArgs(stop(r.stopAfter), client)
+	}
 	pair := &Pair{
 		Client:      Command{Role: RoleClient, Argv: client, Stdbuf: true, Timeout: timeout},
 		Port:        r.port,

@@ -55,6 +55,8 @@ func ExampleCases() {
 		}
 	}
 	// Output:
+	// perftest/send-bw-infinite
+	// perftest/write-bw-infinite
 	// perftest/send-bw-size-mismatch
 	// perftest/write-bw-size-mismatch
 	// perftest/send-bw-iters-mismatch

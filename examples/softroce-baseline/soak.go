@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/perftest"
+	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/runbook"
+)
+
+// soakInterval is the -D of the soak: one row a second.
+const soakInterval = time.Second
+
+// soak runs ib_send_bw --run_infinitely -D 1 for c.Soak and makes the round
+// "ib_send_bw_soak" of its interim rows (interim_bw_avg over time, drawn on
+// report.html), its archive files and a line in the report. A stall in
+// the middle of a long run, which the baseline's averages hide, shows as
+// rows of 0.00.
+//
+// Similar to: ib_send_bw --run_infinitely -D 1 ... & sleep 600; kill -INT %1
+func soak(ctx context.Context, c config, sides *runbook.Sides, far, near runbook.RXEInfo, w io.Writer) (report.Round, []report.ArchiveFile, error) {
+	opts := runbook.PerftestOptions(perftest.Options{Test: perftest.SendBW, Duration: soakInterval, QPTimeout: c.QPTimeout,
+		ReportGbits: true, NoFreqCheck: true}, sides, far, near)
+	start := time.Now()
+	sr, err := perftest.RunSoak(ctx, sides.Far.Runner(), sides.Near.Runner(), far.Addr, opts, c.Soak, nil)
+	round := report.Round{Name: "ib_send_bw_soak", Start: start, DurationSec: time.Since(start).Seconds()}
+	round.SetParam("mode", string(sides.Mode))
+	round.SetParam("netdev_mtu", fmt.Sprint(near.NetdevMTU))
+	round.SetParam("soak_sec", fmt.Sprint(c.Soak.Seconds()))
+	var files []report.ArchiveFile
+	if sr != nil && sr.PairResult != nil {
+		files = cli.PairFiles(&round, []*perftest.PairResult{sr.PairResult})
+	}
+	if err != nil {
+		return round, files, fmt.Errorf("soak: %w", err)
+	}
+	if err := round.AddPerftestInterims(0, sr.ClientInterims); err != nil {
+		return round, files, err
+	}
+	if sr.AfterStop != nil {
+		round.Warnings = append(round.Warnings, "after the stop: "+sr.AfterStop.Error())
+	}
+	stalls := 0
+	for _, in := range sr.ClientInterims {
+		if in.Row.BWAvgGbps == 0 {
+			stalls++
+		}
+	}
+	fmt.Fprintf(w, "## ib_send_bw --run_infinitely for %v\n\n%d intervals of %v, %d of them at 0.00 (a stall).\n\n",
+		c.Soak, len(sr.ClientInterims), soakInterval, stalls)
+	return round, files, nil
+}
+
+// soakSteps is the soak's share of the progress steps.
+func soakSteps(c config) int {
+	if c.Soak > 0 {
+		return 1
+	}
+	return 0
+}
