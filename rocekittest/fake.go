@@ -2,7 +2,6 @@ package rocekittest
 
 import (
 	"fmt"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -42,7 +41,8 @@ func script(s Side, life time.Duration) host.FakeScript {
 
 // notFound is what a strict fake answers a program the case did not run.
 func notFound(prog string) host.FakeScript {
-	return host.FakeScript{StartErr: &exec.Error{Name: prog, Err: exec.ErrNotFound}}
+	// host.ErrNotFound is exec.ErrNotFound: rocekittest starts no process.
+	return host.FakeScript{StartErr: fmt.Errorf("exec: %q: %w", prog, host.ErrNotFound)}
 }
 
 // FakePair returns a server and a client runner that play a perftest
