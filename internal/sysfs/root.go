@@ -83,15 +83,30 @@ const MaxFileBytes = 256 << 20
 
 // ReadFile reads a whole kernel file. Like procfs's ReadFileNoStat it does
 // not trust the size that stat reports (0 or 4096 for most kernel files).
+// A file longer than MaxFileBytes is an error wrapping ErrTooLarge, never
+// a truncated read.
 func (r Root) ReadFile(name string) ([]byte, error) {
 	f, err := r.FS().Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes))
+	b, err := readAllLimit(f, MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	return b, nil
+}
+
+// readAllLimit reads r to its end, or fails with ErrTooLarge once it has
+// more than limit bytes.
+func readAllLimit(r io.Reader, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, limit)
 	}
 	return b, nil
 }

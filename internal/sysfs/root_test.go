@@ -1,8 +1,10 @@
 package sysfs
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -37,5 +39,21 @@ func TestOSPath(t *testing.T) {
 	}
 	if _, ok := NewRootFS(os.DirFS(".")).OSPath("sys"); ok {
 		t.Error("an fs.FS root gave an OS path")
+	}
+}
+
+// A file longer than the limit is an error, never a truncated read.
+func TestReadAllLimit(t *testing.T) {
+	for _, c := range []struct {
+		n       int
+		tooLong bool
+	}{{0, false}, {16, false}, {17, true}, {4096, true}} {
+		b, err := readAllLimit(strings.NewReader(strings.Repeat("x", c.n)), 16)
+		switch {
+		case c.tooLong && !errors.Is(err, ErrTooLarge):
+			t.Errorf("%d bytes, limit 16: %d bytes, %v; want ErrTooLarge", c.n, len(b), err)
+		case !c.tooLong && (err != nil || len(b) != c.n):
+			t.Errorf("%d bytes, limit 16: %d bytes, %v", c.n, len(b), err)
+		}
 	}
 }
