@@ -1,7 +1,6 @@
 package sysfs
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
@@ -117,8 +116,12 @@ func (r Root) ReadString(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return string(bytes.TrimRight(b, "\r\n")), nil
+	return TrimNewline(string(b)), nil
 }
+
+// TrimNewline removes the line ends at the end of a kernel file's content,
+// as ReadString does; parsers that take the content as a string use it.
+func TrimNewline(s string) string { return strings.TrimRight(s, "\r\n") }
 
 // ReadCPUList reads a file in the kernel's CPU list format (cpulist,
 // local_cpulist, smp_affinity_list).
