@@ -217,6 +217,9 @@ func checkMatrixRun(t *testing.T, ra *lab.Result) {
 		t.Errorf("heatmap.svg: %.200s", svg)
 	}
 	// The rerun resumed every pair from the store.
+	if len(second.Cells) != 3 {
+		t.Errorf("rerun: %d cells, want the 3 pairs resumed", len(second.Cells))
+	}
 	for _, c := range second.Cells {
 		if !c.Resumed {
 			t.Errorf("rerun measured %s–%s again", c.A, c.B)
