@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -99,6 +100,15 @@ func TestContextNoDeadline(t *testing.T) {
 	defer cancel()
 	if _, ok := ctx.Deadline(); !ok {
 		t.Error("Context(1h) has no deadline")
+	}
+}
+
+func TestSplitList(t *testing.T) {
+	if got := SplitList(" eth0, ,eth1,"); !slices.Equal(got, []string{"eth0", "eth1"}) {
+		t.Errorf("SplitList = %q", got)
+	}
+	if got := SplitList(""); got != nil {
+		t.Errorf("SplitList(\"\") = %q", got)
 	}
 }
 
