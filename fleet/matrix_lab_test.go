@@ -53,7 +53,8 @@ func slowPathTo(dst string) string {
 // suite on one segment and checks that every cell is filled, the slowed
 // path a–c is the one outlier and blamed on the link, the line-rate gate
 // fails it, and the rerun resumes every pair from the store. Inside a
-// guest it skips: it boots guests itself.
+// guest it skips: it boots guests itself. A suite without an image skips,
+// unless ROCEKIT_LAB_SUITES named it (as lab test does): then it fails.
 func TestGuestsMatrixThreeOnSegment(t *testing.T) {
 	if os.Getenv(lab.EnvInLab) == "1" {
 		t.Skip("boots its own guests: run it on the host (go run ./internal/lab/cmd/lab test -run TestGuests -pkg ./fleet)")
@@ -77,10 +78,14 @@ func TestGuestsMatrixThreeOnSegment(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	asked := os.Getenv(lab.EnvSuites) != ""
 	for _, suite := range strings.Split(envOr(lab.EnvSuites, "bookworm,trixie"), ",") {
 		t.Run(suite, func(t *testing.T) {
 			img, err := lab.Cache{Dir: lab.DefaultCacheDir()}.Lookup(lab.DefaultSpec(suite))
-			if err != nil {
+			switch {
+			case err != nil && asked: // lab test asked for this suite: a missing image fails
+				t.Fatalf("no %s image: %v (make lab-image)", suite, err)
+			case err != nil:
 				t.Skipf("no %s image: %v (make lab-image)", suite, err)
 			}
 			runThreeGuests(ctx, t, img, agent, bins)
@@ -212,6 +217,9 @@ func checkMatrixRun(t *testing.T, ra *lab.Result) {
 		t.Errorf("heatmap.svg: %.200s", svg)
 	}
 	// The rerun resumed every pair from the store.
+	if len(second.Cells) != 3 {
+		t.Errorf("rerun: %d cells, want the 3 pairs resumed", len(second.Cells))
+	}
 	for _, c := range second.Cells {
 		if !c.Resumed {
 			t.Errorf("rerun measured %s–%s again", c.A, c.B)

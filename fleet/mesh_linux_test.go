@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -28,11 +29,55 @@ func sh(t *testing.T, args ...string) {
 	}
 }
 
-// uniqueName is label with this process's PID and a random suffix, so
-// that two runs of these tests at once (two go test, two CI jobs) never
-// share a namespace or a netdev name. It fits IFNAMSIZ for short labels.
+// uniqueName is label with this process's PID and a random suffix of
+// three hex digits, so that two runs of these tests at once (two go test,
+// two CI jobs) never share a namespace or a netdev name, and a sweep can
+// tell a dead run's leftovers (see sweepStale). It fits IFNAMSIZ for
+// labels of up to 5 bytes (PIDs have at most 7 digits).
 func uniqueName(label string) string {
-	return fmt.Sprintf("%s%d%03x", label, os.Getpid()%100000, rand.IntN(0x1000))
+	return fmt.Sprintf("%s%d%03x", label, os.Getpid(), rand.IntN(0x1000))
+}
+
+// staleName matches what uniqueName made for netnsMesh: a namespace
+// ("flgt12345abc-0") or a veth end not yet moved into one ("fa12345abc");
+// the PID is all but the last three characters of the number.
+var staleName = regexp.MustCompile(`^(?:fl[a-z]+|fa|fb)([0-9]+)[0-9a-f]{3}(?:-[0-9]+)?$`)
+
+// sweepStale deletes the namespaces and root-namespace veths of earlier
+// runs of these tests whose process is gone (killed before its cleanup
+// ran). Those of live runs are left alone.
+func sweepStale(t *testing.T) {
+	t.Helper()
+	dead := func(name string) bool {
+		m := staleName.FindStringSubmatch(name)
+		if m == nil {
+			return false
+		}
+		_, err := os.Stat("/proc/" + m[1])
+		return errors.Is(err, os.ErrNotExist)
+	}
+	if out, err := exec.Command("ip", "netns", "list").Output(); err == nil {
+		for _, l := range strings.Split(string(out), "\n") {
+			if f := strings.Fields(l); len(f) > 0 && dead(f[0]) {
+				t.Logf("deleting namespace %s of a dead run", f[0])
+				exec.Command("ip", "netns", "del", f[0]).Run()
+			}
+		}
+	}
+	if out, err := exec.Command("ip", "-o", "link", "show", "type", "veth").Output(); err == nil {
+		for _, l := range strings.Split(string(out), "\n") {
+			// "7: fa12345abc@fb12345def: <BROADCAST,...>"
+			f := strings.Fields(l)
+			if len(f) < 2 {
+				continue
+			}
+			name, _, _ := strings.Cut(strings.TrimSuffix(f[1], ":"), "@")
+			if dead(name) {
+				t.Logf("deleting veth %s of a dead run", name)
+				exec.Command("ip", "link", "del", name).Run()
+			}
+		}
+	}
 }
 
 // netnsMesh makes n namespaces named after label (unique per run, see
@@ -52,6 +97,7 @@ func netnsMesh(t *testing.T, label string, n int) ([]Host, []string) {
 			t.Skipf("%s not installed: %v", p, err)
 		}
 	}
+	sweepStale(t)
 	prefix := uniqueName("fl" + label)
 	var names []string
 	for i := range n {
@@ -67,6 +113,10 @@ func netnsMesh(t *testing.T, label string, n int) ([]Host, []string) {
 			a, b := names[i], names[j]
 			ta, tb := uniqueName("fa"), uniqueName("fb")
 			sh(t, "ip", "link", "add", ta, "type", "veth", "peer", "name", tb)
+			// Until it is moved into a, ta is in the root namespace: a
+			// failing step must not leave it there (deleting one end
+			// deletes both; once moved, ta is gone and this does nothing).
+			t.Cleanup(func() { exec.Command("ip", "link", "del", ta).Run() })
 			sh(t, "ip", "link", "set", ta, "netns", a, "name", fmt.Sprint("to", j))
 			sh(t, "ip", "link", "set", tb, "netns", b, "name", fmt.Sprint("to", i))
 			for _, e := range []struct {
@@ -224,7 +274,9 @@ func TestNetnsGateOnVethSpeed(t *testing.T) {
 	hosts, ns := netnsMesh(t, "gt", 2)
 	rate := hosts[0].NICs[0].LineRateGbps
 	if rate <= 0 {
-		t.Skip("this kernel's veth reports no speed (ethtool: Speed: Unknown!): nothing real to gate against")
+		// veth reports 10000Mb/s on the kernels this runs on (6.18
+		// here): no speed means the ethtool path broke.
+		t.Fatal("veth reports no speed (ethtool: Speed: Unknown!), want 10000 Mb/s: nic's ethtool path is broken")
 	}
 	t.Logf("veth line rate read: %v Gbit/s", rate)
 	throttle(t, ns[0], "to1", "50mbit")
@@ -255,4 +307,37 @@ func logMatrix(t *testing.T, m *Matrix) {
 	var b strings.Builder
 	m.WriteMarkdown(&b)
 	t.Logf("\n%s", b.String())
+}
+
+// TestSweepStaleOnlyDeadRuns: a namespace of a run whose process is gone
+// is deleted, one of a live run (this one) is kept.
+func TestSweepStaleOnlyDeadRuns(t *testing.T) {
+	labtest.Root(t)
+	deadPID := 0
+	for pid := 4194303; pid > 4194000; pid-- {
+		if _, err := os.Stat(fmt.Sprint("/proc/", pid)); errors.Is(err, os.ErrNotExist) {
+			deadPID = pid
+			break
+		}
+	}
+	dead := fmt.Sprintf("flsw%d%03x-0", deadPID, rand.IntN(0x1000))
+	live := uniqueName("flsw") + "-0"
+	for _, name := range []string{dead, live} {
+		sh(t, "ip", "netns", "add", name)
+		t.Cleanup(func() { exec.Command("ip", "netns", "del", name).Run() })
+	}
+	sweepStale(t)
+	out, err := exec.Command("ip", "netns", "list").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, l := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(l); len(f) > 0 {
+			have[f[0]] = true
+		}
+	}
+	if have[dead] || !have[live] {
+		t.Errorf("after the sweep: %s (PID %d, dead) there %v, %s (live) there %v", dead, deadPID, have[dead], live, have[live])
+	}
 }

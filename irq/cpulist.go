@@ -3,8 +3,15 @@ package irq
 import "github.com/rocekit/rocekit/internal/sysfs"
 
 // CPUList is a set of CPU ids, ascending and without duplicates, as the
-// kernel prints it in cpulist files ("0-3,8,10-11"). Its String method
-// gives that form back. The zero value is the empty set.
+// kernel prints it in cpulist files ("0-3,8,10-11"). The zero value is the
+// empty set. It is a []int with these methods (go doc shows them on the
+// internal type it aliases, which nic and rxe share):
+//
+//	String() string                  // "0-3,8", the kernel's form; "" when empty
+//	Contains(cpu int) bool
+//	Equal(o CPUList) bool
+//	Intersect(o CPUList) CPUList     // the CPUs in both
+//	Without(o CPUList) CPUList       // the CPUs of l not in o
 type CPUList = sysfs.CPUList
 
 // ParseCPUList parses the kernel's list format: comma-separated ids and
@@ -29,7 +36,9 @@ func ParseCPUMask(s string) (CPUList, error) {
 // duplicates and without negative ids.
 func NewCPUList(cpus ...int) CPUList { return sysfs.NewCPUList(cpus...) }
 
-// Node is a NUMA node and its CPUs.
+// Node is a NUMA node and its CPUs: a struct with the fields ID int and
+// CPUs CPUList, and no methods (an alias of an internal type that nic and
+// rxe share).
 type Node = sysfs.Node
 
 // OnlineCPUs returns the online CPUs.

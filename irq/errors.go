@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/rocekit/rocekit/internal/sentinel"
+	"github.com/rocekit/rocekit/internal/sysfs"
 )
 
 // Sentinel errors. Callers test for them with errors.Is; the typed errors
@@ -30,6 +31,10 @@ var (
 	// mode 0444 and whose writes fail with EIO (older kernels) or EPERM
 	// (newer). Policies skip such IRQs; callers can too.
 	ErrNotWritable = errors.New("irq: affinity not writable (managed or per-CPU interrupt)")
+
+	// ErrReadOnly is wrapped by writes through an FS made from an fs.FS
+	// (irq.FS(nic.NewRootFS(fsys))), which has no files to write to.
+	ErrReadOnly = sysfs.ErrReadOnly
 
 	// ErrInvalidCPUs means the kernel refused a CPU list (EINVAL), most
 	// often because it names no online CPU.

@@ -76,7 +76,7 @@ func (fs FS) writable(name string) (bool, error) {
 func (fs FS) writeKernelFile(name, value string) error {
 	p, ok := fs.root().OSPath(name)
 	if !ok {
-		return fmt.Errorf("irq: write %s: %w", name, sysfs.ErrReadOnly)
+		return fmt.Errorf("irq: write %s: %w", name, ErrReadOnly)
 	}
 	return writeKernelFile(p, value)
 }

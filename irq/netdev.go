@@ -112,20 +112,22 @@ func (fs FS) NetdevOnBus(name, pci string) (Netdev, error) {
 
 // netdevAt finds the IRQs of the netdev whose device is dev. The PCI
 // function counts only when it is the device's own (see
-// sysfs.Device.OwnPCI): a USB NIC's host controller has other IRQs.
+// sysfs.Device.OwnPCI): a USB NIC's host controller has other IRQs. Its
+// NUMA node and local CPUs are read by the same rule as nic.Root.Device;
+// what cannot be read is a warning.
 func (fs FS) netdevAt(name string, dev sysfs.Device) (Netdev, error) {
 	d := Netdev{Name: name, NUMANode: -1, Device: "/" + dev.Path, Driver: dev.Driver}
 	var msi []int
 	if dev.OwnPCI() {
 		r := fs.root()
 		d.PCI = dev.PCIAddress()
-		if n, err := r.NUMANode(dev.PCI); err == nil {
-			d.NUMANode = n
-		}
-		if l, err := r.LocalCPUs(dev.PCI); err == nil {
-			d.LocalCPUs = l
-		}
 		var err error
+		if d.NUMANode, err = r.NUMANode(dev.PCI); err != nil {
+			d.Warnings = append(d.Warnings, parseErr(err))
+		}
+		if d.LocalCPUs, err = r.LocalCPUs(dev.PCI); err != nil {
+			d.Warnings = append(d.Warnings, parseErr(err))
+		}
 		if msi, err = r.MSIIRQs(dev.PCI); err != nil {
 			d.Warnings = append(d.Warnings, err)
 		}

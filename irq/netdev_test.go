@@ -2,10 +2,16 @@ package irq
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/rocekit/rocekit/internal/fixturefs"
+	"github.com/rocekit/rocekit/nic"
 )
 
 func TestNetdevVirtio(t *testing.T) {
@@ -222,5 +228,47 @@ func TestNetdevOnBus(t *testing.T) {
 	}
 	if _, err := fs.NetdevOnBus("eth1", "0000:00:09.0"); err == nil {
 		t.Error("a missing PCI function was accepted")
+	}
+}
+
+// A USB NIC: its PCI function is the host controller's, whose node, CPUs
+// and IRQ (xhci_hcd) are not the NIC's; nic.Root.Device agrees.
+func TestNetdevUSBNotOwnPCI(t *testing.T) {
+	root := nic.NewRootFS(fixturefs.USBNetdev().FS())
+	d, err := FS(root).Netdev("usb0")
+	want := Netdev{Name: "usb0", Device: "/sys/devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0", Driver: "cdc_ether", NUMANode: -1}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, d, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("Netdev(usb0) (-want +got):\n%s", diff)
+	}
+	info, err := root.Device("usb0")
+	if err != nil || info.NUMANode != d.NUMANode || !cmp.Equal([]int(info.LocalCPUs), []int(d.LocalCPUs), cmpopts.EquateEmpty()) {
+		t.Errorf("nic Device(usb0) = %+v, %v; irq Netdev has node %d, CPUs %v", info, err, d.NUMANode, d.LocalCPUs)
+	}
+}
+
+// A garbled numa_node or local_cpulist is a warning, not silently -1.
+func TestNetdevPlacementWarnings(t *testing.T) {
+	fs, dir := copyTree(t, "trixie")
+	pci := filepath.Join(dir, "sys/devices/pci0000:00/0000:00:03.0")
+	for _, f := range []string{"numa_node", "local_cpulist"} {
+		if err := os.WriteFile(filepath.Join(pci, f), []byte("zero\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := fs.Netdev("eth0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parse int
+	for _, w := range d.Warnings {
+		if errors.Is(w, ErrParse) {
+			parse++
+		}
+	}
+	if parse != 2 || d.NUMANode != -1 || d.LocalCPUs != nil || len(d.IRQs) == 0 {
+		t.Errorf("Netdev(eth0) with garbled placement: node %d, CPUs %v, %d IRQs, warnings %v; want 2 ErrParse warnings", d.NUMANode, d.LocalCPUs, len(d.IRQs), d.Warnings)
 	}
 }

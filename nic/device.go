@@ -75,8 +75,10 @@ func IsPCIAddress(s string) bool { return sysfs.IsPCIAddress(s) }
 
 // Device finds a netdev's device in sysfs (/sys/class/net/NAME/device),
 // climbs to its PCI function (a virtio-net device sits below one) and reads
-// its NUMA node, local CPUs and ids. sysfs shows the netdevs of the network
-// namespace it was mounted in.
+// its NUMA node, local CPUs and ids. Only the NIC's own PCI function counts,
+// as for irq.FS.Netdev: a USB NIC's nearest one is its host controller's,
+// so it has no PCI, NUMA node -1 and no local CPUs. sysfs shows the netdevs
+// of the network namespace it was mounted in.
 //
 // Similar to: readlink /sys/class/net/NAME/device; cat .../numa_node .../local_cpulist; lspci -nn -s ADDR
 func (r Root) Device(netdev string) (DeviceInfo, error) {
@@ -92,7 +94,7 @@ func (r Root) Device(netdev string) (DeviceInfo, error) {
 		return d, err
 	}
 	d.DevicePath, d.Driver = dev.Path, dev.Driver
-	if dev.PCI == "" {
+	if !dev.OwnPCI() {
 		return d, nil
 	}
 	return r.fillPCI(d, dev.PCI)

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rocekit/rocekit/internal/fixturefs"
 )
 
 func TestDeviceFixtures(t *testing.T) {
@@ -67,5 +69,18 @@ func TestDeviceNUMA(t *testing.T) {
 	sc.files["sys/devices/pci0000:00/0000:00:03.0/numa_node"].Data = []byte("zero\n")
 	if _, err := sc.root().Device("eth0"); !errors.Is(err, ErrParse) {
 		t.Errorf("garbled numa_node: %v", err)
+	}
+}
+
+// A USB NIC's nearest PCI function is its host controller's: Device
+// reports no PCI, node or local CPUs for it, as irq.FS.Netdev does.
+func TestDeviceUSBNotOwnPCI(t *testing.T) {
+	got, err := NewRootFS(fixturefs.USBNetdev().FS()).Device("usb0")
+	want := DeviceInfo{Netdev: "usb0", DevicePath: "sys/devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0", Driver: "cdc_ether", NUMANode: -1}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Device(usb0) (-want +got):\n%s", d)
 	}
 }

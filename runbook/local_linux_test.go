@@ -8,9 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/rocekit/rocekit/internal/labtest"
-	"github.com/vishvananda/netlink"
 )
 
 // TestPeerAgentInNetns drives the agent's operations on a veth pair in a
@@ -19,24 +16,7 @@ import (
 // change from the journals alone (as after a crash of the caller).
 func TestPeerAgentInNetns(t *testing.T) {
 	name := fmt.Sprintf("rbtest-%d", os.Getpid())
-	_, nl := labtest.Netns(t, name)
-	if err := nl.LinkAdd(&netlink.Veth{LinkAttrs: netlink.LinkAttrs{Name: "rbv0"}, PeerName: "rbv1"}); err != nil {
-		t.Fatal(err)
-	}
-	l, err := nl.LinkByName("rbv0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr, _ := netlink.ParseAddr("198.18.95.1/24")
-	if err := nl.AddrAdd(l, addr); err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range []string{"rbv0", "rbv1"} {
-		k, _ := nl.LinkByName(n)
-		if err := nl.LinkSetUp(k); err != nil {
-			t.Fatal(err)
-		}
-	}
+	nl := netnsVeth(t, name, "rbv0", "rbv1", "198.18.95.1/24")
 	ctx := context.Background()
 	dir := t.TempDir()
 	call := func(op, arg string) []byte {

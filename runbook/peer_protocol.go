@@ -17,8 +17,9 @@ import (
 // PeerProtocol is the version of the rocekit-peer protocol: the near side
 // passes it with -protocol, the agent refuses another and says which it
 // speaks, so that an agent from another build never answers with zero
-// values.
-const PeerProtocol = 2
+// values. Version 3: NetdevInfo lost numa_node and its warnings became
+// warnjson.Errors.
+const PeerProtocol = 3
 
 // ErrPeerProtocol is matched by a *PeerError whose agent speaks another
 // protocol version than this build.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+
+	"github.com/rocekit/rocekit/internal/sysfs"
 )
 
 // GID is a 128-bit InfiniBand/RoCE global identifier. For RoCE it is an IPv6
@@ -16,7 +18,7 @@ type GID [16]byte
 // ("fe80:0000:0000:0000:6c6a:e5ff:fe00:f29c"). A trailing newline is allowed.
 func ParseGID(s string) (GID, error) {
 	var g GID
-	t := trimNewline(s)
+	t := sysfs.TrimNewline(s)
 	if len(t) != 39 {
 		return g, parseError("GID", s, fmt.Errorf("want 8 groups of 4 hex digits"))
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rocekit/rocekit/internal/sysfs"
 )
 
 func TestParseGID(t *testing.T) {
@@ -31,7 +32,7 @@ func TestParseGID(t *testing.T) {
 		if g.Addr() != tt.want {
 			t.Errorf("ParseGID(%q) = %v, want %v", tt.in, g.Addr(), tt.want)
 		}
-		if got := g.String() + "\n"; trimNewline(tt.in)+"\n" != got {
+		if got := g.String() + "\n"; sysfs.TrimNewline(tt.in)+"\n" != got {
 			t.Errorf("String() = %q, want %q", got, tt.in)
 		}
 		ip, ok := g.IPv4()

@@ -1,6 +1,10 @@
 package rxe
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/rocekit/rocekit/internal/sysfs"
+)
 
 // GIDType is the RoCE version of a GID table entry
 // (/sys/class/infiniband/DEV/ports/N/gid_attrs/types/I).
@@ -16,7 +20,7 @@ const (
 
 // ParseGIDType parses the content of a gid_attrs/types file.
 func ParseGIDType(s string) (GIDType, error) {
-	switch trimNewline(s) {
+	switch sysfs.TrimNewline(s) {
 	case "IB/RoCE v1":
 		return GIDTypeRoCEv1, nil
 	case "RoCE v2":

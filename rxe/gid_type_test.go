@@ -3,6 +3,8 @@ package rxe
 import (
 	"errors"
 	"testing"
+
+	"github.com/rocekit/rocekit/internal/sysfs"
 )
 
 func TestParseGIDType(t *testing.T) {
@@ -11,7 +13,7 @@ func TestParseGIDType(t *testing.T) {
 		if err != nil || got != want {
 			t.Errorf("ParseGIDType(%q) = %v, %v; want %v", in, got, err, want)
 		}
-		if got.String() != trimNewline(in) {
+		if got.String() != sysfs.TrimNewline(in) {
 			t.Errorf("String() = %q", got.String())
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net"
 	"slices"
+
+	"github.com/rocekit/rocekit/internal/sysfs"
 )
 
 // GUID is an 8-byte InfiniBand node or port GUID, printed by the kernel as
@@ -14,7 +16,7 @@ type GUID [8]byte
 // ParseGUID parses a GUID in the form of sysfs node_guid and sys_image_guid.
 func ParseGUID(s string) (GUID, error) {
 	var g GUID
-	t := trimNewline(s)
+	t := sysfs.TrimNewline(s)
 	if len(t) != 19 {
 		return g, parseError("GUID", s, fmt.Errorf("want 4 groups of 4 hex digits"))
 	}

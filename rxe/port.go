@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/rocekit/rocekit/internal/sysfs"
 )
 
 // PortState is the logical state of an RDMA port (IB spec; sysfs "4: ACTIVE").
@@ -74,7 +76,7 @@ func ParsePhysState(s string) (PhysState, error) {
 
 // parseNumberedState reads the number before the colon of "N: NAME".
 func parseNumberedState(s, what string, limit int) (uint8, error) {
-	num, _, ok := strings.Cut(trimNewline(s), ":")
+	num, _, ok := strings.Cut(sysfs.TrimNewline(s), ":")
 	if !ok {
 		return 0, parseError(what, s, fmt.Errorf("no ':'"))
 	}

@@ -31,11 +31,4 @@ func (r Root) readString(name string) (string, error) { return r.sys().ReadStrin
 // exists reports whether name exists (following symbolic links).
 func (r Root) exists(name string) bool { return r.sys().Exists(name) }
 
-func trimNewline(s string) string {
-	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
-		s = s[:len(s)-1]
-	}
-	return s
-}
-
 const classInfiniband = "sys/class/infiniband"

@@ -3,8 +3,8 @@
 // of runbook.Local there and prints its JSON result; every change is
 // journaled in a file of -journal-dir, and "restore" undoes them all,
 // newest first (also after a crash of either host's run). The reply on
-// standard output is one JSON object: {"protocol":2,"result":...} or
-// {"protocol":2,"error":{"kind":...,"op":...,"message":...}} (exit 1).
+// standard output is one JSON object: {"protocol":3,"result":...} or
+// {"protocol":3,"error":{"kind":...,"op":...,"message":...}} (exit 1).
 //
 // Install it on the peer, as root:
 //

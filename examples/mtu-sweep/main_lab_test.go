@@ -39,7 +39,7 @@ func TestLabMTUSweep(t *testing.T) {
 
 	// Everything it changed is back.
 	labtest.CheckRestored(t, "msrxe0", "msveth0", "1500")
-	checkOutFiles(t, c.Out, buf.String())
+	labtest.CheckOutFiles(t, c.Out, buf.String(), "bandwidth.svg", "ib_send_bw_mtu1500.tar.gz", "ib_send_bw_mtu4200.tar.gz", "ib_send_bw_mtu9000.tar.gz")
 	want := []struct {
 		mtu, path int
 	}{{1500, 1024}, {4200, 4096}, {9000, 4096}}
@@ -57,25 +57,6 @@ func TestLabMTUSweep(t *testing.T) {
 	}
 	t.Run("cancelled", func(t *testing.T) { testCancelled(t, c, dir) })
 	checkStore(t, c, s)
-}
-
-// checkOutFiles checks -out: report.md is what was printed, and the plot
-// and every MTU's archive are there.
-func checkOutFiles(t *testing.T, out, printed string) {
-	t.Helper()
-	md, err := os.ReadFile(filepath.Join(out, "report.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("report.md:\n%s", md)
-	if string(md) != printed {
-		t.Errorf("report.md differs from what was printed")
-	}
-	for _, name := range []string{"bandwidth.svg", "ib_send_bw_mtu1500.tar.gz", "ib_send_bw_mtu4200.tar.gz", "ib_send_bw_mtu9000.tar.gz"} {
-		if st, err := os.Stat(filepath.Join(out, name)); err != nil || st.Size() == 0 {
-			t.Errorf("-out: %s: %v", name, err)
-		}
-	}
 }
 
 // labSummary is what the lab test reads of summary.json.

@@ -34,7 +34,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -85,14 +84,14 @@ func main() {
 
 // run prepares both ends, runs the pairs and restores both ends.
 func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
-	near := splitList(c.Netdevs)
+	near := cli.SplitList(c.Netdevs)
 	if len(near) == 0 && c.Netdev != "" {
 		near = []string{c.Netdev}
 	}
 	if len(near) == 0 {
 		return errors.New("-netdevs (or -netdev) is required")
 	}
-	far := splitList(c.PeerNetdevs)
+	far := cli.SplitList(c.PeerNetdevs)
 	if len(far) == 0 {
 		far = near
 	}
@@ -313,14 +312,4 @@ func (s *summary) print(w io.Writer) {
 			fmt.Fprintf(w, "%s: %s\n", p.Name, p.Error)
 		}
 	}
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
 }

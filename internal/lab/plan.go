@@ -77,7 +77,8 @@ const (
 	EnvSuite = "ROCEKIT_LAB_SUITE"
 	EnvGuest = "ROCEKIT_LAB_GUEST" // the guest's name in a multi-guest run
 	// EnvSuites is the comma-separated suites a host-side TestGuests*
-	// test boots (lab test sets it to one suite per run).
+	// test boots (lab test sets it to one suite per run); a suite it
+	// names whose image is missing fails the test rather than skipping.
 	EnvSuites = "ROCEKIT_LAB_SUITES"
 	// EnvCache is the image cache folder (see DefaultCacheDir).
 	EnvCache  = "ROCEKIT_LAB_CACHE"

@@ -150,28 +150,8 @@ func qemuProcesses(t *testing.T, marker string) []string {
 // and has them exchange UDP datagrams (the guest side is TestLabLinkPeer).
 func TestRunTwoGuestsLinked(t *testing.T) {
 	img, agent := labEnv(t)
-	bin := filepath.Join(t.TempDir(), "lab.test")
-	if err := BuildTest(context.Background(), Module+"/internal/lab", bin); err != nil {
-		t.Fatal(err)
-	}
-	guest := func(name, role string) Guest {
-		return Guest{Name: name, Image: img, NICs: []NIC{{Network: "wire"}},
-			Files: []OverlayFile{{Path: BinDir + "/lab.test", Mode: 0o755, Source: bin}},
-			Plan: Plan{Env: []string{"LAB_PEER_ROLE=" + role}, Steps: []Step{{Name: role,
-				Path: BinDir + "/lab.test", Args: []string{"-test.v", "-test.run", "^TestLabLinkPeer$"}}}}}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	res, err := Run(ctx, []Guest{guest("peer-a", "server"), guest("peer-b", "client")}, RunOptions{Agent: agent})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range res {
-		s := r.Steps[0]
-		if !s.Exit.OK() || !strings.Contains(string(s.Stdout), "--- PASS: TestLabLinkPeer") {
-			t.Errorf("%s (%s): %s\n%s%s", r.Guest, s.Step.Name, s.Exit, s.Stdout, s.Stderr)
-		}
-	}
+	bin := buildLabTest(t)
+	runLinkPeers(t, agent, linkPeerGuest(img, bin, "wire", "peer-a", "server"), linkPeerGuest(img, bin, "wire", "peer-b", "client"))
 }
 
 // TestRunThreeGuestsOnSegment boots three guests on one shared segment
@@ -179,19 +159,42 @@ func TestRunTwoGuestsLinked(t *testing.T) {
 // same segment (the guest side is TestLabLinkPeer).
 func TestRunThreeGuestsOnSegment(t *testing.T) {
 	img, agent := labEnv(t)
+	bin := buildLabTest(t)
+	var gs []Guest
+	for _, g := range [][2]string{{"seg-a", "server"}, {"seg-b", "client"}, {"seg-c", "client2"}} {
+		guest := linkPeerGuest(img, bin, "lan", g[0], g[1], "LAB_PEER_CLIENTS=2")
+		guest.SMP, guest.MemMiB = 1, 1024
+		gs = append(gs, guest)
+	}
+	runLinkPeers(t, agent, gs...)
+}
+
+// buildLabTest compiles this package's tests for the guests.
+func buildLabTest(t *testing.T) string {
+	t.Helper()
 	bin := filepath.Join(t.TempDir(), "lab.test")
 	if err := BuildTest(context.Background(), Module+"/internal/lab", bin); err != nil {
 		t.Fatal(err)
 	}
-	guest := func(name, role string) Guest {
-		return Guest{Name: name, Image: img, SMP: 1, MemMiB: 1024, NICs: []NIC{{Network: "lan"}},
-			Files: []OverlayFile{{Path: BinDir + "/lab.test", Mode: 0o755, Source: bin}},
-			Plan: Plan{Env: []string{"LAB_PEER_ROLE=" + role, "LAB_PEER_CLIENTS=2"}, Steps: []Step{{Name: role,
-				Path: BinDir + "/lab.test", Args: []string{"-test.v", "-test.run", "^TestLabLinkPeer$"}}}}}
-	}
+	return bin
+}
+
+// linkPeerGuest is a guest on network that runs TestLabLinkPeer of bin in
+// role (LAB_PEER_ROLE), with env added to its plan's environment.
+func linkPeerGuest(img *Image, bin, network, name, role string, env ...string) Guest {
+	return Guest{Name: name, Image: img, NICs: []NIC{{Network: network}},
+		Files: []OverlayFile{{Path: BinDir + "/lab.test", Mode: 0o755, Source: bin}},
+		Plan: Plan{Env: append([]string{"LAB_PEER_ROLE=" + role}, env...), Steps: []Step{{Name: role,
+			Path: BinDir + "/lab.test", Args: []string{"-test.v", "-test.run", "^TestLabLinkPeer$"}}}}}
+}
+
+// runLinkPeers runs the guests together and checks that TestLabLinkPeer
+// passed in each.
+func runLinkPeers(t *testing.T, agent string, guests ...Guest) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	res, err := Run(ctx, []Guest{guest("seg-a", "server"), guest("seg-b", "client"), guest("seg-c", "client2")}, RunOptions{Agent: agent})
+	res, err := Run(ctx, guests, RunOptions{Agent: agent})
 	if err != nil {
 		t.Fatal(err)
 	}

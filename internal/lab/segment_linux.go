@@ -2,6 +2,7 @@ package lab
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"sync"
 	"time"
@@ -18,6 +19,8 @@ type segment struct {
 	conn    *net.UnixConn
 	members []segmentPort
 	done    sync.WaitGroup
+	stopped chan struct{} // closed when forward returns
+	readErr error         // why forward gave up; set before stopped is closed
 }
 
 // segmentPort is one member's output queue, like a switch port's: when a
@@ -33,6 +36,11 @@ const (
 	// segmentWriteWait bounds a send to a member whose socket queue is
 	// full (net.unix.max_dgram_qlen is small); then the frame is dropped.
 	segmentWriteWait = time.Second
+	// segmentReadErrors consecutive read errors stop the hub; between
+	// them it backs off from segmentReadBackoff, doubling (about 1 s in
+	// all), rather than spin on a socket that fails every read.
+	segmentReadErrors  = 10
+	segmentReadBackoff = time.Millisecond
 )
 
 // startSegment listens on hub and forwards among the member sockets
@@ -42,7 +50,7 @@ func startSegment(hub string, members []string) (*segment, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &segment{conn: conn}
+	s := &segment{conn: conn, stopped: make(chan struct{})}
 	for _, m := range members {
 		p := segmentPort{addr: &net.UnixAddr{Name: m, Net: "unixgram"}, queue: make(chan []byte, segmentQueue)}
 		s.members = append(s.members, p)
@@ -54,22 +62,34 @@ func startSegment(hub string, members []string) (*segment, error) {
 	return s, nil
 }
 
-// forward reads frames until the hub is closed and queues each for every
-// member but its sender.
+// forward reads frames until the hub is closed, or its socket fails
+// segmentReadErrors reads in a row, and queues each for every member but
+// its sender.
 func (s *segment) forward() {
 	defer s.done.Done()
+	defer close(s.stopped)
 	defer func() {
 		for _, p := range s.members {
 			close(p.queue)
 		}
 	}()
 	buf := make([]byte, segmentMaxSize)
+	failed := 0
 	for {
 		n, from, err := s.conn.ReadFromUnix(buf)
 		if errors.Is(err, net.ErrClosed) {
 			return
 		}
-		if err != nil || n == 0 {
+		if err != nil {
+			if failed++; failed == segmentReadErrors {
+				s.readErr = fmt.Errorf("lab: segment hub: %d reads failed in a row, the last: %w", failed, err)
+				return
+			}
+			time.Sleep(segmentReadBackoff << (failed - 1))
+			continue
+		}
+		failed = 0
+		if n == 0 {
 			continue
 		}
 		frame := append([]byte(nil), buf[:n]...)
@@ -94,9 +114,13 @@ func (s *segment) send(p segmentPort) {
 	}
 }
 
-// Close stops the hub and waits for its goroutines.
+// Close stops the hub and waits for its goroutines; it returns why the
+// hub stopped early, if it did.
 func (s *segment) Close() error {
 	err := s.conn.Close()
 	s.done.Wait()
+	if s.readErr != nil {
+		return s.readErr
+	}
 	return err
 }

@@ -1,7 +1,9 @@
 package lab
 
 import (
+	"errors"
 	"net"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -53,6 +55,26 @@ func TestSegmentForwardsToEveryOtherMember(t *testing.T) {
 	}
 	if err := seg.Close(); err != nil {
 		t.Errorf("close: %v", err)
+	}
+}
+
+// A hub whose socket fails every read gives up after a few backed-off
+// tries instead of spinning, and Close says why.
+func TestSegmentStopsOnRepeatedReadErrors(t *testing.T) {
+	dir := t.TempDir()
+	seg, err := startSegment(filepath.Join(dir, "hub.sock"), []string{filepath.Join(dir, "a.sock")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seg.conn.SetReadDeadline(time.Now()) // every read fails at once from now on
+	select {
+	case <-seg.stopped:
+	case <-time.After(30 * time.Second):
+		seg.Close()
+		t.Fatal("the hub still reads after 30 s of failing reads")
+	}
+	if err := seg.Close(); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("close: %v, want the read error", err)
 	}
 }
 

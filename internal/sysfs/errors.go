@@ -14,6 +14,9 @@ var (
 	// bridges): it is virtual.
 	ErrNoDevice = errors.New("sysfs: netdev has no device")
 
+	// ErrTooLarge is wrapped by reads of a file longer than MaxFileBytes.
+	ErrTooLarge = errors.New("sysfs: file too large")
+
 	// ErrReadOnly is wrapped by writes to a Root made with NewRootFS.
 	ErrReadOnly = errors.New("sysfs: root is a read-only file system")
 )

@@ -1,7 +1,6 @@
 package sysfs
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
@@ -83,15 +82,30 @@ const MaxFileBytes = 256 << 20
 
 // ReadFile reads a whole kernel file. Like procfs's ReadFileNoStat it does
 // not trust the size that stat reports (0 or 4096 for most kernel files).
+// A file longer than MaxFileBytes is an error wrapping ErrTooLarge, never
+// a truncated read.
 func (r Root) ReadFile(name string) ([]byte, error) {
 	f, err := r.FS().Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes))
+	b, err := readAllLimit(f, MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	return b, nil
+}
+
+// readAllLimit reads r to its end, or fails with ErrTooLarge once it has
+// more than limit bytes.
+func readAllLimit(r io.Reader, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, limit)
 	}
 	return b, nil
 }
@@ -102,8 +116,12 @@ func (r Root) ReadString(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return string(bytes.TrimRight(b, "\r\n")), nil
+	return TrimNewline(string(b)), nil
 }
+
+// TrimNewline removes the line ends at the end of a kernel file's content,
+// as ReadString does; parsers that take the content as a string use it.
+func TrimNewline(s string) string { return strings.TrimRight(s, "\r\n") }
 
 // ReadCPUList reads a file in the kernel's CPU list format (cpulist,
 // local_cpulist, smp_affinity_list).

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -57,19 +58,22 @@ func TestProgressNoETAFromAnInstant(t *testing.T) {
 
 func TestFlagsOpen(t *testing.T) {
 	ctx := context.Background()
-	if _, err := (&Flags{}).Open(ctx); err == nil {
-		t.Error("no -netdev accepted")
-	}
-	if _, err := (&Flags{Netdev: "eth0", Peer: "h", PeerNetns: "n"}).Open(ctx); err == nil {
-		t.Error("-peer with -peer-netns accepted")
-	}
-	if _, err := (&Flags{Netdev: "eth0", PeerNetdev: "eth1"}).Open(ctx); err == nil {
-		t.Error("-peer-netdev in loopback accepted")
+	for _, c := range []struct {
+		f    Flags
+		want string
+	}{
+		{Flags{}, "-netdev is required"},
+		{Flags{Netdev: "eth0", Peer: "h", PeerNetns: "n"}, "-peer and -peer-netns exclude each other"},
+		{Flags{Netdev: "eth0", PeerNetdev: "eth1"}, "-peer-netdev needs -peer or -peer-netns"},
+	} {
+		if _, err := c.f.Open(ctx); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Open(%+v) = %v, want %q", c.f, err, c.want)
+		}
 	}
 	j := t.TempDir() + "/journal.jsonl"
 	s, err := (&Flags{Netdev: "eth0", Journal: j}).Open(ctx)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("Open as uid %d (this test needs root, as CI runs it; the others check the flags only): %v", os.Geteuid(), err)
 	}
 	if s.Mode != runbook.Loopback || s.Far != s.Near || s.FarNetdev != "eth0" {
 		t.Errorf("loopback sides %+v", s)
@@ -96,6 +100,15 @@ func TestContextNoDeadline(t *testing.T) {
 	defer cancel()
 	if _, ok := ctx.Deadline(); !ok {
 		t.Error("Context(1h) has no deadline")
+	}
+}
+
+func TestSplitList(t *testing.T) {
+	if got := SplitList(" eth0, ,eth1,"); !slices.Equal(got, []string{"eth0", "eth1"}) {
+		t.Errorf("SplitList = %q", got)
+	}
+	if got := SplitList(""); got != nil {
+		t.Errorf("SplitList(\"\") = %q", got)
 	}
 }
 
@@ -169,8 +182,16 @@ func TestRunPairsKeepsTheStoppingPair(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), "Couldn't listen") {
 		t.Errorf("kept server.stderr: %q, %v", b, err)
 	}
-	// Without -out nothing is written.
+	// Without -out nothing is written, not in the working folder either.
+	cwd := t.TempDir()
+	t.Chdir(cwd)
 	if _, err := RunPairs(context.Background(), sides, runbook.RXEInfo{Device: "rxe0", Addr: "198.18.0.1"}, opts, 1, nil, "x", ""); err == nil {
 		t.Error("a failing pair passed")
+	}
+	if ents, err := os.ReadDir(cwd); err != nil || len(ents) != 0 {
+		t.Errorf("without -out the working folder has %v (%v), want nothing", ents, err)
+	}
+	if ents, err := os.ReadDir(filepath.Join(out, "failed")); err != nil || len(ents) != 1 {
+		t.Errorf("without -out the earlier out/failed changed: %v (%v)", ents, err)
 	}
 }

@@ -23,7 +23,9 @@ func TestStartupLeavesALiveJournalAlone(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rocekit-journal.jsonl")
 	header := `{"rec":"header","version":1,"pid":4242,"proc_root":"/proc","sys_root":"/sys","time":"2026-11-30T00:00:00Z"}` + "\n"
 	change := `{"rec":"change","seq":1,"time":"2026-11-30T00:00:01Z","entry":{"seq":1,"kind":"mtu","target":{"netdev":"eth0"},"old":{"mtu":1500},"new":{"mtu":9000}}}` + "\n"
-	os.WriteFile(path, []byte(header+change), 0o600)
+	if err := os.WriteFile(path, []byte(header+change), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)

@@ -32,3 +32,15 @@ func ParseList(name, s string, lo, hi int) ([]int, error) {
 	slices.Sort(out)
 	return out, nil
 }
+
+// SplitList reads a flag's comma-separated names ("-netdevs eth0, eth1"),
+// without spaces or empty entries.
+func SplitList(s string) []string {
+	var out []string
+	for f := range strings.SplitSeq(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}

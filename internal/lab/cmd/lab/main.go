@@ -6,7 +6,9 @@
 //	lab test [-suite ...] [-pkg ./fleet,./rxe] [-run REGEXP]
 //	                                        run the packages' lab tests: TestLab* inside a guest of
 //	                                        each image, TestGuests* on the host per image (they boot
-//	                                        their own guests); one package × suite table
+//	                                        their own guests); one package × suite table; exits 1
+//	                                        unless every row is PASS (a row whose tests all
+//	                                        skipped is SKIP and fails too)
 //	lab fixtures [-suite ...] [-out DIR]    capture real tool outputs into rocekittest/captures
 //	lab demo [-suite ...] [-json]           rxe0 and an ib_send_bw pair in each image, parsed
 //	lab rxe-errors [-qps 1,8] [-u 14,20]    ib_send_bw pairs between two guests with rxe counter deltas

@@ -50,7 +50,9 @@ type labTestBinary struct {
 // cmdTest compiles the selected packages' lab tests (go test -c -tags
 // lab), runs their TestLab* tests in a guest of each selected suite and
 // their TestGuests* tests on the host per suite, and prints one package ×
-// suite table. It fails when any package fails or does not build.
+// suite table. It fails when any row is not PASS: a package that fails,
+// does not build, or whose selected tests all skipped in a suite (counting
+// subtests: a TestGuests* whose per-suite subtests skipped is SKIP).
 func cmdTest(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("test", flag.ExitOnError)
 	var c commonFlags
@@ -87,7 +89,7 @@ func cmdTest(ctx context.Context, args []string) error {
 	}
 	for _, img := range s.imgs {
 		if err := runGuestTests(ctx, s, img, bins, o, t); err != nil {
-			return err
+			t.add("(guest)", img.Manifest.Suite, "guest", "ERROR", "", 0, err.Error())
 		}
 		runHostTests(ctx, img.Manifest.Suite, bins, o, t)
 	}
@@ -157,6 +159,13 @@ func runPattern(tests []string, run string) string {
 	return p
 }
 
+// binaryTimeout is the test binary's -test.timeout for a deadline: a
+// minute earlier (a quarter earlier for short ones), so that the binary's
+// own timeout panic, with every goroutine's stack, comes before the kill.
+func binaryTimeout(deadline time.Duration) time.Duration {
+	return deadline - min(time.Minute, deadline/4)
+}
+
 func countTests(bins []*labTestBinary) int {
 	n := 0
 	for _, b := range bins {
@@ -188,13 +197,15 @@ func runGuestTests(ctx context.Context, s *session, img *lab.Image, bins []*labT
 		name := filepath.Base(b.bin)
 		td, err := testdataFiles(b.pkg.Dir, guestDir)
 		if err != nil {
-			return err
+			t.add(b.short, img.Manifest.Suite, "guest", "ERROR", "", 0, err.Error())
+			continue
 		}
 		files = append(files, lab.OverlayFile{Path: lab.BinDir + "/" + name, Mode: 0o755, Source: b.bin})
 		files = append(files, td...)
 		files = append(files, lab.OverlayFile{Path: guestDir, Mode: os.ModeDir | 0o755})
 		steps = append(steps, lab.Step{Name: b.short, Path: lab.BinDir + "/" + name, Dir: guestDir,
-			Args: []string{"-test.v", "-test.run", runPattern(b.guestTests, o.run)}, Timeout: o.timeout})
+			Args:    []string{"-test.v", "-test.run", runPattern(b.guestTests, o.run), "-test.timeout", binaryTimeout(o.timeout).String()},
+			Timeout: o.timeout})
 	}
 	if len(steps) == 0 {
 		return nil
@@ -231,7 +242,7 @@ func runHostTests(ctx context.Context, suite string, bins []*labTestBinary, o te
 			continue
 		}
 		runCtx, cancel := context.WithTimeout(ctx, o.timeout)
-		cmd := exec.CommandContext(runCtx, b.bin, "-test.v", "-test.run", runPattern(b.hostTests, o.run), "-test.timeout", o.timeout.String())
+		cmd := exec.CommandContext(runCtx, b.bin, "-test.v", "-test.run", runPattern(b.hostTests, o.run), "-test.timeout", binaryTimeout(o.timeout).String())
 		cmd.Dir = b.pkg.Dir
 		cmd.Env = append(os.Environ(), lab.EnvSuites+"="+suite, lab.EnvCache+"="+o.cache)
 		var stdout, stderr bytes.Buffer
@@ -274,11 +285,13 @@ func newTestTable(o testOptions) *testTable {
 }
 
 // addStep adds a test binary's verdict; a failure's output is printed
-// (unless it was streamed) before the table.
+// (unless it was streamed) before the table. Anything but PASS fails the
+// run: a SKIP row (every selected test skipped, e.g. a missing image)
+// tested nothing that was asked for.
 func (t *testTable) addStep(st lab.StepResult, suite, where string) {
 	verdict, counts := testVerdict(st)
 	detail := ""
-	if verdict != "PASS" && verdict != "SKIP" {
+	if verdict != "PASS" {
 		detail = fmt.Sprintf("%s%s", st.Stdout, st.Stderr)
 	}
 	t.add(st.Step.Name, suite, where, verdict, counts, st.Exit.Seconds, detail)
@@ -305,16 +318,18 @@ func (t *testTable) close() error {
 }
 
 // testVerdict reads a test binary's -test.v output: PASS, FAIL, SKIP (every
-// test skipped), NONE (no test matched) or the way it ended.
+// test skipped), NONE (no test matched) or the way it ended. It counts the
+// leaves of the test tree, so a test whose subtests all skipped (go test
+// marks the parent PASS) counts as skipped.
 func testVerdict(s lab.StepResult) (string, string) {
 	var pass, fail, skip int
-	for _, line := range strings.Split(string(s.Stdout), "\n") {
-		switch {
-		case strings.HasPrefix(line, "--- PASS"):
+	for _, r := range testLeaves(s.Stdout) {
+		switch r {
+		case "PASS":
 			pass++
-		case strings.HasPrefix(line, "--- FAIL"):
+		case "FAIL":
 			fail++
-		case strings.HasPrefix(line, "--- SKIP"):
+		case "SKIP":
 			skip++
 		}
 	}
@@ -329,10 +344,47 @@ func testVerdict(s lab.StepResult) (string, string) {
 		return strings.ToUpper(s.Exit.String()), counts
 	case pass+fail+skip == 0:
 		return "NONE", counts
-	case pass == 0 && skip > 0:
+	case pass == 0 && fail == 0:
 		return "SKIP", counts
 	}
 	return "PASS", counts
+}
+
+// testLeaves are the results (PASS, FAIL, SKIP) of the tests in a -test.v
+// output that have no subtests of their own, by name.
+func testLeaves(out []byte) map[string]string {
+	results := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimLeft(line, " "), "--- ")
+		if !ok {
+			continue
+		}
+		verb, rest, ok := strings.Cut(rest, ": ")
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(rest, " ")
+		switch verb {
+		case "PASS", "FAIL", "SKIP":
+			results[name] = verb
+		}
+	}
+	for name := range results {
+		if parent, _, ok := cutLast(name, "/"); ok {
+			for ; ok; parent, _, ok = cutLast(parent, "/") {
+				delete(results, parent)
+			}
+		}
+	}
+	return results
+}
+
+// cutLast is strings.Cut at the last sep.
+func cutLast(s, sep string) (before, after string, found bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
 }
 
 // testdataFiles adds a package's testdata folder to the overlay under
