@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/nic"
@@ -16,9 +15,9 @@ const (
 	// RuleMTUTookEffect states, once per MTU, whether perftest ran at the
 	// RoCE path MTU the netdev MTUs give.
 	RuleMTUTookEffect = "mtu_took_effect"
-	// RuleRunFailed reports runs of an MTU that ended in a completion
-	// error; the MTU's median is of the others.
-	RuleRunFailed = "perftest_run_failed"
+	// RuleRunFailed is report.RuleRunFailed: runs of an MTU that ended
+	// in a completion error.
+	RuleRunFailed = report.RuleRunFailed
 )
 
 // parseMTUs reads -mtus: comma-separated netdev MTUs (68 to 65535, each
@@ -104,11 +103,8 @@ func sweepFindings(rounds []report.Round, points []point, metric string) []repor
 	for i, p := range points {
 		fs = append(fs, tookEffectFinding(p))
 		fs = append(fs, p.Retransmit...)
-		if len(p.Failures) > 0 {
-			fs = append(fs, report.Finding{Rule: RuleRunFailed, Severity: report.SeverityWarning,
-				Summary:  fmt.Sprintf("MTU %d: %d of %d runs failed, the median is of the others: %s", p.MTU, len(p.Failures), p.Runs, strings.Join(p.Failures, "; ")),
-				Evidence: []report.Evidence{{Name: "failed_runs", Value: float64(len(p.Failures)), Unit: "count"}},
-				Action:   "read the raw outputs in the round's archive; rerun with more -count"})
+		if f, ok := report.RunsFailed(fmt.Sprintf("MTU %d", p.MTU), p.Runs, p.Failures); ok {
+			fs = append(fs, f)
 		}
 		if i == 0 {
 			continue

@@ -17,9 +17,9 @@ const (
 	// RuleQPEfficiency states the scaling efficiency of every step and
 	// the knee, in words.
 	RuleQPEfficiency = "qp_scaling_efficiency"
-	// RuleRunFailed reports runs of a step that ended in a completion
-	// error; the step's median is of the others.
-	RuleRunFailed = "perftest_run_failed"
+	// RuleRunFailed is report.RuleRunFailed: runs of a step that ended
+	// in a completion error.
+	RuleRunFailed = report.RuleRunFailed
 )
 
 // maxQPs bounds -qps: far more than rdma_rxe gains from, and what a
@@ -164,17 +164,8 @@ func qpFindings(rounds []report.Round, steps []step, sc scaling, mode runbook.Mo
 	}
 	for _, s := range steps {
 		fs = append(fs, s.Retransmit...)
-		switch {
-		case len(s.Failures) > 0 && len(s.Failures) == s.Runs:
-			fs = append(fs, report.Finding{Rule: RuleRunFailed, Severity: report.SeverityCritical,
-				Summary:  fmt.Sprintf("%d QPs: all %d runs failed, the step has no bandwidth: %s", s.QPs, s.Runs, strings.Join(s.Failures, "; ")),
-				Evidence: []report.Evidence{{Name: "failed_runs", Value: float64(len(s.Failures)), Unit: "count"}},
-				Action:   "read the rdma_retransmissions findings beside this one (rdma_rxe fails sends it retransmitted on timeouts: raise -qp-timeout) and both sides' outputs in failed/"})
-		case len(s.Failures) > 0:
-			fs = append(fs, report.Finding{Rule: RuleRunFailed, Severity: report.SeverityWarning,
-				Summary:  fmt.Sprintf("%d QPs: %d of %d runs failed, the median is of the others: %s", s.QPs, len(s.Failures), s.Runs, strings.Join(s.Failures, "; ")),
-				Evidence: []report.Evidence{{Name: "failed_runs", Value: float64(len(s.Failures)), Unit: "count"}},
-				Action:   "read the raw outputs in the round's archive; rerun with more -count"})
+		if f, ok := report.RunsFailed(fmt.Sprintf("%d QPs", s.QPs), s.Runs, s.Failures); ok {
+			fs = append(fs, f)
 		}
 	}
 	var effs []string

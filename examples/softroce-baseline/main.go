@@ -103,11 +103,13 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		sum: summary{Mode: string(sides.Mode), Server: far, Client: near}}
 	var rounds []report.Round
 	for _, test := range tests {
-		round, err := b.measure(ctx, test)
+		round, ok, err := b.measure(ctx, test)
 		if err != nil {
 			return err
 		}
-		rounds = append(rounds, round)
+		if ok {
+			rounds = append(rounds, round)
+		}
 	}
 	if c.Soak > 0 {
 		prog.Step("ib_send_bw --run_infinitely -D 1 for %v", c.Soak)
@@ -150,7 +152,9 @@ type baseline struct {
 
 // measure runs -count pairs of one test, compares and stores the round,
 // prints it with its findings (added to the summary), and archives it.
-func (b *baseline) measure(ctx context.Context, test perftest.Test) (report.Round, error) {
+// When every run failed there is no round (false): the report and the
+// summary get a critical finding and failed/ both sides' outputs.
+func (b *baseline) measure(ctx context.Context, test perftest.Test) (report.Round, bool, error) {
 	c, sides, near, w := b.c, b.sides, b.near, b.w
 	opts := runbook.PerftestOptions(perftest.Options{Test: test, Iterations: c.Iterations, QPTimeout: c.QPTimeout,
 		ReportGbits: true, NoFreqCheck: true}, sides, b.far, near)
@@ -158,11 +162,15 @@ func (b *baseline) measure(ctx context.Context, test perftest.Test) (report.Roun
 	start := time.Now()
 	ps, err := cli.RunPairs(ctx, sides, b.far, opts, c.Count, b.prog, program, c.Out)
 	if err != nil {
-		return report.Round{}, err
+		return report.Round{}, false, err
+	}
+	failed, someFailed := report.RunsFailed(program, c.Count, ps.Failures)
+	if someFailed && failed.Severity == report.SeverityCritical {
+		return report.Round{}, false, b.allFailed(program, failed, ps, opts.QPTimeout)
 	}
 	round, err := report.FromPerftest(program, start, ps.Results...)
 	if err != nil {
-		return round, err
+		return round, false, err
 	}
 	round.DurationSec = time.Since(start).Seconds()
 	round.SetParam("mode", string(sides.Mode))
@@ -170,21 +178,38 @@ func (b *baseline) measure(ctx context.Context, test perftest.Test) (report.Roun
 	round.Warnings = append(round.Warnings, ps.Failures...)
 	files, err := cli.PairsFiles(&round, ps)
 	if err != nil {
-		return round, err
+		return round, false, err
 	}
 	findings, err := writeRound(w, b.store, round, near)
 	if err != nil {
-		return round, err
+		return round, false, err
 	}
-	if rf := ps.Findings(program, opts.QPTimeout); len(rf) > 0 {
+	rf := ps.Findings(program, opts.QPTimeout)
+	if someFailed {
+		rf = append(rf, failed)
+	}
+	if len(rf) > 0 {
 		if err := report.WriteFindingsMarkdown(w, rf); err != nil {
-			return round, err
+			return round, false, err
 		}
 		findings = append(findings, rf...)
 	}
 	b.sum.add(round, findings)
 	_, err = cli.SaveArchive(c.Out, round, files)
-	return round, err
+	return round, err == nil, err
+}
+
+// allFailed reports a test whose every run failed: the finding (with the
+// runs' RDMA counter findings) in the report and the summary, both sides'
+// outputs in failed/.
+func (b *baseline) allFailed(program string, failed report.Finding, ps runbook.Pairs, qpTimeout int) error {
+	fs := append([]report.Finding{failed}, ps.Findings(program, qpTimeout)...)
+	fmt.Fprintf(b.w, "## %s: every run failed\n\n", program)
+	if err := report.WriteFindingsMarkdown(b.w, fs); err != nil {
+		return err
+	}
+	b.sum.Findings = append(b.sum.Findings, fs...)
+	return cli.KeepFailedPairs(b.c.Out, program, ps.Pairs)
 }
 
 // writeOutputs writes summary.json, report.md and report.html: the
