@@ -22,6 +22,13 @@ var ErrPairsFailed = errors.New("fleet: pairs failed")
 // can end its window before the first completion), not a bandwidth.
 var ErrZeroBandwidth = errors.New("fleet: the pair measured 0.00 bandwidth")
 
+// ErrClockSampling comes with ErrZeroBandwidth when the client also
+// printed perftest's clock warning ("Correlation coefficient r^2: 0.82 <
+// 0.9"): its CPU clock sampling failed, get_cpu_mhz gave 0 and every
+// number of the row is 0, so the row is void, not a measurement (seen
+// under emulation on a loaded host). PerftestMeasurer measures again.
+var ErrClockSampling = errors.New("fleet: perftest's CPU clock sampling failed, its 0.00 is not a measurement")
+
 // ErrNoPairs means a parallel run was given no pairs.
 var ErrNoPairs = errors.New("fleet: no pairs to run")
 
@@ -201,7 +208,10 @@ func zeroBandwidth(pr *perftest.PairResult) error {
 			clock = append(clock, w.Text)
 		}
 	}
-	return fmt.Errorf("%w (client row %q, clock warnings %q)", ErrZeroBandwidth, row, clock)
+	if len(clock) > 0 {
+		return fmt.Errorf("%w (client row %q, clock warnings %q): %w", ErrZeroBandwidth, row, clock, ErrClockSampling)
+	}
+	return fmt.Errorf("%w (client row %q)", ErrZeroBandwidth, row)
 }
 
 // clientBW is the client's last BW row's average, in Gbit/s; NaN when

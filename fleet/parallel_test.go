@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -40,6 +41,7 @@ type fakeHost struct {
 	t           *testing.T
 	listenDelay func(port int) time.Duration
 	bw          func(port int) float64
+	stderr      func(port int) string // the client's, "" by default
 	mu          sync.Mutex
 	starts      map[string]time.Time // "server PORT", "client PORT"
 }
@@ -65,7 +67,11 @@ func newFakeHost(t *testing.T, name string) *fakeHost {
 		}
 		if client {
 			out := strings.Replace(cliOut, capturedBW, strconv.FormatFloat(h.bw(port), 'f', 6, 64), 1)
-			return host.FakeScript{Stdout: out, Delay: 50 * time.Millisecond}
+			stderr := ""
+			if h.stderr != nil {
+				stderr = h.stderr(port)
+			}
+			return host.FakeScript{Stdout: out, Stderr: stderr, Delay: 50 * time.Millisecond}
 		}
 		return host.FakeScript{Stdout: srvOut, Delay: h.listenDelay(port) + 400*time.Millisecond,
 			Listen: []uint16{uint16(port)}, ListenDelay: h.listenDelay(port)}
@@ -270,7 +276,43 @@ func TestRunPairsZeroBandwidth(t *testing.T) {
 	if !errors.Is(err, ErrZeroBandwidth) || par.Failed != 1 || par.Pairs[1].OK() || par.SumBWGbps != 1 || par.Slowest != 0 {
 		t.Errorf("RunPairs: %v; failed %d, sum %v, slowest %d", err, par.Failed, par.SumBWGbps, par.Slowest)
 	}
-	if e := par.Pairs[1].Err; e == nil || !strings.Contains(e.Error(), `client row "65536 300 `) {
-		t.Errorf("the error does not show the printed row: %v", e)
+	if e := par.Pairs[1].Err; e == nil || !strings.Contains(e.Error(), `client row "65536 300 `) || errors.Is(e, ErrClockSampling) {
+		t.Errorf("the error does not show the printed row, or blames the clock without its warning: %v", e)
+	}
+}
+
+// TestMeasureClockSamplingAgain: a client that printed 0.00 with
+// perftest's clock warning (bookworm's 4.5 in the lab: "Correlation
+// coefficient r^2: 0.821758 < 0.9" over a row of zeros) is void; the cell
+// is measured again and says so, and a pair that stays void fails.
+func TestMeasureClockSamplingAgain(t *testing.T) {
+	for _, tc := range []struct {
+		void   int32 // attempts that come back void
+		wantOK bool
+	}{{1, true}, {5, false}} {
+		srv, cli := newFakeHost(t, "server-host"), newFakeHost(t, "client-host")
+		var calls atomic.Int32
+		cli.bw = func(int) float64 {
+			if calls.Add(1) <= tc.void {
+				return 0
+			}
+			return 1
+		}
+		cli.stderr = func(int) string {
+			if calls.Load() <= tc.void {
+				return "Correlation coefficient r^2: 0.821758 < 0.9\n"
+			}
+			return ""
+		}
+		a, b := twoHosts(srv, cli, "rxe0")
+		c := PerftestMeasurer{Options: perftest.Options{Test: perftest.SendBW, Iterations: 300, ReportGbits: true}}.Measure(ctxFor(t), a, b, 0)
+		switch {
+		case c.OK != tc.wantOK:
+			t.Errorf("void %d: cell OK %v (%s), want %v", tc.void, c.OK, c.Error, tc.wantOK)
+		case c.OK && (c.BWGbps != 1 || len(c.Warnings) == 0 || !strings.Contains(c.Warnings[0], "attempt 1 void")):
+			t.Errorf("void once: %v Gbit/s, warnings %q", c.BWGbps, c.Warnings)
+		case !c.OK && (!errors.Is(c.Err, ErrClockSampling) || calls.Load() != 1+clockRetries):
+			t.Errorf("always void: err %v after %d attempts", c.Err, calls.Load())
+		}
 	}
 }
