@@ -46,6 +46,9 @@ type Pairs struct {
 	// run order (rxe: retransmissions, duplicate and out-of-sequence
 	// requests, ...): the evidence beside a failed or slow run.
 	Counters []PairCounters
+	// Voided name the attempts that ran again because perftest's clock
+	// sampling failed and voided their numbers (perftest.Result.ClockVoid).
+	Voided []string
 	// Stopped is the pair whose error stopped the runs (run
 	// len(Pairs)+1); nil when none did, or when it never started.
 	Stopped *perftest.PairResult
@@ -96,8 +99,10 @@ func (ps Pairs) CounterFiles() ([]report.ArchiveFile, error) {
 // RunPairs runs count pairs, server on the far end and client on the near
 // one, each with a fresh pair, announcing each on prog (nil: silent) as
 // "LABEL run N of COUNT". A run that ends in a completion error is kept
-// and named in Failures; any other error stops, and the pair that failed
-// is in Pairs.Stopped (its outputs are what both sides printed).
+// and named in Failures; a run whose numbers perftest voided (a failed
+// clock sampling) runs again, up to twice, named in Voided; any other
+// error stops, and the pair that failed is in Pairs.Stopped (its outputs
+// are what both sides printed).
 func RunPairs(ctx context.Context, sides *Sides, far RXEInfo, opts perftest.Options, count int, prog Progress, label string) (Pairs, error) {
 	var ps Pairs
 	nearDev := opts.ClientDevice
@@ -108,6 +113,10 @@ func RunPairs(ctx context.Context, sides *Sides, far RXEInfo, opts perftest.Opti
 		step(prog, "%s run %d of %d", label, i+1, count)
 		before := readPairCounters(ctx, sides, opts.Device, nearDev)
 		p, err := perftest.RunPair(ctx, sides.Far.Runner(), sides.Near.Runner(), far.Addr, opts)
+		for retry := 1; retry <= clockRetries && err == nil && p.Client.Result.ClockVoid(); retry++ {
+			ps.Voided = append(ps.Voided, fmt.Sprintf("run %d attempt %d: perftest's clock sampling failed, its numbers are void; ran again", i+1, retry))
+			p, err = perftest.RunPair(ctx, sides.Far.Runner(), sides.Near.Runner(), far.Addr, opts)
+		}
 		ps.Counters = append(ps.Counters, pairCounterDeltas(i+1, before, readPairCounters(ctx, sides, opts.Device, nearDev)))
 		if err != nil && !runFailed(ctx, err) {
 			ps.Stopped = p
@@ -122,6 +131,10 @@ func RunPairs(ctx context.Context, sides *Sides, far RXEInfo, opts perftest.Opti
 	}
 	return ps, nil
 }
+
+// clockRetries is how often a run whose numbers perftest voided
+// (Result.ClockVoid) runs again.
+const clockRetries = 2
 
 // runFailed says whether a pair that failed is a run to record rather
 // than a reason to stop: perftest ran and reported a completion error. A

@@ -175,7 +175,7 @@ func (b *baseline) measure(ctx context.Context, test perftest.Test) (report.Roun
 	round.DurationSec = time.Since(start).Seconds()
 	round.SetParam("mode", string(sides.Mode))
 	round.SetParam("netdev_mtu", fmt.Sprint(near.NetdevMTU))
-	round.Warnings = append(round.Warnings, ps.Failures...)
+	round.Warnings = append(append(round.Warnings, ps.Failures...), ps.Voided...)
 	files, err := cli.PairsFiles(&round, ps)
 	if err != nil {
 		return round, false, err

@@ -15,6 +15,7 @@ import (
 	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/rocekittest"
 	"github.com/rocekit/rocekit/runbook"
 	"github.com/rocekit/rocekit/rxe"
 )
@@ -193,5 +194,42 @@ func TestRunPairsKeepsTheStoppingPair(t *testing.T) {
 	}
 	if ents, err := os.ReadDir(filepath.Join(out, "failed")); err != nil || len(ents) != 1 {
 		t.Errorf("without -out the earlier out/failed changed: %v (%v)", ents, err)
+	}
+}
+
+// TestRunPairsRunsAVoidRunAgain: a run whose client printed a row of
+// zeros with perftest's clock warning (the lab's bookworm matrix, r^2
+// 0.82) is run again and named in Voided; the kept result is measured.
+func TestRunPairsRunsAVoidRunAgain(t *testing.T) {
+	tmpl, err := rocekittest.Lookup("bookworm/perftest/send-bw-gbits")
+	if err != nil {
+		t.Fatal(err)
+	}
+	void, err := rocekittest.SyntheticBW(tmpl, []perftest.BWRow{{Bytes: 65536, Iterations: 300}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := tmpl.Side("server")
+	good, _ := tmpl.Side("client")
+	bad, _ := void.Side("client")
+	clients := 0
+	f := &host.Fake{Respond: func(c host.Cmd) host.FakeScript {
+		if rocekittest.PerftestRole(c.Argv) == "server" {
+			return host.FakeScript{Stdout: string(srv.Stdout), Listen: []uint16{18515}, Delay: 300 * time.Millisecond}
+		}
+		if clients++; clients == 1 {
+			return host.FakeScript{Stdout: string(bad.Stdout), Stderr: "Correlation coefficient r^2: 0.821758 < 0.9\n"}
+		}
+		return host.FakeScript{Stdout: string(good.Stdout)}
+	}}
+	side := fakeSide{runner: f}
+	sides := &runbook.Sides{Mode: runbook.Loopback, Near: side, Far: side, NearNetdev: "eth0", FarNetdev: "eth0"}
+	opts := perftest.Options{Test: perftest.SendBW, Device: "rxe0", Iterations: 300, ReportGbits: true, Port: 18515}
+	ps, err := RunPairs(context.Background(), sides, runbook.RXEInfo{Device: "rxe0", Addr: "198.18.0.1"}, opts, 1, nil, "x", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if clients != 2 || len(ps.Voided) != 1 || len(ps.Results) != 1 || ps.Results[0].ClockVoid() || ps.Results[0].BW[0].BWAvgGbps == 0 {
+		t.Errorf("%d client runs, voided %q, results %+v", clients, ps.Voided, ps.Results)
 	}
 }
