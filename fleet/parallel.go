@@ -201,14 +201,7 @@ func zeroBandwidth(pr *perftest.PairResult) error {
 			row = strings.Join(strings.Fields(lines[n-1]), " ")
 		}
 	}
-	var clock []string
-	for _, e := range res.Warnings {
-		var w perftest.Warning
-		if errors.As(e, &w) && w.Kind == perftest.WarnClock {
-			clock = append(clock, w.Text)
-		}
-	}
-	if len(clock) > 0 {
+	if clock := res.ClockWarnings(); len(clock) > 0 {
 		return fmt.Errorf("%w (client row %q, clock warnings %q): %w", ErrZeroBandwidth, row, clock, ErrClockSampling)
 	}
 	return fmt.Errorf("%w (client row %q)", ErrZeroBandwidth, row)

@@ -15,7 +15,7 @@ import (
 //
 // Similar to: grep -q 'Correlation coefficient' err.log && awk '$4 == 0' out.log
 func (r *Result) ClockVoid() bool {
-	if r == nil || len(r.BW)+len(r.Lat) == 0 || !hasClockWarning(r.Warnings) {
+	if r == nil || len(r.BW)+len(r.Lat) == 0 || len(r.ClockWarnings()) == 0 {
 		return false
 	}
 	void := func(v float64) bool { return v == 0 || math.IsNaN(v) || math.IsInf(v, 0) }
@@ -32,12 +32,15 @@ func (r *Result) ClockVoid() bool {
 	return true
 }
 
-func hasClockWarning(ws []error) bool {
-	for _, e := range ws {
+// ClockWarnings are the texts of the result's WarnClock warnings: perftest
+// doubting its CPU clock ("Correlation coefficient r^2: 0.82 < 0.9").
+func (r *Result) ClockWarnings() []string {
+	var texts []string
+	for _, e := range r.Warnings {
 		var w Warning
 		if errors.As(e, &w) && w.Kind == WarnClock {
-			return true
+			texts = append(texts, w.Text)
 		}
 	}
-	return false
+	return texts
 }
