@@ -10,6 +10,7 @@
 //	ethtool -S eth0 > eth0.txt       # ParseEthtoolStats reads such text from other hosts
 //	netstat -su                      # Root.SNMP, Handle.UDP (RcvbufErrors, SndbufErrors)
 //	lspci -vvv | grep -i numa        # Root.Device (NUMA node, local CPUs, PCI ids)
+//	ping -M do -s 8972 198.18.0.2    # Handle.ProbeMTU (and the largest size the path does carry)
 //
 // Netdevs are changed over netlink (github.com/vishvananda/netlink) and
 // ethtool ioctls (github.com/safchain/ethtool) by a Handle bound to the

@@ -2,7 +2,10 @@
 
 package nic
 
-import "context"
+import (
+	"context"
+	"net/netip"
+)
 
 // Handle reads and changes netdevs; on this system every method returns
 // ErrUnsupportedOS.
@@ -90,4 +93,9 @@ func (h *Handle) Coalesce(context.Context, string) (Coalesce, error) {
 // SetCoalesce returns ErrUnsupportedOS.
 func (h *Handle) SetCoalesce(context.Context, string, CoalesceUpdate) (Coalesce, error) {
 	return Coalesce{}, ErrUnsupportedOS
+}
+
+// ProbeMTU returns ErrUnsupportedOS.
+func (h *Handle) ProbeMTU(_ context.Context, dst netip.Addr, mtu int, _ MTUProbeOptions) (MTUProbe, error) {
+	return MTUProbe{Dst: dst, MTU: mtu}, ErrUnsupportedOS
 }
