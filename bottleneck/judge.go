@@ -1,0 +1,246 @@
+package bottleneck
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/rocekit/rocekit/limits"
+)
+
+// Resource is what a verdict says held the result back.
+type Resource string
+
+// The verdicts.
+const (
+	Link      Resource = "link"
+	PCIe      Resource = "pcie"
+	CPU       Resource = "cpu"
+	SocketBuf Resource = "socket-buffer"
+	Loss      Resource = "loss"
+	None      Resource = "none-found"
+)
+
+// Core is one CPU's time while the tool ran, in percent of the interval
+// (irq.CPULoad has these).
+type Core struct {
+	Host    string // "near", "far", a host name
+	CPU     int
+	SoftPct float64
+	IRQPct  float64
+	SysPct  float64
+	// Thread is what ran there when known ("rxe_wq", "ksoftirqd/3",
+	// "ib_send_bw"); "" is unknown.
+	Thread string
+	// NUMALocal says whether the core is on the NIC's NUMA node: nil is
+	// unknown (single node, virtio).
+	NUMALocal *bool
+}
+
+// BusyPct is the share of the core the kernel's network path can use:
+// softirq, hard irq and system time.
+func (c Core) BusyPct() float64 { return c.SoftPct + c.IRQPct + c.SysPct }
+
+// Clamp is a socket buffer that got less than asked.
+type Clamp struct {
+	Host      string // where the buffer is
+	Direction string // "receive", "send"
+	Sysctl    string // "net.core.rmem_max"
+	// AskedBytes is the request (-S 2M); GotBytes what getsockopt read
+	// back (Linux doubles a granted request, so an unclamped 2 MiB
+	// reads as 4 MiB).
+	AskedBytes, GotBytes int
+}
+
+// Drop is a loss counter that rose while the tool ran.
+type Drop struct {
+	Host    string
+	Counter string // "rx_queue_0_drops", "Udp RcvbufErrors", "rdma retransmissions"
+	Delta   uint64
+	Cause   string // what the counter means, when known ("late responder")
+}
+
+// Evidence is everything known about one measured result.
+type Evidence struct {
+	// Gbps is the measured goodput in 10^9 bit/s (the receiver's figure
+	// for UDP). NaN or negative means no rate was measured.
+	Gbps float64
+	// Ceiling is the path's ceiling (limits.Lower of both ends' for a
+	// pair: pass the end whose limit is lower).
+	Ceiling limits.Ceiling
+	Cores   []Core
+	Clamps  []Clamp
+	Drops   []Drop
+}
+
+// Thresholds tune Judge. Zero values take the defaults.
+type Thresholds struct {
+	NearCeiling float64 // fraction of the ceiling that counts as bound by it; 0.90
+	BusyCore    float64 // percent busy that counts as a saturated core; 90
+}
+
+func (t Thresholds) withDefaults() Thresholds {
+	if t.NearCeiling <= 0 {
+		t.NearCeiling = 0.90
+	}
+	if t.BusyCore <= 0 {
+		t.BusyCore = 90
+	}
+	return t
+}
+
+// Verdict is what held a result back, with its evidence.
+type Verdict struct {
+	Bound Resource `json:"bound"`
+	// Fraction is the result over the lowest ceiling (0.94); 0 when no
+	// ceiling is known.
+	Fraction float64       `json:"fraction,omitempty"`
+	Ceiling  *limits.Limit `json:"ceiling,omitempty"`
+	// Summary is one sentence with units.
+	Summary string `json:"summary"`
+	// Evidence quotes each figure the verdict rests on.
+	Evidence []string `json:"evidence,omitempty"`
+	// Also lists further causes seen ("socket-buffer: ...").
+	Also    []string `json:"also,omitempty"`
+	Notes   []string `json:"notes,omitempty"`
+	Unknown []string `json:"unknown,omitempty"`
+}
+
+func (v Verdict) String() string { return string(v.Bound) + ": " + v.Summary }
+
+// Judge returns the verdict on e (the package doc gives the rules).
+func Judge(e Evidence, th Thresholds) Verdict {
+	th = th.withDefaults()
+	v := Verdict{Notes: e.Ceiling.Notes, Unknown: slices.Clone(e.Ceiling.Unknown)}
+	measured := !math.IsNaN(e.Gbps) && !math.IsInf(e.Gbps, 0) && e.Gbps >= 0
+	of := ""
+	if frac, low, ok := e.Ceiling.Fraction(e.Gbps); ok && measured {
+		v.Fraction, v.Ceiling = frac, &low
+		v.Evidence = append(v.Evidence, low.String())
+		of = fmt.Sprintf("%s is %.0f %% of the %s %s ceiling", rate(e.Gbps), frac*100, rate(low.Gbps), low.Resource)
+		if frac >= th.NearCeiling {
+			v.Bound = Link
+			if low.Resource == limits.Bus {
+				v.Bound = PCIe
+			}
+			v.Summary = of + " (" + low.Basis + ")"
+		}
+	} else if !measured {
+		v.Unknown = append(v.Unknown, "no rate was measured")
+	}
+
+	var causes []cause
+	if c, ok := busiest(e.Cores); ok && c.BusyPct() >= th.BusyCore {
+		causes = append(causes, coreCause(c))
+	}
+	if len(e.Clamps) > 0 {
+		causes = append(causes, clampCause(e.Clamps))
+	}
+	if len(e.Drops) > 0 {
+		causes = append(causes, dropCause(e.Drops))
+	}
+	for _, c := range causes {
+		if v.Bound == "" {
+			v.Bound = c.resource
+			v.Summary = c.summary
+			if of != "" {
+				v.Summary = of + "; " + c.summary
+			}
+			v.Evidence = append(v.Evidence, c.evidence...)
+			continue
+		}
+		v.Also = append(v.Also, string(c.resource)+": "+c.summary)
+	}
+	if v.Bound == "" {
+		v.Bound = None
+		switch {
+		case of != "":
+			v.Summary = "reached " + strings.TrimPrefix(of, rate(e.Gbps)+" is ") + "; no counter or core explains the rest"
+		case measured:
+			v.Summary = rate(e.Gbps) + " against no known ceiling; no counter or core explains it"
+		default:
+			v.Summary = "no rate was measured; no counter or core stood out"
+		}
+		if c, ok := busiest(e.Cores); ok {
+			v.Evidence = append(v.Evidence, "busiest core: "+coreText(c))
+		}
+	}
+	return v
+}
+
+type cause struct {
+	resource Resource
+	summary  string
+	evidence []string
+}
+
+// busiest returns the core with the highest BusyPct (ties: the lower
+// host name, then CPU id, so the answer does not depend on input order).
+func busiest(cores []Core) (Core, bool) {
+	if len(cores) == 0 {
+		return Core{}, false
+	}
+	best := cores[0]
+	for _, c := range cores[1:] {
+		b, cb := c.BusyPct(), best.BusyPct()
+		if b > cb || b == cb && (c.Host < best.Host || c.Host == best.Host && c.CPU < best.CPU) {
+			best = c
+		}
+	}
+	return best, true
+}
+
+func coreText(c Core) string {
+	s := fmt.Sprintf("%s CPU%d %.0f %% busy (softirq %.0f %%, irq %.0f %%, system %.0f %%)", c.Host, c.CPU, c.BusyPct(), c.SoftPct, c.IRQPct, c.SysPct)
+	if c.Thread != "" {
+		s += ", running " + c.Thread
+	}
+	switch {
+	case c.NUMALocal == nil:
+	case *c.NUMALocal:
+		s += ", local to the NIC's NUMA node"
+	default:
+		s += ", NOT local to the NIC's NUMA node"
+	}
+	return s
+}
+
+func coreCause(c Core) cause {
+	return cause{CPU, "one core saturated: " + coreText(c), []string{coreText(c)}}
+}
+
+func clampCause(cs []Clamp) cause {
+	var parts []string
+	for _, c := range cs {
+		parts = append(parts, fmt.Sprintf("%s %s buffer asked %d B, read back %d B where a granted request reads %d B (%s)",
+			c.Host, c.Direction, c.AskedBytes, c.GotBytes, 2*c.AskedBytes, c.Sysctl))
+	}
+	return cause{SocketBuf, fmt.Sprintf("%d socket buffer(s) clamped by the kernel: %s", len(cs), parts[0]), parts}
+}
+
+func dropCause(ds []Drop) cause {
+	var parts []string
+	var total uint64
+	for _, d := range ds {
+		s := fmt.Sprintf("%s %s +%d", d.Host, d.Counter, d.Delta)
+		if d.Cause != "" {
+			s += " (" + d.Cause + ")"
+		}
+		parts = append(parts, s)
+		total += d.Delta
+	}
+	return cause{Loss, fmt.Sprintf("packets lost: %d counted (%s)", total, strings.Join(parts, "; ")), parts}
+}
+
+// rate prints a rate at a readable scale: 23.4 Gbit/s, 941 Mbit/s, 17 kbit/s.
+func rate(gbps float64) string {
+	switch {
+	case gbps >= 1:
+		return fmt.Sprintf("%.1f Gbit/s", gbps)
+	case gbps >= 1e-3:
+		return fmt.Sprintf("%.0f Mbit/s", gbps*1e3)
+	default:
+		return fmt.Sprintf("%.0f kbit/s", gbps*1e6)
+	}
+}

@@ -1,0 +1,137 @@
+package bottleneck
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/rocekit/rocekit/limits"
+)
+
+func local(b bool) *bool { return &b }
+
+func TestJudge(t *testing.T) {
+	link100 := limits.Path{LinkMbps: 100000, PCIe: limits.PCIe{GTps: 16, Width: 16}}
+	for _, c := range []struct {
+		name     string
+		e        Evidence
+		bound    Resource
+		fraction float64
+		summary  []string // substrings of Summary
+		also     int
+	}{{
+		name:     "WRITE near the link",
+		e:        Evidence{Gbps: 92.6, Ceiling: link100.Ceiling(limits.RoCE{PathMTU: 4096, Verb: limits.Write})},
+		bound:    Link,
+		fraction: 0.945,
+		summary:  []string{"92.6 Gbit/s is 94 % of the 98.0 Gbit/s link ceiling", "100000 Mb/s × 98.04 %"},
+	}, {
+		name: "a NIC trained down to x8",
+		e: Evidence{Gbps: 52, Ceiling: limits.Path{LinkMbps: 100000, PCIe: limits.PCIe{GTps: 8, Width: 8},
+			PCIeMax: limits.PCIe{GTps: 8, Width: 16}}.Ceiling(limits.RoCE{PathMTU: 4096})},
+		bound:    PCIe,
+		fraction: 0.951,
+		summary:  []string{"of the 54.7 Gbit/s pcie ceiling", "PCIe 8 GT/s x8"},
+	}, {
+		name: "soft-RoCE held by the far host's softirq core",
+		e: Evidence{Gbps: 1.2, Ceiling: limits.Path{LinkMbps: 10000}.Ceiling(limits.RoCE{PathMTU: 4096}),
+			Cores: []Core{{Host: "near", CPU: 0, SoftPct: 40, SysPct: 10}, {Host: "far", CPU: 3, SoftPct: 91, IRQPct: 2, SysPct: 4, Thread: "ksoftirqd/3", NUMALocal: local(false)}}},
+		bound:    CPU,
+		fraction: 0.122,
+		summary:  []string{"1.2 Gbit/s is 12 % of the 9.8 Gbit/s link ceiling", "far CPU3 97 % busy (softirq 91 %, irq 2 %, system 4 %), running ksoftirqd/3, NOT local"},
+	}, {
+		name: "UDP round A: clamped receive buffer, drops beside it",
+		e: Evidence{Gbps: 3.1, Ceiling: limits.Path{LinkMbps: 25000}.Ceiling(limits.IPStream{MTU: 1500}),
+			Clamps: []Clamp{{Host: "netserver's host", Direction: "receive", Sysctl: "net.core.rmem_max", AskedBytes: 2097152, GotBytes: 425984}},
+			Drops:  []Drop{{Host: "netserver's host", Counter: "Udp RcvbufErrors", Delta: 120345}}},
+		bound:    SocketBuf,
+		fraction: 0.1295,
+		summary:  []string{"asked 2097152 B, read back 425984 B where a granted request reads 4194304 B (net.core.rmem_max)"},
+		also:     1,
+	}, {
+		name:     "loss alone: RDMA retransmissions",
+		e:        Evidence{Gbps: 40, Ceiling: link100.Ceiling(limits.RoCE{PathMTU: 1024}), Drops: []Drop{{Host: "far", Counter: "rdma retransmissions", Delta: 4, Cause: "packets lost between the hosts"}}},
+		bound:    Loss,
+		fraction: 0.432,
+		summary:  []string{"packets lost: 4 counted (far rdma retransmissions +4 (packets lost between the hosts))"},
+	}, {
+		name:     "nothing explains it",
+		e:        Evidence{Gbps: 12, Ceiling: limits.Path{LinkMbps: 25000}.Ceiling(limits.IPStream{MTU: 9000}), Cores: []Core{{Host: "near", CPU: 1, SoftPct: 30}}},
+		bound:    None,
+		fraction: 0.4835,
+		summary:  []string{"reached 48 % of the 24.8 Gbit/s link ceiling; no counter or core explains the rest"},
+	}, {
+		name:    "virtio: no ceiling, a hot core",
+		e:       Evidence{Gbps: 0.4, Ceiling: limits.Path{}.Ceiling(limits.RoCE{PathMTU: 1024}), Cores: []Core{{Host: "near", CPU: 1, SysPct: 95, Thread: "rxe_wq"}}},
+		bound:   CPU,
+		summary: []string{"one core saturated: near CPU1 95 % busy", "running rxe_wq"},
+	}, {
+		name:    "no rate",
+		e:       Evidence{Gbps: math.NaN(), Ceiling: link100.Ceiling(limits.RoCE{PathMTU: 4096})},
+		bound:   None,
+		summary: []string{"no rate was measured"},
+	}} {
+		t.Run(c.name, func(t *testing.T) {
+			v := Judge(c.e, Thresholds{})
+			if v.Bound != c.bound {
+				t.Errorf("bound %s, want %s: %+v", v.Bound, c.bound, v)
+			}
+			if math.Abs(v.Fraction-c.fraction) > 0.001 {
+				t.Errorf("fraction %.4f, want %.4f", v.Fraction, c.fraction)
+			}
+			for _, s := range c.summary {
+				if !strings.Contains(v.Summary, s) {
+					t.Errorf("summary %q lacks %q", v.Summary, s)
+				}
+			}
+			if len(v.Also) != c.also {
+				t.Errorf("also %q", v.Also)
+			}
+			if len(v.Evidence) == 0 && c.bound != None {
+				t.Error("a verdict without evidence")
+			}
+		})
+	}
+}
+
+func TestJudgeUnknownAndNotes(t *testing.T) {
+	v := Judge(Evidence{Gbps: 0.5, Ceiling: limits.Path{}.Ceiling(limits.RoCE{PathMTU: 1024})}, Thresholds{})
+	if v.Bound != None || !strings.Contains(strings.Join(v.Unknown, ";"), "link speed unknown") || v.Ceiling != nil {
+		t.Errorf("%+v", v)
+	}
+	if !strings.Contains(v.Summary, "500 Mbit/s against no known ceiling") {
+		t.Errorf("summary %q", v.Summary)
+	}
+	// A degraded PCIe link is a note even when the link binds.
+	v = Judge(Evidence{Gbps: 24, Ceiling: limits.Path{LinkMbps: 25000, PCIe: limits.PCIe{GTps: 8, Width: 4},
+		PCIeMax: limits.PCIe{GTps: 8, Width: 8}}.Ceiling(limits.RoCE{PathMTU: 4096})}, Thresholds{})
+	if v.Bound != Link || len(v.Notes) != 1 {
+		t.Errorf("%+v", v)
+	}
+	// Thresholds move the line.
+	e := Evidence{Gbps: 85, Ceiling: limits.Path{LinkMbps: 100000}.Ceiling(limits.RoCE{PathMTU: 4096})}
+	if v := Judge(e, Thresholds{}); v.Bound != None {
+		t.Errorf("85 %% at the default 90: %s", v.Bound)
+	}
+	if v := Judge(e, Thresholds{NearCeiling: 0.8}); v.Bound != Link {
+		t.Errorf("85 %% at 80: %s", v.Bound)
+	}
+}
+
+func TestBusiestIsOrderFree(t *testing.T) {
+	a := []Core{{Host: "near", CPU: 2, SoftPct: 95}, {Host: "far", CPU: 1, SoftPct: 95}}
+	b := []Core{a[1], a[0]}
+	ca, _ := busiest(a)
+	cb, _ := busiest(b)
+	if ca != cb || ca.Host != "far" {
+		t.Errorf("%+v vs %+v", ca, cb)
+	}
+}
+
+func TestRate(t *testing.T) {
+	for in, want := range map[float64]string{23.44: "23.4 Gbit/s", 0.941: "941 Mbit/s", 1.7e-05: "17 kbit/s"} {
+		if got := rate(in); got != want {
+			t.Errorf("rate(%g) = %q, want %q", in, got, want)
+		}
+	}
+}
