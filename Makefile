@@ -7,7 +7,8 @@ LAB := $(GO) run ./internal/lab/cmd/lab
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK := $(shell $(GO) env GOPATH)/bin/staticcheck
 # Debian packages the tests and the lab need: QEMU and debootstrap for the
-# guests, netperf (non-free) and iproute2/ethtool for the host root tests.
+# guests, netperf (non-free) and iproute2/ethtool for the host root tests,
+# xmllint and python3-junitparser for the JUnit XML checks.
 APT_PACKAGES := qemu-system-x86 debootstrap cpio netperf ethtool iproute2 kmod openssh-server nftables iptables chromium libxml2-utils python3-junitparser
 
 .PHONY: all deps test fuzz lab-image lab-test fixtures check demo fmt
