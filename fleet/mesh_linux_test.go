@@ -22,7 +22,7 @@ import (
 // namespaces of the host kernel, joined as a mesh of veth pairs (one
 // subnet per link). They skip without root, netperf or tc.
 
-func sh(t *testing.T, args ...string) {
+func sh(t testing.TB, args ...string) {
 	t.Helper()
 	if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
 		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
@@ -46,7 +46,7 @@ var staleName = regexp.MustCompile(`^(?:fl[a-z]+|fa|fb)([0-9]+)[0-9a-f]{3}(?:-[0
 // sweepStale deletes the namespaces and root-namespace veths of earlier
 // runs of these tests whose process is gone (killed before its cleanup
 // ran). Those of live runs are left alone.
-func sweepStale(t *testing.T) {
+func sweepStale(t testing.TB) {
 	t.Helper()
 	dead := func(name string) bool {
 		m := staleName.FindStringSubmatch(name)
@@ -86,7 +86,7 @@ func sweepStale(t *testing.T) {
 // link. It returns the hosts, each with its NICs read back through
 // IPv4Prefix, and their namespaces' names, and deletes everything when
 // the test ends.
-func netnsMesh(t *testing.T, label string, n int) ([]Host, []string) {
+func netnsMesh(t testing.TB, label string, n int) ([]Host, []string) {
 	t.Helper()
 	labtest.Root(t)
 	if testing.Short() {
@@ -153,7 +153,7 @@ func netnsMesh(t *testing.T, label string, n int) ([]Host, []string) {
 // (nic's ethtool link settings, Speed / 1000); 0 when unknown.
 //
 // Similar to: ip netns exec NS ethtool DEV | grep Speed
-func lineRateGbps(t *testing.T, ns, dev string) float64 {
+func lineRateGbps(t testing.TB, ns, dev string) float64 {
 	h, err := nic.Open(nic.Options{Netns: ns})
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +170,7 @@ func lineRateGbps(t *testing.T, ns, dev string) float64 {
 }
 
 // throttle limits what leaves dev in namespace ns to rate with tbf.
-func throttle(t *testing.T, ns, dev, rate string) {
+func throttle(t testing.TB, ns, dev, rate string) {
 	sh(t, "ip", "netns", "exec", ns, "tc", "qdisc", "add", "dev", dev, "root", "tbf", "rate", rate, "burst", "32kbit", "latency", "400ms")
 }
 

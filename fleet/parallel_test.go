@@ -92,7 +92,7 @@ func argAfter(argv []string, flag string) string {
 	return ""
 }
 
-func ctxFor(t *testing.T) context.Context {
+func ctxFor(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	t.Cleanup(cancel)
 	return ctx

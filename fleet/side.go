@@ -31,19 +31,11 @@ func PrepareHost(ctx context.Context, name string, side runbook.Side, netdevs []
 		if err != nil {
 			return h, fmt.Errorf("fleet: %s: %w", name, err)
 		}
-		dev, err := side.Netdev(ctx, nd)
+		n, err := describeNIC(ctx, side, nd)
 		if err != nil {
 			return h, fmt.Errorf("fleet: %s: %w", name, err)
 		}
-		n := NIC{Netdev: nd, Device: info.Device, GID: perftest.GIDIndex(info.GID.Entry.Index), CPUs: slices.Clone([]int(dev.LocalCPUs))}
-		if l := dev.Snapshot.Link; l != nil && l.SpeedMbps > 0 {
-			n.LineRateGbps = float64(l.SpeedMbps) / 1000
-		}
-		if n.Prefix, err = IPv4Prefix(ctx, h.Runner, nd); err != nil {
-			return h, fmt.Errorf("fleet: %s: %w", name, err)
-		}
-		n.Addr = n.Prefix.Addr()
-		n.Prefix = n.Prefix.Masked()
+		n.Device, n.GID = info.Device, perftest.GIDIndex(info.GID.Entry.Index)
 		h.NICs = append(h.NICs, n)
 	}
 	return h, nil
@@ -88,4 +80,45 @@ func parseIPJSON(b []byte, netdev string) (netip.Prefix, error) {
 		}
 	}
 	return netip.Prefix{}, fmt.Errorf("%w: %s", runbook.ErrNoIPv4, netdev)
+}
+
+// PrepareNetperfHost makes a runbook side a fleet host for netperf pairs:
+// the MTU set on each netdev when mtu > 0 (journaled on the side), and
+// each NIC's address and subnet, link speed and NUMA-local CPUs read
+// there. No rxe link is made.
+//
+// Similar to: ssh HOST 'ip link set eth0 mtu 9000; ip -br addr show eth0; ethtool eth0 | grep Speed'
+func PrepareNetperfHost(ctx context.Context, name string, side runbook.Side, netdevs []string, mtu int) (Host, error) {
+	h := Host{Name: name, Runner: side.Runner()}
+	for _, nd := range netdevs {
+		if mtu > 0 {
+			if err := side.SetMTU(ctx, nd, mtu); err != nil {
+				return h, fmt.Errorf("fleet: %s: %w", name, err)
+			}
+		}
+		n, err := describeNIC(ctx, side, nd)
+		if err != nil {
+			return h, fmt.Errorf("fleet: %s: %w", name, err)
+		}
+		h.NICs = append(h.NICs, n)
+	}
+	return h, nil
+}
+
+// describeNIC reads a netdev's address and subnet, link speed and
+// NUMA-local CPUs on side.
+func describeNIC(ctx context.Context, side runbook.Side, netdev string) (NIC, error) {
+	info, err := side.Netdev(ctx, netdev)
+	if err != nil {
+		return NIC{}, err
+	}
+	p, err := IPv4Prefix(ctx, side.Runner(), netdev)
+	if err != nil {
+		return NIC{}, err
+	}
+	n := NIC{Netdev: netdev, Addr: p.Addr(), Prefix: p.Masked(), CPUs: slices.Clone([]int(info.LocalCPUs))}
+	if l := info.Snapshot.Link; l != nil && l.SpeedMbps > 0 {
+		n.LineRateGbps = float64(l.SpeedMbps) / 1000
+	}
+	return n, nil
 }

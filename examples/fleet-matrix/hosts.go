@@ -49,32 +49,43 @@ type sshOptions struct {
 	Timeout                                 time.Duration
 }
 
-// openSides connects every host: runbook.Local for "local", a
-// runbook.Peer over SSH (whose leftover journals are restored first)
-// otherwise. Sides opened before a failure are returned for restoring.
+// openSides connects every host, up to fleet.DefaultPrepareLimit at
+// once: runbook.Local for "local", a runbook.Peer over SSH (whose
+// leftover journals are restored first) otherwise. The sides that opened
+// are returned beside an error naming every host that did not (nil
+// where it failed), for restoring.
 func openSides(ctx context.Context, hosts hostList, o sshOptions) ([]runbook.Side, error) {
-	var sides []runbook.Side
 	locals := 0
 	for _, h := range hosts {
 		if h.Target == "local" {
-			locals++
-			if locals > 1 {
-				return sides, errors.New("-host: only one host can be local")
+			if locals++; locals > 1 {
+				return nil, errors.New("-host: only one host can be local")
 			}
-			sides = append(sides, &runbook.Local{Journal: filepath.Join(o.JournalDir, "fleet-matrix-journal.jsonl")})
-			continue
+		}
+	}
+	return fleet.Prepare(ctx, hosts.names(), 0, func(ctx context.Context, i int) (runbook.Side, error) {
+		h := hosts[i]
+		if h.Target == "local" {
+			return &runbook.Local{Journal: filepath.Join(o.JournalDir, "fleet-matrix-journal.jsonl")}, nil
 		}
 		p, err := runbook.DialPeer(ctx, runbook.PeerConfig{Target: h.Target, Identity: o.Identity, KnownHosts: o.KnownHosts,
 			Timeout: o.Timeout, Agent: o.Agent})
 		if err != nil {
-			return sides, fmt.Errorf("%s: %w", h.Name, err)
+			return nil, err
 		}
-		sides = append(sides, p)
 		if err := p.Restore(ctx); err != nil {
-			return sides, fmt.Errorf("%s: restoring an earlier run's changes: %w", h.Name, err)
+			return p, fmt.Errorf("restoring an earlier run's changes: %w", err)
 		}
+		return p, nil
+	})
+}
+
+func (l hostList) names() []string {
+	out := make([]string, len(l))
+	for i, h := range l {
+		out[i] = h.Name
 	}
-	return sides, nil
+	return out
 }
 
 // restoreSides undoes every side's changes with a fresh context and
@@ -84,61 +95,33 @@ func restoreSides(sides []runbook.Side) error {
 	defer cancel()
 	var errs []error
 	for _, s := range sides {
-		errs = append(errs, s.Restore(ctx), s.Close())
+		if s != nil {
+			errs = append(errs, s.Restore(ctx), s.Close())
+		}
 	}
 	return errors.Join(errs...)
 }
 
-// prepareHosts makes every side a fleet host (rxe links for perftest;
-// addresses only for netperf) and overrides unknown line rates.
+// prepareHosts makes every side a fleet host, up to
+// fleet.DefaultPrepareLimit at once (rxe links for perftest; addresses
+// only for netperf), and overrides unknown line rates.
 func prepareHosts(ctx context.Context, hosts hostList, sides []runbook.Side, rdma bool, mtu int, lineRate float64) ([]fleet.Host, error) {
-	var out []fleet.Host
-	for i, h := range hosts {
+	return fleet.Prepare(ctx, hosts.names(), 0, func(ctx context.Context, i int) (fleet.Host, error) {
+		h := hosts[i]
 		var fh fleet.Host
 		var err error
 		if rdma {
 			fh, err = fleet.PrepareHost(ctx, h.Name, sides[i], h.Netdevs, mtu, nil)
 		} else {
-			fh, err = addressesOnly(ctx, h, sides[i], mtu)
-		}
-		if err != nil {
-			return nil, err
+			fh, err = fleet.PrepareNetperfHost(ctx, h.Name, sides[i], h.Netdevs, mtu)
 		}
 		for j := range fh.NICs {
 			if fh.NICs[j].LineRateGbps == 0 {
 				fh.NICs[j].LineRateGbps = lineRate
 			}
 		}
-		out = append(out, fh)
-	}
-	return out, nil
-}
-
-// addressesOnly describes a host's NICs for netperf: address, subnet,
-// speed and NUMA-local CPUs, without rxe links.
-func addressesOnly(ctx context.Context, h hostFlag, side runbook.Side, mtu int) (fleet.Host, error) {
-	fh := fleet.Host{Name: h.Name, Runner: side.Runner()}
-	for _, nd := range h.Netdevs {
-		if mtu > 0 {
-			if err := side.SetMTU(ctx, nd, mtu); err != nil {
-				return fh, fmt.Errorf("%s: %w", h.Name, err)
-			}
-		}
-		info, err := side.Netdev(ctx, nd)
-		if err != nil {
-			return fh, fmt.Errorf("%s: %w", h.Name, err)
-		}
-		p, err := fleet.IPv4Prefix(ctx, fh.Runner, nd)
-		if err != nil {
-			return fh, fmt.Errorf("%s: %w", h.Name, err)
-		}
-		n := fleet.NIC{Netdev: nd, Addr: p.Addr(), Prefix: p.Masked(), CPUs: info.LocalCPUs}
-		if l := info.Snapshot.Link; l != nil && l.SpeedMbps > 0 {
-			n.LineRateGbps = float64(l.SpeedMbps) / 1000
-		}
-		fh.NICs = append(fh.NICs, n)
-	}
-	return fh, nil
+		return fh, err
+	})
 }
 
 // parseSchedule reads -schedule: "all", "ring" or "a-b,b-c" by host name.
