@@ -12,12 +12,10 @@ type SecondPassOptions struct {
 	// Partners is how many hosts that passed each suspect is paired
 	// with; 0 means 2.
 	Partners int
-	// SlowRatio is the share of the fleet's median (of the pairs that
-	// passed) below which a retest counts as slow; 0 means
-	// DefaultSlowRatio.
+	// SlowRatio is the share below which a pair counts as slow: of its
+	// hosts' medians for the first pass's outliers (Outliers), of the
+	// reference for a retest; 0 means DefaultSlowRatio.
 	SlowRatio float64
-	// Gate, when its pairs have a line rate, fails retests below it too.
-	Gate Gate
 }
 
 // Culprit says where the second pass puts the fault of one suspect pair.
@@ -66,8 +64,8 @@ type SecondPass struct {
 	Matrix        *Matrix   `json:"matrix"` // the retests as measured
 }
 
-// SecondPass re-pairs the hosts of every pair that failed, fell below
-// the gate or stood out (Outliers) in m with good hosts (that passed a
+// SecondPass re-pairs the hosts of every pair that failed or stood out
+// (Outliers) in m with good hosts (that passed a
 // pair and are not slow with every partner), measures each suspect pair once more, and names the culprit: a
 // host that stays bad with good partners (not its partner), both hosts,
 // the link between two hosts that are fine elsewhere, or a transient.
@@ -137,15 +135,15 @@ func (p Plan) SecondPass(ctx context.Context, m *Matrix, opt SecondPassOptions) 
 	return sp, err
 }
 
-// suspectPairs are the first pass's failed pairs, those under the gate,
-// and the outliers' pairs.
+// suspectPairs are the first pass's failed pairs and the outliers'
+// pairs. A fleet below its line rate everywhere has no suspects: that is
+// the gate's finding, not a host's or a link's.
 func suspectPairs(m *Matrix, opt SecondPassOptions) map[Pair]bool {
 	bad := map[Pair]bool{}
 	for _, c := range m.Cells {
-		if !opt.badCell(c, 0) {
-			continue
+		if !c.OK {
+			bad[c.Pair] = true
 		}
-		bad[c.Pair] = true
 	}
 	for _, o := range Outliers(m, opt.SlowRatio) {
 		for _, pr := range o.Pairs {
@@ -155,18 +153,9 @@ func suspectPairs(m *Matrix, opt SecondPassOptions) map[Pair]bool {
 	return bad
 }
 
-// badCell reports whether c failed, is under the gate, or is below
-// SlowRatio of ref (when ref is known).
+// badCell reports whether a retest failed or is below SlowRatio of ref.
 func (opt SecondPassOptions) badCell(c Cell, ref float64) bool {
-	switch {
-	case !c.OK:
-		return true
-	case c.LineRateGbps > 0 && c.BWGbps < opt.Gate.ratio()*c.LineRateGbps:
-		return true
-	case ref > 0 && c.BWGbps < opt.SlowRatio*ref:
-		return true
-	}
-	return false
+	return !c.OK || ref > 0 && c.BWGbps < opt.SlowRatio*ref
 }
 
 // retestPairs pairs each host of each suspect with up to k good hosts
