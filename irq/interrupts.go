@@ -116,8 +116,12 @@ func (fs FS) Interrupts() (Interrupts, error) {
 // kept. Input without the "CPU0 CPU1 ..." header (grep output) gives an
 // error matching ErrNoHeader: use ParseInterruptLines for it.
 //
-// Not prometheus/procfs's Interrupts: it keeps counts as strings by
-// column, loses CPU ids and panics on a header such as "CPU0 CPU1 CPU3".
+// Not prometheus/procfs's Interrupts (checked against v0.23.0): it keeps
+// counts as strings by column without CPU ids (a header with a gap such
+// as "CPU0 CPU1 CPU3" is read, but the ids are lost), panics on a line
+// with fewer counts than CPUs and no chip column ("index out of range")
+// and on headerless grep output of two lines or more, and misreads a
+// short line with a chip column silently (the chip becomes a count).
 func ParseInterrupts(r io.Reader) (Interrupts, error) {
 	b, err := io.ReadAll(io.LimitReader(r, sysfs.MaxFileBytes))
 	if err != nil {

@@ -17,8 +17,8 @@ type SNMP map[string]map[string]int64
 // 0 ..."). A malformed pair is an error naming its line; the protocols
 // before it are returned.
 //
-// Not prometheus/procfs's Snmp: it lacks Udp MemErrors and reads the main
-// thread's namespace, not the one a handle is in.
+// Not prometheus/procfs's Snmp (checked against v0.23.0): it reads
+// another namespace through Proc(pid), but it lacks Udp MemErrors.
 func ParseSNMP(r io.Reader) (SNMP, error) {
 	out := SNMP{}
 	sc := bufio.NewScanner(r)
