@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rocekit/rocekit/internal/sysfs"
+	"github.com/rocekit/rocekit/limits"
 )
 
 // DeviceInfo is where a netdev's hardware sits: its PCI function, NUMA node
@@ -33,6 +34,40 @@ type PCIDevice struct {
 	SubsystemDevice uint16 `json:"subsystem_device"`
 	Class           uint32 `json:"class"`            // 0x020000: Ethernet controller
 	Driver          string `json:"driver,omitempty"` // "virtio-pci", "mlx5_core"
+	// Link is the function's PCIe link; nil when sysfs has none (a plain
+	// PCI bus, as QEMU's i440fx gives virtio) or the root is an fs.FS.
+	Link *PCIeLink `json:"pcie_link,omitempty"`
+}
+
+// PCIeLink is a PCI function's PCIe link: current and maximum speed per
+// lane (GT/s) and width (lanes); 0 is unknown.
+type PCIeLink struct {
+	GTps     float64 `json:"gtps"`
+	Width    int     `json:"width"`
+	MaxGTps  float64 `json:"max_gtps,omitempty"`
+	MaxWidth int     `json:"max_width,omitempty"`
+}
+
+// Degraded reports whether the link runs slower or narrower than the
+// function can: a card in a narrower slot, or a link trained down.
+//
+// Similar to: lspci -vv | grep -E 'LnkCap|LnkSta'   ("(downgraded)")
+func (l PCIeLink) Degraded() bool {
+	return l.Current().Below(l.Max())
+}
+
+// Current returns the current link for the ceiling arithmetic.
+func (l PCIeLink) Current() limits.PCIe { return limits.PCIe{GTps: l.GTps, Width: l.Width} }
+
+// Max returns the maximum link for the ceiling arithmetic.
+func (l PCIeLink) Max() limits.PCIe { return limits.PCIe{GTps: l.MaxGTps, Width: l.MaxWidth} }
+
+func (l PCIeLink) String() string {
+	s := fmt.Sprintf("%g GT/s x%d", l.GTps, l.Width)
+	if l.Degraded() {
+		s += fmt.Sprintf(" (of %g GT/s x%d)", l.MaxGTps, l.MaxWidth)
+	}
+	return s
 }
 
 // PCI vendor ids that matter for RoCE and NIC tuning.
@@ -149,6 +184,11 @@ func (r Root) fillPCI(d DeviceInfo, dir string) (DeviceInfo, error) {
 		return d, err
 	}
 	p.Class = uint32(class)
+	// The PCIe link is optional: an fs.FS root or a function without
+	// link files leaves it nil, never a guess.
+	if l, err := sys.PCIeLink(p.Address); err == nil && l.Known() {
+		p.Link = &PCIeLink{GTps: l.CurrentGTps, Width: l.CurrentWidth, MaxGTps: l.MaxGTps, MaxWidth: l.MaxWidth}
+	}
 	d.PCI = p
 	return d, nil
 }
