@@ -40,6 +40,7 @@ type Finding struct {
 const (
 	RuleMTUNotFollowed    = "mtu_not_followed"
 	RulePathMTUUnchanged  = "roce_path_mtu_unchanged"
+	RuleMTUSamePath       = "mtu_same_path_mtu"
 	RuleJitter            = "latency_jitter"
 	RuleQPKnee            = "qp_scaling_knee"
 	RuleUDPLoss           = "udp_loss"

@@ -4,12 +4,18 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/rocekit/rocekit/nic"
 )
 
 // CheckMTU checks that bandwidth follows MTU between two rounds of the same
-// test at a low and a high netdev MTU (1500 → 9000). When the RoCE path MTU
-// is the same in both (perftest's "Mtu" header, the "mtu" parameter of a
-// FromPerftest round, else the fingerprint's roce_path_mtu), the MTU change
+// test at a low and a high netdev MTU (1500 → 9000). It judges the RoCE
+// path MTUs the two netdev MTUs map to (nic.RXEPathMTU for rdma_rxe,
+// nic.RoCEPathMTU for hardware RoCE), not the netdev MTUs: 4200 and 9000
+// both give 4096, 1500 and 2000 both 1024, and no gain is expected then.
+// When the mapped path MTUs differ but the one perftest used (its "Mtu"
+// header, the "mtu" parameter of a FromPerftest round, else the
+// fingerprint's roce_path_mtu) is the same in both rounds, the MTU change
 // never reached the RDMA path: the rxe link must be re-created or the
 // netdev MTU set on both ends (critical). Otherwise a gain below
 // MinMTUGain is a warning.
@@ -18,6 +24,12 @@ func CheckMTU(low, high Round, metric string, th Thresholds) []Finding {
 	var out []Finding
 	lowNet, highNet := netdevMTU(low), netdevMTU(high)
 	lowPath, highPath := pathMTU(low), pathMTU(high)
+	if lowNet > 0 && highNet > 0 && expectedPathMTU(low, lowNet) == expectedPathMTU(high, highNet) {
+		return []Finding{{Rule: RuleMTUSamePath, Severity: SeverityInfo,
+			Summary: sprintf("netdev MTU %d and %d give the same RoCE path MTU (%d B): no bandwidth gain is expected between them", lowNet, highNet, expectedPathMTU(high, highNet)),
+			Evidence: []Evidence{ev("netdev_mtu_low", float64(lowNet), "B"), ev("netdev_mtu_high", float64(highNet), "B"),
+				ev("expected_path_mtu", float64(expectedPathMTU(high, highNet)), "B")}}}
+	}
 	if lowPath > 0 && lowPath == highPath && lowNet != highNet {
 		out = append(out, Finding{Rule: RulePathMTUUnchanged, Severity: SeverityCritical,
 			Summary: sprintf("RoCE path MTU stayed %d B although the netdev MTU went %d → %d", lowPath, lowNet, highNet),
@@ -42,6 +54,20 @@ func CheckMTU(low, high Round, metric string, th Thresholds) []Finding {
 			Action: "the bottleneck is not per-packet: look for a hot softirq core (CPU-bound rxe), a slower link or a peer still at the low MTU"})
 	}
 	return out
+}
+
+// expectedPathMTU is the RoCE path MTU a netdev MTU gives on the round's
+// RDMA device: rdma_rxe's (MTU−80) when the fingerprint has an rxe link
+// or names no hardware device, hardware RoCE's (MTU−96) otherwise.
+func expectedPathMTU(r Round, netdevMTU int) int {
+	if r.Fingerprint != nil && len(r.Fingerprint.RXE) == 0 {
+		for _, n := range r.Fingerprint.NICs {
+			if n.RDMADevice != "" {
+				return nic.RoCEPathMTU(netdevMTU)
+			}
+		}
+	}
+	return nic.RXEPathMTU(netdevMTU)
 }
 
 func netdevMTU(r Round) int {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,6 +43,31 @@ func TestCheckMTU(t *testing.T) {
 	diff(t, map[string]float64{"netdev_mtu_low": 1500, "netdev_mtu_high": 9000, "roce_path_mtu_low": 1024, "roce_path_mtu_high": 1024}, evidence(fs[0]))
 	diff(t, "bw_avg/size=65536 went 3.96 → 3.96 Gbit/s (×1.00) from MTU 1500 to MTU 9000: bandwidth does not follow MTU", fs[1].Summary)
 	diff(t, map[string]float64{"median_low_mtu": 3.96, "median_high_mtu": 3.96, "gain": 1, "roce_path_mtu_low": 1024, "roce_path_mtu_high": 1024}, evidence(fs[1]))
+}
+
+// 4200 → 9000 and 1500 → 2000 map to the same RDMA MTU (4096, 1024): no
+// critical "path MTU unchanged", no "bandwidth does not follow MTU", one
+// info that says why (it was a false critical in mtu-sweep -mtus 4200,9000).
+func TestCheckMTUSamePathMTU(t *testing.T) {
+	for _, c := range []struct{ low, high, path int }{{4200, 9000, 4096}, {1500, 2000, 1024}} {
+		low := sampleRound("low", fmt.Sprint(c.path), bw1500, lat1500, sampleFingerprint(c.low, c.path))
+		high := sampleRound("high", fmt.Sprint(c.path), bw1500, lat1500, sampleFingerprint(c.high, c.path))
+		fs := CheckMTU(low, high, "bw_avg/size=65536", Thresholds{})
+		diff(t, []string{RuleMTUSamePath}, rules(fs))
+		diff(t, map[string]float64{"netdev_mtu_low": float64(c.low), "netdev_mtu_high": float64(c.high), "expected_path_mtu": float64(c.path)}, evidence(fs[0]))
+		if fs[0].Severity != SeverityInfo {
+			t.Errorf("%d → %d: severity %v", c.low, c.high, fs[0].Severity)
+		}
+	}
+	// Hardware RoCE takes 96 bytes: 4176 is 2048 there, 4096 on rxe.
+	hw := sampleFingerprint(4176, 2048)
+	hw.RXE, hw.NICs[0].RDMADevice = nil, "mlx5_0"
+	hw9000 := sampleFingerprint(9000, 4096)
+	hw9000.RXE, hw9000.NICs[0].RDMADevice = nil, "mlx5_0"
+	fs := CheckMTU(sampleRound("a", "2048", bw1500, lat1500, hw), sampleRound("b", "4096", bw9000, lat9000, hw9000), "bw_avg/size=65536", Thresholds{})
+	if len(fs) != 0 {
+		t.Errorf("hardware 4176 → 9000 (2048 → 4096, bandwidth up): %v", fs)
+	}
 }
 
 func TestCheckJitter(t *testing.T) {
