@@ -43,6 +43,9 @@ type Error struct {
 	Netdev string
 	Kind   error // a sentinel above, or nil
 	Err    error // cause: errno, netlink or ethtool error, or what differed
+	// Netdevs lists the netdevs that do exist in the namespace, for a
+	// netdev not found (ip -br link's names).
+	Netdevs []string
 }
 
 // Error formats the operation, the netdev, the kind and the cause.
@@ -54,6 +57,9 @@ func (e *Error) Error() string {
 	}
 	if e.Err != nil {
 		fmt.Fprintf(&b, ": %v", e.Err)
+	}
+	if len(e.Netdevs) > 0 {
+		fmt.Fprintf(&b, " (netdevs here: %s)", strings.Join(e.Netdevs, ", "))
 	}
 	return b.String()
 }

@@ -112,3 +112,14 @@ func unprivilegedSetMTU(t *testing.T) {
 	}
 	t.Logf("permission error matched: %v", err)
 }
+
+// A netdev that is not there is named beside those that are, in a fresh
+// namespace: "lo" only (the runbook's "check the name with ip link").
+func TestNetdevNotFoundListsNetdevs(t *testing.T) {
+	h := openIn(t, newNetns(t, "nl"))
+	_, err := h.SetMTU(testCtx(t), "eht0", 9000)
+	var e *Error
+	if !errors.As(err, &e) || len(e.Netdevs) != 1 || e.Netdevs[0] != "lo" || !strings.HasSuffix(err.Error(), "(netdevs here: lo)") {
+		t.Errorf("err %v, netdevs %v", err, e)
+	}
+}

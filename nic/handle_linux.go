@@ -113,11 +113,25 @@ func (h *Handle) link(op, name string) (netlink.Link, error) {
 	if err != nil {
 		var nf netlink.LinkNotFoundError
 		if errors.As(err, &nf) || errors.Is(err, unix.ENODEV) {
-			return nil, &Error{Op: op, Netdev: name, Kind: ErrNetdevNotFound, Err: err}
+			return nil, &Error{Op: op, Netdev: name, Kind: ErrNetdevNotFound, Err: err, Netdevs: h.netdevNames()}
 		}
 		return nil, &Error{Op: op, Netdev: name, Err: err}
 	}
 	return l, nil
+}
+
+// netdevNames lists the namespace's netdevs, for an error that names one
+// that is not there; nil when they cannot be listed.
+func (h *Handle) netdevNames() []string {
+	links, err := h.nlh.LinkList()
+	if err != nil {
+		return nil
+	}
+	names := make([]string, 0, len(links))
+	for _, l := range links {
+		names = append(names, l.Attrs().Name)
+	}
+	return names
 }
 
 // classify turns a netlink or ethtool error into an *Error.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -26,6 +27,7 @@ func TestClassify(t *testing.T) {
 		{opDelete, unix.EINVAL, ErrNotSoftLink},
 		{opDelete, unix.ENODEV, nil},
 		{opAdd, unix.EBUSY, nil},
+		{opAdd, unix.EOPNOTSUPP, ErrLinkAddUnsupported},
 	}
 	if os.Geteuid() == 0 {
 		tests = append(tests, struct {
@@ -42,6 +44,18 @@ func TestClassify(t *testing.T) {
 		}
 		if tt.kind != nil && !errors.Is(err, tt.kind) {
 			t.Errorf("classify(%s, %v): errors.Is(kind) false", tt.op, tt.err)
+		}
+	}
+	// The refusals say what to do instead.
+	var ue *Error
+	errors.As(classify(opAdd, "rxe0", "eth0.100", unix.EOPNOTSUPP), &ue)
+	if !strings.Contains(ue.Diagnosis, "echo eth0.100 > /sys/module/rdma_rxe/parameters/add") {
+		t.Errorf("EOPNOTSUPP diagnosis %q", ue.Diagnosis)
+	}
+	if os.Geteuid() == 0 {
+		errors.As(classify(opAdd, "rxe0", "eth0.100", unix.EPERM), &ue)
+		if !strings.Contains(ue.Diagnosis, "ip link add mv0 link eth0.100 type macvlan mode bridge") {
+			t.Errorf("VLAN diagnosis %q", ue.Diagnosis)
 		}
 	}
 	// EINVAL on add comes with a diagnosis of the live system's module.

@@ -27,7 +27,12 @@ var (
 	// rxe link.
 	ErrLinkExists = errors.New("rxe: link already exists")
 	// ErrNetdevUnusable: the kernel refuses rxe on this netdev (a VLAN).
+	// The Error's Diagnosis gives the way around (a macvlan over it).
 	ErrNetdevUnusable = errors.New("rxe: netdev cannot carry an rxe link")
+	// ErrLinkAddUnsupported: the kernel's RDMA netlink has no "link add"
+	// (EOPNOTSUPP: before Linux 5.1 soft-RoCE links were made through
+	// rdma_rxe's module parameter, rxe_cfg's way).
+	ErrLinkAddUnsupported = errors.New("rxe: kernel cannot add RDMA links over netlink")
 	// ErrDeviceNotFound: no RDMA device or port of that name or number.
 	ErrDeviceNotFound = sentinel.NotExist("rxe: RDMA device not found")
 	// ErrNotSoftLink: the device is not a soft (rxe, siw) link and cannot
@@ -49,7 +54,7 @@ type Error struct {
 	Netdev    string // netdev name, if any
 	Kind      error  // sentinel error
 	Err       error  // cause
-	Diagnosis string // what was checked and failed, for module errors
+	Diagnosis string // what was checked and failed, or what to do instead
 	Output    []byte // output of a command (modprobe), if one ran
 }
 
