@@ -87,6 +87,24 @@ func TestRulesActions(t *testing.T) {
 	if r, _ := Classify(Record{Text: "mlx5_core 0000:3b:00.0: cmd_exec timeout"}); !strings.Contains(r.Action, "firmware") {
 		t.Errorf("mlx5 timeout action %q does not point at the firmware", r.Action)
 	}
+	// The runbook's remedies: the firmware version against the driver's,
+	// mlxup/mstflint to update, mlxfwreset to reset; a command timeout
+	// under load may be the driver too.
+	for _, text := range []string{
+		"mlx5_core 0000:6f:00.0: wait_fw_init:201:(pid 8): Firmware over 120000 MS in pre-initializing state, aborting",
+		"mlx5_core 0000:56:00.0: mlx5_cmd_comp_handler:1709:(pid 0): Command completion arrived after timeout (entry idx = 0).",
+		"mlx5_core 0000:00:00.0: poll_health:709:(pid 0): device's health compromised - reached miss count",
+	} {
+		r, _ := Classify(Record{Text: text, Source: SourceOf(text)})
+		for _, w := range []string{"ethtool -i", "mlxup", "mstflint", "mlxfwreset"} {
+			if !strings.Contains(r.Action, w) {
+				t.Errorf("%q: action %q does not name %s", text, r.Action, w)
+			}
+		}
+	}
+	if r, _ := Classify(Record{Text: "mlx5_core 0000:56:00.0: wait_func:1189:(pid 72061): ACCESS_REG(0x805) timeout. Will cause a leak of a command resource"}); !strings.Contains(r.Action, "driver or the firmware") {
+		t.Errorf("command timeout action %q does not say it may be the driver", r.Action)
+	}
 	if r, _ := Classify(Record{Text: "x: NIC Link is Down"}); !strings.Contains(r.Action, "cable") || !strings.Contains(r.Action, "switch port") {
 		t.Errorf("link flap action %q", r.Action)
 	}
