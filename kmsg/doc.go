@@ -1,8 +1,9 @@
 // Package kmsg reads the kernel log and keeps what a NIC or RDMA test needs:
 // the driver's lines of each round (mlx5_core, mlx4, ice, i40e, virtio_net,
 // rdma_rxe, …), classified into firmware command and transmit timeouts,
-// firmware/health errors, PCIe/AER errors, allocation failures, link flaps
-// and RDMA messages, each with what to do about it.
+// firmware/health errors (a firmware that did not start among them),
+// PCIe/AER errors, allocation failures, link flaps and RDMA messages, each
+// with what to do about it.
 //
 // Parsers are pure and streaming (Parse, NewScanner) and read every textual
 // form of the log, recognised line by line: /dev/kmsg records with their

@@ -1,6 +1,9 @@
 package kmsg
 
 import (
+	"bytes"
+	"io"
+	"mime/quotedprintable"
 	"os"
 	"path/filepath"
 	"slices"
@@ -90,9 +93,53 @@ var realworldWant = map[string]map[string]fileWant{
 		"dmesg-T.txt": {records: 398, first: firstWant{FormatCtime, -1, -1, -1, "Dec  1 00:54:19 2026", "", Source{}, trixieFirst}, findings: labTrixieFindings},
 		"kmsg.txt":    {records: 399, first: firstWant{FormatKmsg, 5, 0, 0, "", "", Source{}, trixieFirst}, findings: labTrixieFindings},
 	},
+	"kvm-2023-amd-iommu-mlx5-cmd-eq-recover-wrapped": {"output.txt": {records: 7,
+		first: firstWant{FormatPlain, -1, -1, 167759472, "", "", Source{Tag: "__common_interrupt"}, "__common_interrupt: 3.34 No irq handler for vector"},
+		// Wrapped by the author: each piece is a record; the joined text
+		// is checked in TestRealworldUnwrapped.
+		findings: []findWant{
+			{KindTimeout, "command completion lost", "mlx5_core 0000:00:02.0", 1},
+			{KindTimeout, "command completion lost", "3122)", 1},
+			{KindTimeout, "firmware command timeout", "", 1},
+			{KindTimeout, "command completion lost", "", 1},
+		}}},
 	"lis-556-hv-netvsc-mlx4-vf-reset-syslog": {"output.txt": {records: 13,
 		first:    firstWant{FormatSyslog, -1, -1, -1, "Jul 23 16:18:53", "", Source{Driver: "hv_netvsc", Device: "000d3a96-8b21-000d-3a96-8b21000d3a96", Netdev: "eth0"}, "hv_netvsc 000d3a96-8b21-000d-3a96-8b21000d3a96 eth0: Data path switched from VF: enP1p0s2"},
 		findings: []findWant{{KindLinkFlap, "VF data path switched", "hv_netvsc 000d3a96-8b21-000d-3a96-8b21000d3a96 eth0", 2}}}},
+	"lkml-2020-msi-regression-mlx5-eq-recover-dmesg-T-qp": {"output.txt": {records: 15,
+		first: firstWant{FormatCtime, -1, -1, -1, "Oct 22 08:54:51 2020", "", Source{Tag: "DMAR"}, "DMAR: DRHD: handling fault status reg 2"},
+		// Quoted-printable as mailed; decoded in TestRealworldUnwrapped.
+		findings: []findWant{
+			{KindLinkFlap, "link down", "mlx5_core 0000:42:00.1 eth4", 1},
+			{KindLinkFlap, "link up", "mlx5_core 0000:42:00.1 eth4", 1},
+			{KindTimeout, "command completion lost", "mlx5_core 0000:42:00.2", 1},
+			{KindTimeout, "command completion lost", "", 1},
+			{KindTimeout, "firmware command timeout", "mlx5_core 0000:42:00.2", 1},
+		}}},
+	"lkml-hv-pci-2023-mlx5-wait-fw-init-aborting": {"output.txt": {records: 17,
+		first: firstWant{FormatPlain, -1, -1, 41938950, "", "", Source{Driver: "mlx5_core", Device: "468b:00:02.0"}, "mlx5_core 468b:00:02.0: no default pinctrl state"},
+		findings: []findWant{
+			{KindLinkFlap, "VF data path switched", "hv_netvsc 818fe754-b912-4445-af51-1f584812e3c9 eth0", 1},
+			{KindFirmware, "firmware initialization slow", "mlx5_core 468b:00:02.0", 5},
+			{KindFirmware, "firmware initialization timeout", "mlx5_core 468b:00:02.0", 1},
+			{KindFirmware, "device health or firmware error", "mlx5_core 468b:00:02.0", 1},
+		}}},
+	"netdev-2020-s390-cx4lx-vf-hot-unplug-health": {"output.txt": {records: 34,
+		first: firstWant{FormatPlain, -1, -1, 36447442, "", "", Source{Driver: "mlx5_core", Device: "0000:00:00.0"}, "mlx5_core 0000:00:00.0: poll_health:694:(pid 0): Fatal error 1 detected"},
+		findings: []findWant{
+			{KindFirmware, "device health or firmware error", "mlx5_core 0000:00:00.0", 12},
+			{KindTimeout, "firmware command timeout", "mlx5_core 0000:00:00.0", 3},
+			{KindRDMA, "RDMA message", "infiniband mlx5_0", 1},
+		}}},
+	"netdev-cx7-2025-mlx5-cmd-completion-after-timeout": {"output.txt": {records: 7,
+		first: firstWant{FormatPlain, -1, -1, 257111349, "", "", Source{Driver: "mlx5_core", Device: "0000:56:00.0"}, "mlx5_core 0000:56:00.0: "},
+		// format=flowed: a line ending in a space continues on the next;
+		// joined in TestRealworldUnwrapped.
+		findings: []findWant{
+			{KindTimeout, "firmware command timeout", "", 3},
+			{KindTimeout, "firmware command timeout", "mlx5_core 0000:56:00.0", 1},
+			{KindTimeout, "firmware command timeout", "0)", 1},
+		}}},
 	"openbmc-2228-ftgmac100-netdev-watchdog": {"output.txt": {records: 15,
 		first:    firstWant{FormatPlain, -1, -1, 438150000, "", "", Source{}, "------------[ cut here ]------------"},
 		findings: []findWant{{KindTimeout, "transmit queue timeout", "ftgmac100 eth0", 1}}}},
@@ -218,5 +265,76 @@ func checkFirst(t *testing.T, path string, r Record, w firstWant) {
 		t.Errorf("%s: first record\n got %v pri %d seq %d µs %d wall %q host %q %+v %q (line %d)\nwant %v pri %d seq %d µs %d wall %q host %q %+v %q",
 			path, r.Format, r.Priority, seq, micros, wall, r.Host, r.Source, r.Text, r.Line,
 			w.format, w.priority, w.seq, w.micros, w.wall, w.host, w.source, w.text)
+	}
+}
+
+// unflow joins the lines of a format=flowed mail (RFC 3676): a line
+// ending in a space continues on the next.
+func unflow(b []byte) []byte {
+	return bytes.ReplaceAll(b, []byte(" \n"), []byte(" "))
+}
+
+// TestRealworldUnwrapped: the mailed cases with the mail's own wrapping or
+// encoding undone read as the kernel printed them, each record whole.
+func TestRealworldUnwrapped(t *testing.T) {
+	read := func(dir string) []byte {
+		b, err := os.ReadFile(filepath.Join(realworldDir, dir, "output.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	qp, err := io.ReadAll(quotedprintable.NewReader(bytes.NewReader(read("lkml-2020-msi-regression-mlx5-eq-recover-dmesg-T-qp"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The author wrapped at a space: a line not starting with "[" goes back
+	// onto the record before it.
+	kvm := read("kvm-2023-amd-iommu-mlx5-cmd-eq-recover-wrapped")
+	var joined []string
+	for i, line := range strings.Split(strings.TrimSuffix(string(kvm), "\n"), "\n") {
+		if i > 0 && !strings.HasPrefix(line, "[") {
+			joined[len(joined)-1] += " " + line
+			continue
+		}
+		joined = append(joined, line)
+	}
+	for _, c := range []struct {
+		name     string
+		in       []byte
+		records  int
+		text     string // the mlx5 record that was cut
+		findings []findWant
+	}{
+		{"flowed", unflow(read("netdev-cx7-2025-mlx5-cmd-completion-after-timeout")), 3,
+			"mlx5_core 0000:56:00.0: mlx5_cmd_comp_handler:1709:(pid 0): Command completion arrived after timeout (entry idx = 0).",
+			[]findWant{{KindTimeout, "firmware command timeout", "mlx5_core 0000:56:00.0", 3}}},
+		{"hard-wrapped", []byte(strings.Join(joined, "\n") + "\n"), 4,
+			"mlx5_core 0000:00:02.0: wait_func_handle_exec_timeout:1113:(pid 3122): cmd[0]: CREATE_CQ(0x400) recovered after timeout",
+			[]findWant{{KindTimeout, "command completion lost", "mlx5_core 0000:00:02.0", 2}}},
+		{"quoted-printable", qp, 8,
+			"mlx5_core 0000:42:00.2: wait_func_handle_exec_timeout:1051:(pid 3390): cmd0: CREATE_EQ(0\u00c3\u0097301) recovered after timeout",
+			[]findWant{
+				{KindLinkFlap, "link down", "mlx5_core 0000:42:00.1 eth4", 1},
+				{KindLinkFlap, "link up", "mlx5_core 0000:42:00.1 eth4", 1},
+				{KindTimeout, "command completion lost", "mlx5_core 0000:42:00.2", 2},
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			l, err := ParseBytes(c.in)
+			if err != nil || len(l.Records) != c.records || len(l.Warnings) != 0 {
+				t.Fatalf("%d records, warnings %v, err %v; want %d", len(l.Records), l.Warnings, err, c.records)
+			}
+			if !slices.ContainsFunc(l.Records, func(r Record) bool { return r.Text == c.text }) {
+				t.Errorf("no record %q", c.text)
+			}
+			var got []findWant
+			for _, f := range Summarize(l.Records) {
+				got = append(got, findWant{f.Kind, f.Name, f.Source.String(), f.Count})
+			}
+			if !slices.Equal(got, c.findings) {
+				t.Errorf("findings\n got %v\nwant %v", got, c.findings)
+			}
+		})
 	}
 }
