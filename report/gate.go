@@ -3,7 +3,9 @@ package report
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -67,10 +69,24 @@ func (e *RegressionError) Is(target error) bool { return target == ErrRegression
 
 // Gate is a CI gate on a comparison: nil when no gated metric got worse
 // than its tolerance, else a *RegressionError listing each one. Metrics
-// without a better direction are never gated.
+// without a better direction are never gated. A name in opt.Metrics or
+// opt.Tolerance that is no metric's name in either round is an
+// *UnknownNameError (matching ErrUnknownName), before anything is judged:
+// a typo must not gate nothing and pass.
 //
 // Similar to: k8s-netperf's baseline check; benchstat old.txt new.txt and a human reading it
 func Gate(c Comparison, opt GateOptions) error {
+	known := map[string]bool{}
+	for _, m := range c.Metrics {
+		known[m.Name] = true
+	}
+	asked := slices.Clone(opt.Metrics)
+	for _, n := range slices.Sorted(maps.Keys(opt.Tolerance)) {
+		asked = append(asked, n)
+	}
+	if err := unknownNames("metric", asked, known); err != nil {
+		return err
+	}
 	def := opt.DefaultTolerance
 	if def == 0 {
 		def = 5

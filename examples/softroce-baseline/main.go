@@ -260,8 +260,8 @@ func (s *summary) add(r report.Round, findings []report.Finding) {
 // appends it.
 func writeRound(out io.Writer, store *report.Store, round report.Round, near runbook.RXEInfo) ([]report.Finding, error) {
 	prev, _, err := store.Query(round.Name, round.Params...)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, err
+	if err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, report.ErrUnknownName) {
+		return nil, err // a store holding no round of this name or parameter has no previous one
 	}
 	if len(prev) > 0 {
 		fmt.Fprintf(out, "## %s against the previous round\n\n", round.Name)
