@@ -213,3 +213,23 @@ func TestWriteMarkdown(t *testing.T) {
 		t.Errorf("side-by-side table: want cpu_soft_max and no per-CPU rows:\n%s", md)
 	}
 }
+
+// TestReceiveBufferText: the kernel reads a granted SO_RCVBUF back
+// doubled, so "asked 8 MiB, got 8 MiB" is a clamp to half and must say
+// so; twice the request is granted.
+func TestReceiveBufferText(t *testing.T) {
+	for _, tc := range []struct {
+		asked string
+		got   float64
+		want  string
+	}{
+		{"8388608", 8388608, "asked 8388608 bytes (-S): **clamped**, it reads back 8388608 where a granted buffer reads back 16777216 (the kernel doubles SO_RCVBUF): net.core.rmem_max on the receiver is 4194304"},
+		{"2097152", 425984, "asked 2097152 bytes (-S): **clamped**, it reads back 425984 where a granted buffer reads back 4194304 (the kernel doubles SO_RCVBUF): net.core.rmem_max on the receiver is 212992"},
+		{"1048576", 2097152, "asked 1048576 bytes (-S): granted, it reads back 2097152 (the kernel doubles SO_RCVBUF)"},
+		{"", 2097152, "reads back 2097152 bytes (-S not recorded)"},
+	} {
+		if got := receiveBufferText(tc.asked, tc.got); got != tc.want {
+			t.Errorf("receiveBufferText(%q, %v) = %q\nwant %q", tc.asked, tc.got, got, tc.want)
+		}
+	}
+}
