@@ -78,6 +78,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
@@ -515,7 +516,7 @@ func (t *tuner) fingerprint(res *roundResult, opts netperf.Options, srv *netperf
 			report.NICFromSnapshot(t.sides.Far.Name(), res.Far.Snapshot)},
 		Governor:     report.GovernorSummary(gs),
 		IRQPlacement: report.IRQPlacementSummary(res.Receiver.Distribution),
-		Argv:         []report.SideArgv{t.argv("server", t.sides.Far, srv.Process().Argv()), t.argv("client", t.sides.Near, opts.Argv())},
+		Argv:         []report.SideArgv{t.argv("server", t.sides.Far, srv.Process().Argv(), res), t.argv("client", t.sides.Near, opts.Argv(), res)},
 	}
 	if known {
 		fp.IRQBalance = report.IRQBalanceState(pids)
@@ -525,14 +526,35 @@ func (t *tuner) fingerprint(res *roundResult, opts netperf.Options, srv *netperf
 }
 
 // argv is a side's command line as it can be run again: in the far
-// namespace through ip netns exec, on a peer over SSH.
-func (t *tuner) argv(role string, s runbook.Side, argv []string) report.SideArgv {
+// namespace through ip netns exec, on a peer over SSH; with the netdev
+// MTU and the socket buffer limits the round ran with, which the
+// archive's rerun.sh sets first.
+func (t *tuner) argv(role string, s runbook.Side, argv []string, res *roundResult) report.SideArgv {
 	a := report.SideArgv{Role: role, Argv: argv}
-	if s != t.sides.Far {
+	end, netdev, mtu := 0, t.sides.NearNetdev, res.Near.Snapshot.MTU
+	if s == t.sides.Far {
+		end, netdev, mtu = 1, t.sides.FarNetdev, res.Far.Snapshot.MTU
+	}
+	if mtu > 0 {
+		a.MTUs = []report.NetdevMTU{{Netdev: netdev, MTU: mtu}}
+	}
+	// raiseLimits sets them here, and on the far end only when it is
+	// another host (a namespace shares them).
+	if t.limit > 0 && (end == 0 || t.sides.Mode == runbook.TwoHosts) {
+		for _, key := range []string{"net.core.rmem_max", "net.core.wmem_max"} {
+			v := strconv.Itoa(t.limit)
+			if end < len(t.hosts) && t.hosts[end].Sysctls[key] != "" {
+				v = t.hosts[end].Sysctls[key]
+			}
+			a.Sysctls = append(a.Sysctls, report.Param{Key: key, Value: v})
+		}
+	}
+	if end == 0 {
 		return a
 	}
 	switch t.sides.Mode {
 	case runbook.TwoNetns:
+		a.Netns = t.c.PeerNetns
 		a.Argv = append([]string{"ip", "netns", "exec", t.c.PeerNetns}, argv...)
 	case runbook.TwoHosts:
 		a.Host = t.c.Peer

@@ -233,3 +233,31 @@ func TestReceiveBufferText(t *testing.T) {
 		}
 	}
 }
+
+// TestSideArgv: the archive's command lines carry what each side ran
+// with, for rerun.sh to set again: the netdev MTU of each end, the
+// socket buffer limits where the round raised them, and the far end's
+// namespace or SSH target.
+func TestSideArgv(t *testing.T) {
+	near, far := &runbook.Local{}, &runbook.Local{Netns: "udppeer"}
+	tu := &tuner{c: config{Flags: cli.Flags{PeerNetns: "udppeer"}},
+		sides: &runbook.Sides{Mode: runbook.TwoNetns, Near: near, Far: far, NearNetdev: "eth0", FarNetdev: "eth1"},
+		limit: 2 << 20, hosts: []report.HostFacts{{Sysctls: map[string]string{"net.core.rmem_max": "4194304", "net.core.wmem_max": "2097152"}}}}
+	res := &roundResult{Near: runbook.NetdevInfo{Snapshot: nic.Snapshot{MTU: 9000}}, Far: runbook.NetdevInfo{Snapshot: nic.Snapshot{MTU: 9000}}}
+	got := []report.SideArgv{tu.argv("server", far, []string{"netserver", "-D"}, res), tu.argv("client", near, []string{"netperf"}, res)}
+	want := []report.SideArgv{
+		{Role: "server", Argv: []string{"ip", "netns", "exec", "udppeer", "netserver", "-D"}, Netns: "udppeer",
+			MTUs: []report.NetdevMTU{{Netdev: "eth1", MTU: 9000}}},
+		{Role: "client", Argv: []string{"netperf"}, MTUs: []report.NetdevMTU{{Netdev: "eth0", MTU: 9000}},
+			Sysctls: []report.Param{{Key: "net.core.rmem_max", Value: "4194304"}, {Key: "net.core.wmem_max", Value: "2097152"}}},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("netns (-want +got):\n%s", d)
+	}
+	tu.sides.Mode, tu.c.Peer, tu.c.PeerNetns, tu.limit = runbook.TwoHosts, "root@198.18.0.2:2222", "", 0
+	a := tu.argv("server", far, []string{"netserver"}, res)
+	if d := cmp.Diff(report.SideArgv{Role: "server", Host: "root@198.18.0.2:2222", Argv: []string{"netserver"},
+		MTUs: []report.NetdevMTU{{Netdev: "eth1", MTU: 9000}}}, a); d != "" {
+		t.Errorf("two hosts, limits not raised (-want +got):\n%s", d)
+	}
+}
