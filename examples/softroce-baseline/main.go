@@ -81,6 +81,9 @@ func main() {
 // run does the baseline and restores every change it made before it
 // returns, whatever happened.
 func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
+	if err := c.validate(); err != nil {
+		return err
+	}
 	sides, err := c.OpenChecked(ctx, c.Out, c.Store, progress)
 	if err != nil {
 		return err
@@ -124,6 +127,14 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	}
 	prog.Done()
 	return writeOutputs(c, sides.Mode, md.String(), b.sum, rounds)
+}
+
+// validate checks every flag, touching nothing: run calls it before
+// anything is read, loaded or changed.
+func (c config) validate() error {
+	return errors.Join(c.Flags.Validate(), cli.RDMADevice("-rxe", c.RXE), cli.MTU("-mtu", c.MTU),
+		cli.AtLeast("-count", c.Count, 1), cli.Iterations("-n", c.Iterations), cli.QPTimeout("-qp-timeout", c.QPTimeout),
+		cli.Duration("-soak", c.Soak))
 }
 
 // writeHeader says where the pairs run.

@@ -65,6 +65,19 @@ func IntRange(flag string, v, lo, hi int) error {
 	return nil
 }
 
+// Iterations refuses a perftest -n below perftest's minimum of 5; 0 is
+// perftest's default.
+func Iterations(flag string, v int) error {
+	if v != 0 && v < 5 {
+		return bad(flag, v, "5 or more (perftest's minimum), or 0 for perftest's default")
+	}
+	return nil
+}
+
+// QPTimeout refuses a perftest -u outside its 5-bit field (0 is
+// perftest's default of 14).
+func QPTimeout(flag string, v int) error { return IntRange(flag, v, 0, 31) }
+
 // MTU refuses a netdev MTU the kernel does not take (IPv4's minimum of
 // 68 up to 65535); 0 leaves the MTU as it is. The int is checked here,
 // before it can be cut to 32 bits on its way to netlink.

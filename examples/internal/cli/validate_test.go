@@ -133,3 +133,17 @@ func TestExitCode(t *testing.T) {
 		}
 	}
 }
+
+func TestPerftestFlagChecks(t *testing.T) {
+	for v, want := range map[int]string{-1: "-n -1: want 5 or more (perftest's minimum), or 0 for perftest's default", 4: "-n 4: want 5", 0: "", 5: ""} {
+		if err := Iterations("-n", v); (want == "") != (err == nil) || err != nil && !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("Iterations(%d) = %v, want %q", v, err, want)
+		}
+	}
+	if err := QPTimeout("-qp-timeout", 99); err == nil || err.Error() != "-qp-timeout 99: want 0 to 31" {
+		t.Errorf("QPTimeout(99) = %v", err)
+	}
+	if _, err := ParseList("mtus", "1500,70000", 68, 65535); !errors.Is(err, ErrBadFlag) {
+		t.Errorf("ParseList: %v does not match ErrBadFlag", err)
+	}
+}
