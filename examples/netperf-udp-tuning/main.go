@@ -78,10 +78,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/internal/warnjson"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/netperf"
@@ -127,17 +129,11 @@ var errLoopback = errors.New("NIC UDP tuning needs two ends: give -peer-netns NS
 // run does the rounds and restores every change it made before it
 // returns, whatever happened.
 func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
-	specs, err := parseRounds(c.Rounds, c.MTU)
-	if err != nil {
+	if err := c.validate(); err != nil {
 		return err
 	}
-	opts, err := c.netperfOptions()
-	if err != nil {
-		return err
-	}
-	if c.Peer == "" && c.PeerNetns == "" {
-		return errLoopback
-	}
+	specs, _ := parseRounds(c.Rounds, c.MTU) // validated
+	opts, _ := c.netperfOptions()
 	if err := c.CheckPaths(c.Out, c.Store, progress); err != nil {
 		return err
 	}
@@ -147,6 +143,14 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		return err
 	}
 	defer func() { err = errors.Join(err, sides.Restore()) }()
+	if spreads(specs) {
+		// Before round A changes anything: a governor a host's driver
+		// does not offer would fail round C only.
+		hosts := map[string]host.Runner{sides.Near.Name(): sides.Near.Runner(), sides.Far.Name(): sides.Far.Runner()}
+		if err := cli.CheckGovernorOffered(ctx, "-governor", c.Governor, hosts); err != nil {
+			return err
+		}
+	}
 
 	prog := cli.NewProgress(progress, 1+len(specs)*(2+c.Count))
 	store := report.OpenStore(c.Store)
@@ -170,6 +174,30 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	return writeOutputs(c.Out, out, sides, results)
 }
 
+// validate checks every flag, touching nothing: run calls it before
+// anything is read or changed. The governor is checked by name here, and
+// against what both hosts offer once they are open, before round A.
+func (c config) validate() error {
+	specs, roundsErr := parseRounds(c.Rounds, c.MTU)
+	_, optsErr := c.netperfOptions()
+	var govErr error
+	if spreads(specs) {
+		govErr = cli.Governor("-governor", c.Governor)
+	}
+	if err := errors.Join(c.Flags.Validate(), cli.BadFlag(roundsErr), cli.BadFlag(optsErr), govErr); err != nil {
+		return err
+	}
+	if c.Peer == "" && c.PeerNetns == "" {
+		return errLoopback
+	}
+	return nil
+}
+
+// spreads reports whether a round spreads the IRQs and sets the governor.
+func spreads(specs []roundSpec) bool {
+	return slices.ContainsFunc(specs, func(s roundSpec) bool { return s.Spread })
+}
+
 // netperfOptions are the UDP_STREAM runs of every round, without the host
 // (the far netdev's address, read once the far end is open).
 func (c config) netperfOptions() (netperf.Options, error) {
@@ -177,11 +205,8 @@ func (c config) netperfOptions() (netperf.Options, error) {
 	if err != nil {
 		return netperf.Options{}, fmt.Errorf("-sockbuf: %w", err)
 	}
-	if c.Count < 1 {
-		return netperf.Options{}, fmt.Errorf("-count %d: want at least 1", c.Count)
-	}
-	if c.Length < 1 {
-		return netperf.Options{}, fmt.Errorf("-l %d: want at least 1 second", c.Length)
+	if err := errors.Join(cli.AtLeast("-count", c.Count, 1), cli.AtLeast("-l", c.Length, 1)); err != nil {
+		return netperf.Options{}, err
 	}
 	o := netperf.Options{Test: netperf.TestUDPStream, Family: netperf.IPv4, Length: time.Duration(c.Length) * time.Second,
 		MessageSize: c.MsgSize, LocalSocketBuffer: buf, RemoteSocketBuffer: buf}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rocekit/rocekit/examples/internal/cli"
@@ -93,7 +94,7 @@ func TestParseSize(t *testing.T) {
 // touches anything (no root needed).
 func TestRunRefusesLoopback(t *testing.T) {
 	c := config{Flags: cli.Flags{Netdev: "eth0"}, Rounds: "A,B,C", MTU: 9000, Length: 1, MsgSize: 1400,
-		SockBuf: "2M", Count: 1, Out: t.TempDir()}
+		SockBuf: "2M", Count: 1, Governor: "performance", Out: t.TempDir()}
 	if err := run(context.Background(), c, io.Discard, io.Discard); !errors.Is(err, errLoopback) {
 		t.Errorf("run without -peer/-peer-netns: %v, want errLoopback", err)
 	}
@@ -259,5 +260,48 @@ func TestSideArgv(t *testing.T) {
 	if d := cmp.Diff(report.SideArgv{Role: "server", Host: "root@198.18.0.2:2222", Argv: []string{"netserver"},
 		MTUs: []report.NetdevMTU{{Netdev: "eth1", MTU: 9000}}}, a); d != "" {
 		t.Errorf("two hosts, limits not raised (-want +got):\n%s", d)
+	}
+}
+
+// TestValidate: every bad flag is refused before anything touches the
+// system, -governor included (it was found only in round C); a negative
+// -timeout is refused, not taken as none.
+func TestValidate(t *testing.T) {
+	dir := t.TempDir()
+	good := func() config {
+		return config{Flags: cli.Flags{Netdev: "rktest0", PeerNetns: "rktestpeer", PeerNetdev: "rktest1", Journal: dir + "/journal.jsonl"},
+			Rounds: "A,S,B,C", MTU: 9000, Length: 1, MsgSize: 1400, SockBuf: "2M", Count: 1, Governor: "performance", Interval: 1, Out: dir + "/out"}
+	}
+	if err := good().validate(); err != nil {
+		t.Fatalf("good flags: %v", err)
+	}
+	for _, tc := range []struct {
+		set  func(*config)
+		want string
+	}{
+		{func(c *config) { c.Governor = "perfomance" }, `-governor "perfomance": want one of the kernel's governors`},
+		{func(c *config) { c.Timeout = -time.Second }, "-timeout -1s: want 0 or more"},
+		{func(c *config) { c.Count = 0 }, "-count 0: want 1 or more"},
+		{func(c *config) { c.Length = -1 }, "-l -1: want 1 or more"},
+		{func(c *config) { c.Interval = -1 }, "-interval -1: want 0 (off) or more"},
+		{func(c *config) { c.MTU = 70000 }, "-mtu 70000: round B needs an MTU from 68 to 65535"},
+		{func(c *config) { c.SockBuf = "2X" }, "-sockbuf"},
+		{func(c *config) { c.Rounds = "B,A" }, "round A after B"},
+	} {
+		c := good()
+		tc.set(&c)
+		err := c.validate()
+		if !errors.Is(err, cli.ErrBadFlag) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("validate = %v, want %q", err, tc.want)
+		}
+		if err := run(context.Background(), c, io.Discard, io.Discard); !errors.Is(err, cli.ErrBadFlag) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("run = %v, want the refusal %q first", err, tc.want)
+		}
+	}
+	// The governor is only read with round C.
+	c := good()
+	c.Rounds, c.Governor = "A,B", "perfomance"
+	if err := c.validate(); err != nil {
+		t.Errorf("-governor without round C: %v", err)
 	}
 }

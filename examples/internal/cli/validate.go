@@ -41,6 +41,21 @@ type usageError string
 func (e usageError) Error() string        { return string(e) }
 func (e usageError) Is(target error) bool { return target == ErrBadFlag }
 
+// BadFlag makes err, a refusal of flags from a parser of their own
+// ("-rounds B,A"), match ErrBadFlag too; nil stays nil.
+func BadFlag(err error) error {
+	if err == nil || errors.Is(err, ErrBadFlag) {
+		return err
+	}
+	return badFlagError{err}
+}
+
+type badFlagError struct{ err error }
+
+func (e badFlagError) Error() string        { return e.err.Error() }
+func (e badFlagError) Unwrap() error        { return e.err }
+func (e badFlagError) Is(target error) bool { return target == ErrBadFlag }
+
 func bad(flag string, v any, want string, args ...any) error {
 	val := fmt.Sprint(v)
 	if s, ok := v.(string); ok {

@@ -147,3 +147,11 @@ func TestPerftestFlagChecks(t *testing.T) {
 		t.Errorf("ParseList: %v does not match ErrBadFlag", err)
 	}
 }
+
+func TestBadFlag(t *testing.T) {
+	inner := errors.New(`-rounds: round B after C`)
+	err := BadFlag(inner)
+	if !errors.Is(err, ErrBadFlag) || !errors.Is(err, inner) || err.Error() != inner.Error() || BadFlag(nil) != nil {
+		t.Errorf("BadFlag = %v", err)
+	}
+}
