@@ -80,10 +80,7 @@ func Gate(c Comparison, opt GateOptions) error {
 	for _, m := range c.Metrics {
 		known[m.Name] = true
 	}
-	asked := slices.Clone(opt.Metrics)
-	for _, n := range slices.Sorted(maps.Keys(opt.Tolerance)) {
-		asked = append(asked, n)
-	}
+	asked := append(slices.Clone(opt.Metrics), slices.Sorted(maps.Keys(opt.Tolerance))...)
 	if err := unknownNames("metric", asked, known); err != nil {
 		return err
 	}
