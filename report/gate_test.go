@@ -100,3 +100,20 @@ func TestGateUnknownMetric(t *testing.T) {
 		t.Errorf("key as name: %v", err)
 	}
 }
+
+// TestGateNoDirection: a metric named in Metrics that has no better
+// direction can never be gated: an error, not a silent pass.
+func TestGateNoDirection(t *testing.T) {
+	r := func(v float64) Round {
+		return Round{Name: "r", Metrics: []Metric{{Name: "sent", Unit: UnitMessages, Values: []float64{v}},
+			{Name: "loss_ratio", Unit: UnitRatio, Better: LowerIsBetter, Values: []float64{0.1}}}}
+	}
+	c := Compare(r(100), r(10), CompareOptions{})
+	err := Gate(c, GateOptions{Metrics: []string{"loss_ratio", "sent"}})
+	if !errors.Is(err, ErrNoDirection) || !strings.Contains(err.Error(), "sent") || strings.Contains(err.Error(), "loss_ratio") {
+		t.Errorf("Gate on sent = %v, want ErrNoDirection naming it", err)
+	}
+	if err := Gate(c, GateOptions{}); err != nil {
+		t.Errorf("ungated by default: %v", err)
+	}
+}
