@@ -182,9 +182,9 @@ func loopbackOmni(m map[string]expect) {
 	}
 	m["udp-stream-sockbuf-clamp"] = expect{summary: summary{Form: FormKeyVal, Test: "UDP_STREAM", Throughput: &Rate{Value: 492.09, Unit: "10^6bits/s"}, ThroughputMbps: f64(492.09),
 		UDP: &UDPStream{Sent: 83959, Received: 83959, RecvMbps: f64(492.09), LossRatio: 0}},
-		warn: []string{"line 2: local send socket buffer clamped: asked 67108864 bytes, got 8388608: net.core.wmem_max is 4194304 on netperf's host",
-			"local recv socket buffer clamped", "remote send socket buffer clamped",
-			"line 2: remote recv socket buffer clamped: asked 67108864 bytes, got 8388608: net.core.rmem_max is 4194304 on netserver's host"},
+		warn: []string{"line 10: local send socket buffer clamped: asked 67108864 bytes, got 8388608 where a granted buffer reads back 134217728 (twice the request): net.core.wmem_max is 4194304 on netperf's host",
+			"line 11: local recv socket buffer clamped", "line 12: remote send socket buffer clamped",
+			"line 13: remote recv socket buffer clamped: asked 67108864 bytes, got 8388608 where a granted buffer reads back 134217728 (twice the request): net.core.rmem_max is 4194304 on netserver's host"},
 		check: func(t *testing.T, r *Result) {
 			wantEqual(t, "socket buffers", r.SocketBuffers, []SocketBuffer{clamped("local send"), clamped("local recv"), clamped("remote send"), clamped("remote recv")})
 		}}

@@ -56,7 +56,12 @@ var socketBufferSelectors = []struct{ side, req, end string }{
 // hold; a side that was not asked for (REQ -1 or absent) is left out.
 func socketBuffers(f *frame, o *Omni) []SocketBuffer {
 	m := o.Map()
-	line := o.Selectors[0].Line
+	lines := map[string]int{} // the line each selector is on, the first kept
+	for _, s := range o.Selectors {
+		if _, dup := lines[s.Name]; !dup {
+			lines[s.Name] = s.Line
+		}
+	}
 	var out []SocketBuffer
 	for _, s := range socketBufferSelectors {
 		req, err1 := strconv.Atoi(m[s.req])
@@ -67,7 +72,10 @@ func socketBuffers(f *frame, o *Omni) []SocketBuffer {
 		b := SocketBuffer{Side: s.side, AskedBytes: req, GotBytes: end}
 		if end < 2*req {
 			b.Clamped, b.CapBytes = true, end/2
-			f.warnf(line, "%s socket buffer clamped: asked %d bytes, got %d: %s is %d on %s", s.side, req, end, b.Sysctl(), b.CapBytes, b.Host())
+			// The line of what the kernel gave; "got" is read back doubled,
+			// so it is said against twice the request.
+			f.warnf(lines[s.end], "%s socket buffer clamped: asked %d bytes, got %d where a granted buffer reads back %d (twice the request): %s is %d on %s",
+				s.side, req, end, 2*req, b.Sysctl(), b.CapBytes, b.Host())
 		}
 		out = append(out, b)
 	}

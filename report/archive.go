@@ -8,8 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"path"
+	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/rocekit/rocekit/host"
 )
 
 // ErrArchive is wrapped by the errors of ReadArchive and WriteArchive: a
@@ -163,13 +168,15 @@ func argvText(r Round) string {
 		if a.Host != "" {
 			who += "@" + a.Host
 		}
-		fmt.Fprintf(&b, "%s: %s\n", who, shellJoin(a.Argv))
+		fmt.Fprintf(&b, "%s: %s\n", oneLine(who), host.QuoteCommand(a.Argv))
 	}
 	return b.String()
 }
 
-// rerunScript gives the commands to run the round again: servers first,
-// in the background, then the other sides.
+// rerunScript gives the commands to run the round again: each side's
+// MTUs and sysctls first, then the servers, in the background, then the
+// other sides. Every word is quoted (host.Quote); a command for a peer
+// is quoted once more for its remote shell.
 func rerunScript(r Round) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/sh\n# Rerun round %s (started %s).\nset -e\n", oneLine(r.Name), r.Start.UTC().Format("2006-01-02T15:04:05Z"))
@@ -177,17 +184,11 @@ func rerunScript(r Round) string {
 		b.WriteString("# No command lines were recorded.\n")
 		return b.String()
 	}
-	line := func(a SideArgv) string {
-		cmd := shellJoin(a.Argv)
-		if a.Host != "" {
-			cmd = "ssh " + shellQuote(a.Host) + " -- " + shellQuote(cmd)
-		}
-		return cmd
-	}
+	writeSetup(&b, r.Fingerprint.Argv)
 	servers := 0
 	for _, a := range r.Fingerprint.Argv {
 		if a.Role == "server" {
-			fmt.Fprintf(&b, "# %s\n%s &\n", a.Role, line(a))
+			fmt.Fprintf(&b, "# %s\n%s &\n", a.Role, onSide(a, a.Argv))
 			servers++
 		}
 	}
@@ -196,7 +197,7 @@ func rerunScript(r Round) string {
 	}
 	for _, a := range r.Fingerprint.Argv {
 		if a.Role != "server" {
-			fmt.Fprintf(&b, "# %s\n%s\n", oneLine(a.Role), line(a))
+			fmt.Fprintf(&b, "# %s\n%s\n", oneLine(a.Role), onSide(a, a.Argv))
 		}
 	}
 	if servers > 0 {
@@ -205,20 +206,76 @@ func rerunScript(r Round) string {
 	return b.String()
 }
 
-func shellJoin(argv []string) string {
-	q := make([]string, len(argv))
-	for i, a := range argv {
-		q[i] = shellQuote(a)
+// writeSetup writes the commands that set each side's MTUs and sysctls
+// as they were in the round, each command once (both ends on one host
+// share them).
+func writeSetup(b *strings.Builder, sides []SideArgv) {
+	seen := map[string]bool{}
+	header := false
+	for _, a := range sides {
+		var cmds []string
+		for _, m := range a.MTUs {
+			cmds = append(cmds, onSide(a, inNetns(a.Netns, "ip", "link", "set", "dev", m.Netdev, "mtu", strconv.Itoa(m.MTU))))
+		}
+		for _, p := range a.Sysctls {
+			cmds = append(cmds, onSide(a, inNetns(a.Netns, "sysctl", "-w", p.Key+"="+p.Value)))
+		}
+		cmds = slices.DeleteFunc(cmds, func(c string) bool { return seen[c] })
+		if len(cmds) == 0 {
+			continue
+		}
+		if !header {
+			b.WriteString("# What the round ran with, set again first: MTUs and sysctls. Not journaled:\n" +
+				"# note the values there are now, and set them back by hand afterwards.\n")
+			header = true
+		}
+		where := a.Role
+		switch {
+		case a.Host != "":
+			where += " on " + a.Host
+		case a.Netns != "":
+			where += " in netns " + a.Netns
+		}
+		fmt.Fprintf(b, "# %s\n", oneLine(where))
+		for _, c := range cmds {
+			seen[c] = true
+			b.WriteString(c + "\n")
+		}
 	}
-	return strings.Join(q, " ")
 }
 
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=+,./:@%^") == "" {
-		return s
+// inNetns runs argv in the namespace ns ("" for none).
+func inNetns(ns string, argv ...string) []string {
+	if ns == "" {
+		return argv
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return append([]string{"ip", "netns", "exec", ns}, argv...)
+}
+
+// onSide is the command line that runs argv where side a ran: here, or
+// over SSH as OpenSSH takes a target: ssh -p PORT -- USER@HOST, an IPv6
+// literal without its brackets ("root@[fe80::1]:22" is no host name to
+// ssh). "--" keeps a host that starts with "-" from being an option.
+func onSide(a SideArgv, argv []string) string {
+	cmd := host.QuoteCommand(argv)
+	if a.Host == "" {
+		return cmd
+	}
+	user, addr, ok := strings.Cut(a.Host, "@")
+	if !ok {
+		user, addr = "", a.Host
+	}
+	ssh := []string{"ssh"}
+	if h, port, err := net.SplitHostPort(addr); err == nil {
+		addr = h
+		ssh = append(ssh, "-p", port)
+	} else {
+		addr = strings.TrimSuffix(strings.TrimPrefix(addr, "["), "]")
+	}
+	if ok {
+		addr = user + "@" + addr
+	}
+	return host.QuoteCommand(append(ssh, "--", addr)) + " " + host.Quote(cmd)
 }
 
 func oneLine(s string) string { return strings.NewReplacer("\n", " ", "\r", " ").Replace(s) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,11 +92,6 @@ func TestArchiveRejects(t *testing.T) {
 	}
 }
 
-func TestShellQuote(t *testing.T) {
-	diff(t, []string{"ib_send_bw", "'a b'", `'it'\''s'`, "''", "--report_gbits", "198.18.0.1"},
-		[]string{shellQuote("ib_send_bw"), shellQuote("a b"), shellQuote("it's"), shellQuote(""), shellQuote("--report_gbits"), shellQuote("198.18.0.1")})
-}
-
 func FuzzReadArchive(f *testing.F) {
 	r, files := archiveFixture(f)
 	var buf bytes.Buffer
@@ -126,5 +122,82 @@ func TestJSONFile(t *testing.T) {
 	diff(t, ArchiveFile{"snapshots/before/governors.json", []byte("{\n  \"cpu0\": \"performance\"\n}\n")}, f)
 	if _, err := JSONFile("x", func() {}); err == nil {
 		t.Error("a func encoded")
+	}
+}
+
+// TestRerunScript: rerun.sh reaches a peer as OpenSSH takes it (ssh -p
+// PORT -- USER@HOST, IPv6 literals without brackets; "root@h:22" is no
+// host name to ssh), sets each side's MTUs and sysctls before the
+// commands (in its namespace, over SSH for the peer), quotes every word,
+// and is valid shell.
+func TestRerunScript(t *testing.T) {
+	r := Round{Name: "udp_stream_S_sockmax", Start: t0, Fingerprint: &Fingerprint{Argv: []SideArgv{
+		{Role: "server", Host: "root@198.18.0.2:2222", Argv: []string{"netserver", "-D", "-p", "12865"},
+			MTUs:    []NetdevMTU{{Netdev: "eth1", MTU: 9000}},
+			Sysctls: []Param{{"net.core.rmem_max", "2097152"}, {"net.core.wmem_max", "1; touch /tmp/x"}}},
+		{Role: "client", Argv: []string{"netperf", "-H", "198.18.0.2", "-t", "UDP_STREAM", "--", "-m", "1400"},
+			MTUs: []NetdevMTU{{Netdev: "eth0", MTU: 9000}}, Sysctls: []Param{{"net.core.rmem_max", "2097152"}}},
+	}}}
+	got := rerunScript(r)
+	want := `#!/bin/sh
+# Rerun round udp_stream_S_sockmax (started 2026-11-29T17:15:53Z).
+set -e
+# What the round ran with, set again first: MTUs and sysctls. Not journaled:
+# note the values there are now, and set them back by hand afterwards.
+# server on root@198.18.0.2:2222
+ssh -p 2222 -- root@198.18.0.2 'ip link set dev eth1 mtu 9000'
+ssh -p 2222 -- root@198.18.0.2 'sysctl -w '\''net.core.rmem_max=2097152'\'''
+ssh -p 2222 -- root@198.18.0.2 'sysctl -w '\''net.core.wmem_max=1; touch /tmp/x'\'''
+# client
+ip link set dev eth0 mtu 9000
+sysctl -w 'net.core.rmem_max=2097152'
+# server
+ssh -p 2222 -- root@198.18.0.2 'netserver -D -p 12865' &
+sleep 2 # let the server listen
+# client
+netperf -H 198.18.0.2 -t UDP_STREAM -- -m 1400
+wait
+`
+	if got != want {
+		t.Errorf("rerun.sh:\n%s\nwant:\n%s", got, want)
+	}
+	shellCheck(t, got)
+
+	for _, tc := range []struct{ host, want string }{
+		{"root@[fe80::1]:22", "ssh -p 22 -- root@fe80::1 "},
+		{"root@2001:db8::2", "ssh -- root@2001:db8::2 "},
+		{"vm-a", "ssh -- vm-a "},
+		{"admin@vm-a", "ssh -- admin@vm-a "},
+		{"-oProxyCommand=x", "ssh -- '-oProxyCommand=x' "},
+	} {
+		r := Round{Name: "x", Start: t0, Fingerprint: &Fingerprint{Argv: []SideArgv{{Role: "client", Host: tc.host, Argv: []string{"true"}}}}}
+		s := rerunScript(r)
+		if !strings.Contains(s, "\n"+tc.want+"true\n") {
+			t.Errorf("host %q:\n%s\nwant a line %q", tc.host, s, tc.want+"true")
+		}
+		shellCheck(t, s)
+	}
+
+	// A side in a namespace of this host sets them in it.
+	ns := Round{Name: "x", Start: t0, Fingerprint: &Fingerprint{Argv: []SideArgv{{Role: "server", Netns: "udp peer",
+		Argv: []string{"ip", "netns", "exec", "udp peer", "netserver", "-D"}, MTUs: []NetdevMTU{{Netdev: "eth1", MTU: 4200}},
+		Sysctls: []Param{{"net.core.rmem_max", "4194304"}}}}}}
+	s := rerunScript(ns)
+	for _, w := range []string{"\n# server in netns udp peer\nip netns exec 'udp peer' ip link set dev eth1 mtu 4200\nip netns exec 'udp peer' sysctl -w 'net.core.rmem_max=4194304'\n",
+		"\nip netns exec 'udp peer' netserver -D &\n"} {
+		if !strings.Contains(s, w) {
+			t.Errorf("netns rerun.sh:\n%s\nwant %q", s, w)
+		}
+	}
+	shellCheck(t, s)
+}
+
+// shellCheck runs sh -n on a script: it must parse.
+func shellCheck(t *testing.T, script string) {
+	t.Helper()
+	cmd := exec.Command("sh", "-n")
+	cmd.Stdin = strings.NewReader(script)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("sh -n: %v: %s\n%s", err, out, script)
 	}
 }

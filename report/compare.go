@@ -104,7 +104,8 @@ type CompareOptions struct {
 // Key) of baseline: median and CI of each, the change of the median, and
 // the Mann–Whitney U test from golang.org/x/perf/benchmath — the same
 // statistics benchstat prints. Metrics in only one round are listed as
-// VerdictMissing. The rounds are not modified.
+// VerdictMissing; when no metric is in both, a note says that nothing was
+// compared. The rounds are not modified.
 func Compare(baseline, candidate Round, opts CompareOptions) Comparison {
 	conf, alpha := opts.Confidence, opts.Alpha
 	if conf == 0 {
@@ -133,7 +134,37 @@ func Compare(baseline, candidate Round, opts CompareOptions) Comparison {
 	}
 	c.Metrics = dedupeMetrics(c.Metrics, baseline, candidate)
 	c.Notes = hoistSampleNotes(c.Metrics)
+	if n := nothingInCommon(baseline, candidate); n != "" {
+		c.Notes = append(c.Notes, n)
+	}
 	return c
+}
+
+// nothingInCommon says so when both rounds have metrics and no key is in
+// both (other labels, another test): every metric is then "missing", and
+// nothing was judged.
+func nothingInCommon(baseline, candidate Round) string {
+	if len(baseline.Metrics) == 0 || len(candidate.Metrics) == 0 {
+		return ""
+	}
+	keys := func(r Round) []string {
+		var ks []string
+		for _, m := range r.Metrics {
+			if _, ok := baseline.Metric(m.Key()); ok {
+				if _, ok := candidate.Metric(m.Key()); ok {
+					return nil
+				}
+			}
+			ks = append(ks, m.Key())
+		}
+		return ks
+	}
+	bk, ck := keys(baseline), keys(candidate)
+	if bk == nil || ck == nil {
+		return ""
+	}
+	return fmt.Sprintf("no metric is in both rounds, nothing was compared: %s has %s, %s has %s",
+		baseline.Name, strings.Join(bk, ", "), candidate.Name, strings.Join(ck, ", "))
 }
 
 // dedupeMetrics drops a metric whose values equal, in both rounds, those

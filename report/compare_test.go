@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -144,5 +145,21 @@ func TestCompareDedupe(t *testing.T) {
 	}
 	if n := strings.Count(md.String(), "need >= 6 samples"); n != 1 {
 		t.Errorf("markdown has the CI note %d times:\n%s", n, md.String())
+	}
+}
+
+// TestCompareNothingInCommon: rounds without one metric key in common
+// compare nothing, and the comparison says so instead of listing only
+// missing metrics.
+func TestCompareNothingInCommon(t *testing.T) {
+	a := Round{Name: "a", Metrics: []Metric{{Name: "bw_avg", Labels: []Param{{"size", "65536"}}, Unit: UnitGbps, Better: HigherIsBetter, Values: []float64{1}}}}
+	b := Round{Name: "b", Metrics: []Metric{{Name: "bw_avg", Labels: []Param{{"size", "8388608"}}, Unit: UnitGbps, Better: HigherIsBetter, Values: []float64{1}}}}
+	c := Compare(a, b, CompareOptions{})
+	want := "no metric is in both rounds, nothing was compared: a has bw_avg/size=65536, b has bw_avg/size=8388608"
+	if !slices.Contains(c.Notes, want) {
+		t.Errorf("notes %q, want %q", c.Notes, want)
+	}
+	if c := Compare(a, a, CompareOptions{}); slices.ContainsFunc(c.Notes, func(n string) bool { return strings.HasPrefix(n, "no metric") }) {
+		t.Errorf("same round: %q", c.Notes)
 	}
 }

@@ -23,6 +23,26 @@ type clamp struct {
 // capBytes is the sysctl's value: Linux doubles what it grants.
 func (c clamp) capBytes() int { return c.got / 2 }
 
+// flag is netperf's test-specific option that asked for the buffer.
+func (c clamp) flag() string {
+	if strings.HasPrefix(c.side, "local") {
+		return "-s"
+	}
+	return "-S"
+}
+
+// readBack says what was asked, what a granted buffer reads back
+// (twice that) and what this one read back, so that "asked 8 MiB, got
+// 8 MiB" cannot read as granted.
+func (c clamp) readBack() string {
+	opt := "SO_RCVBUF"
+	if strings.HasSuffix(c.side, "send") {
+		opt = "SO_SNDBUF"
+	}
+	return sprintf("%s asked %s, which the kernel doubles to %s when it grants it (%s reads back twice the request), but it read back %s",
+		c.flag(), byteSize(c.asked), byteSize(2*c.asked), opt, byteSize(c.got))
+}
+
 // clamps reads the round's sockbuf_*_asked/_got parameters and returns
 // the buffers that got less than twice the request (Linux doubles an
 // unclamped SO_SNDBUF/SO_RCVBUF).
@@ -52,8 +72,8 @@ func CheckSocketBuffers(r Round) []Finding {
 	var fs []Finding
 	for _, c := range clamps(r) {
 		fs = append(fs, Finding{Rule: RuleBufferClamped, Severity: SeverityWarning,
-			Summary: sprintf("%s socket buffer clamped: asked %s, got %s (the kernel doubles what it grants: the cap is %d) — %s is %d on %s",
-				c.side, byteSize(c.asked), byteSize(c.got), c.capBytes(), c.sysctl, c.capBytes(), c.host),
+			Summary: sprintf("%s socket buffer clamped: %s: twice %s, which is %d on %s",
+				c.side, c.readBack(), c.sysctl, c.capBytes(), c.host),
 			Evidence: []Evidence{ev("sockbuf_"+strings.ReplaceAll(c.side, " ", "_")+"_asked", float64(c.asked), "bytes"),
 				ev("sockbuf_"+strings.ReplaceAll(c.side, " ", "_")+"_got", float64(c.got), "bytes")},
 			Action: sprintf("raise %s to at least %d on %s (sysctl -w %s=%d; tune.Sysctl journals and restores it), then rerun", c.sysctl, c.asked, c.host, c.sysctl, c.asked)})

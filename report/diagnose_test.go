@@ -126,7 +126,7 @@ func TestCheckUDPLoss(t *testing.T) {
 	clampedRound.Params = append(append([]Param(nil), r.Params...),
 		Param{"sockbuf_remote_recv_asked", "2097152"}, Param{"sockbuf_remote_recv_got", "425984"})
 	fs = CheckUDPLoss(clampedRound, nil, &udp, Thresholds{})
-	if !strings.Contains(fs[0].Action, "it was clamped (asked 2 MiB, got 416 KiB): raise net.core.rmem_max to at least 2097152 on netserver's host; a larger -S cannot take effect") {
+	if !strings.Contains(fs[0].Action, "it was clamped (-S asked 2 MiB, it read back 416 KiB where a granted one reads 4 MiB): raise net.core.rmem_max to at least 2097152 on netserver's host; a larger -S cannot take effect") {
 		t.Errorf("clamped action %q", fs[0].Action)
 	}
 	// Datagrams that reached a closed port: the end-of-test tail.
@@ -137,15 +137,36 @@ func TestCheckUDPLoss(t *testing.T) {
 	}
 	cf := CheckSocketBuffers(clampedRound)
 	diff(t, []string{RuleBufferClamped}, rules(cf))
-	if want := "remote recv socket buffer clamped: asked 2 MiB, got 416 KiB (the kernel doubles what it grants: the cap is 212992) — net.core.rmem_max is 212992 on netserver's host"; len(cf) == 1 && cf[0].Summary != want {
+	if want := "remote recv socket buffer clamped: -S asked 2 MiB, which the kernel doubles to 4 MiB when it grants it (SO_RCVBUF reads back twice the request), but it read back 416 KiB: twice net.core.rmem_max, which is 212992 on netserver's host"; len(cf) == 1 && cf[0].Summary != want {
 		t.Errorf("clamp summary %q\nwant %q", cf[0].Summary, want)
+	}
+	// Asked 8 MiB with rmem_max at 4 MiB: it reads back 8 MiB, the size
+	// asked, and that is the clamp (granted, it would read 16 MiB).
+	eight := r
+	eight.Params = append(append([]Param(nil), r.Params...),
+		Param{"sockbuf_local_send_asked", "8388608"}, Param{"sockbuf_local_send_got", "8388608"})
+	cf = CheckSocketBuffers(eight)
+	if want := "local send socket buffer clamped: -s asked 8 MiB, which the kernel doubles to 16 MiB when it grants it (SO_SNDBUF reads back twice the request), but it read back 8 MiB: twice net.core.wmem_max, which is 4194304 on netperf's host"; len(cf) != 1 || cf[0].Summary != want {
+		t.Errorf("8 MiB clamp %v\nwant %q", cf, want)
 	}
 	if fs := CheckSocketBuffers(r); fs != nil {
 		t.Errorf("no sockbuf params, findings %v", fs)
 	}
+	// Without counters nothing was measured: the loss is unattributed,
+	// not "outside the measured hosts".
 	fs = CheckUDPLoss(r, nil, nil, Thresholds{})
-	if !bytes.Contains([]byte(fs[0].Action), []byte("no drop counter explains")) {
-		t.Errorf("unexplained loss: %q", fs[0].Action)
+	if a := fs[0].Action; !strings.Contains(a, "unattributed: no drop counters were read") || strings.Contains(a, "outside") {
+		t.Errorf("loss without counters: %q", a)
+	}
+	// Only the UDP counters read, none grew: the NIC's were not read.
+	fs = CheckUDPLoss(r, nil, &nic.UDPCounters{}, Thresholds{})
+	if a := fs[0].Action; !strings.Contains(a, "the NIC's drop counters were not read") || strings.Contains(a, "outside") {
+		t.Errorf("loss with UDP counters only: %q", a)
+	}
+	// Both read, none grew: then the loss is outside what was measured.
+	fs = CheckUDPLoss(r, &nic.StatsDelta{}, &nic.UDPCounters{}, Thresholds{})
+	if a := fs[0].Action; !strings.Contains(a, "no drop counter explains") || !strings.Contains(a, "outside the measured hosts") {
+		t.Errorf("unexplained loss: %q", a)
 	}
 	if fs := CheckUDPLoss(r, nil, nil, Thresholds{MaxLossRatio: 0.9}); fs != nil {
 		t.Errorf("fired under the threshold: %v", fs)

@@ -12,7 +12,9 @@ import (
 // nil) and the host's UDP errors (udp, a delta from UDPCounters.Sub, may
 // be nil). The action follows the counters: socket receive buffer errors
 // ask for a larger -S and net.core.rmem_max, NIC drops for larger rings
-// and spread IRQs; loss no counter explains is said to be unexplained.
+// and spread IRQs; loss no counter explains is said to be lost outside
+// the measured hosts only when both kinds of counters were read, else
+// unattributed.
 //
 // Similar to: netperf -t UDP_STREAM ...; ethtool -S eth0 | grep drop; netstat -su
 func CheckUDPLoss(r Round, nicDelta *nic.StatsDelta, udp *nic.UDPCounters, th Thresholds) []Finding {
@@ -67,7 +69,16 @@ func CheckUDPLoss(r Round, nicDelta *nic.StatsDelta, udp *nic.UDPCounters, th Th
 		}
 	}
 	action := strings.Join(actions, "; ")
-	if action == "" {
+	switch {
+	case action != "":
+	case nicDelta == nil && udp == nil:
+		// Nothing was measured, so nothing can be ruled out.
+		action = "the loss is unattributed: no drop counters were read (neither the receiver's NIC counters nor its UDP counters): " +
+			"read ethtool -S and /proc/net/snmp on netserver's host before and after the run to find where it was dropped"
+	case nicDelta == nil || udp == nil:
+		unread := map[bool]string{true: "the NIC's drop counters were not read", false: "the UDP counters were not read"}[nicDelta == nil]
+		action = "no counter that was read explains the loss, and " + unread + ": the loss is unattributed; read them on netserver's host before and after the run"
+	default:
 		action = "no drop counter explains the loss: check the sender's send errors, the switch and the peer's counters (netperf's messages were lost outside the measured hosts)"
 	}
 	return one(Finding{Rule: RuleUDPLoss, Severity: SeverityWarning,
@@ -81,8 +92,8 @@ func CheckUDPLoss(r Round, nicDelta *nic.StatsDelta, udp *nic.UDPCounters, th Th
 func rcvbufAction(r Round) string {
 	for _, c := range clamps(r) {
 		if c.side == "remote recv" {
-			return sprintf("the receiving socket's buffer overflowed, and it was clamped (asked %s, got %s): raise %s to at least %d on %s; a larger -S cannot take effect before that",
-				byteSize(c.asked), byteSize(c.got), c.sysctl, c.asked, c.host)
+			return sprintf("the receiving socket's buffer overflowed, and it was clamped (%s asked %s, it read back %s where a granted one reads %s): raise %s to at least %d on %s; a larger -S cannot take effect before that",
+				c.flag(), byteSize(c.asked), byteSize(c.got), byteSize(2*c.asked), c.sysctl, c.asked, c.host)
 		}
 	}
 	return "the receiving socket's buffer overflowed: raise netperf's -S (and net.core.rmem_max on netserver's host if -S exceeds it)"

@@ -70,11 +70,27 @@ type NICFingerprint struct {
 	RDMADevice string `json:"rdma_device,omitempty"`
 }
 
-// SideArgv is the command line one side ran.
+// SideArgv is the command line one side ran, and what that side ran
+// with: the archive's rerun.sh sets its MTUs and sysctls again before the
+// commands.
 type SideArgv struct {
 	Role string   `json:"role"`           // "server", "client"
-	Host string   `json:"host,omitempty"` // where it ran; "" for local
+	Host string   `json:"host,omitempty"` // where it ran, "user@host[:port]" over SSH; "" for local
 	Argv []string `json:"argv"`           // the exact argv
+	// Netns is the network namespace of this host the side ran in; Argv
+	// already enters it (ip netns exec), MTUs and Sysctls are set in it.
+	Netns string `json:"netns,omitempty"`
+	// MTUs are the side's netdev MTUs during the round.
+	MTUs []NetdevMTU `json:"mtus,omitempty"`
+	// Sysctls are the kernel parameters the round set on the side, as
+	// dotted keys ("net.core.rmem_max").
+	Sysctls []Param `json:"sysctls,omitempty"`
+}
+
+// NetdevMTU is one netdev's MTU.
+type NetdevMTU struct {
+	Netdev string `json:"netdev"`
+	MTU    int    `json:"mtu"`
 }
 
 // Fields flattens the fingerprint into ordered key=value pairs, the unit

@@ -3,12 +3,19 @@ package report
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 )
 
 // ErrRegression is matched by the *RegressionError Gate returns.
 var ErrRegression = errors.New("report: regression against the baseline")
+
+// ErrNoDirection is matched by Gate's error for a metric named in
+// GateOptions.Metrics that has no better direction: it can never be
+// gated, so gating it would pass whatever it did.
+var ErrNoDirection = errors.New("report: metric has no better direction")
 
 // GateOptions say how much worse a metric may get before Gate fails. The
 // zero value allows 5% on every metric with a better direction and fails
@@ -67,10 +74,25 @@ func (e *RegressionError) Is(target error) bool { return target == ErrRegression
 
 // Gate is a CI gate on a comparison: nil when no gated metric got worse
 // than its tolerance, else a *RegressionError listing each one. Metrics
-// without a better direction are never gated.
+// without a better direction are never gated (naming one in opt.Metrics
+// is an error matching ErrNoDirection). A name in opt.Metrics or
+// opt.Tolerance that is no metric's name in either round is an
+// *UnknownNameError (matching ErrUnknownName), before anything is judged:
+// a typo must not gate nothing and pass.
 //
 // Similar to: k8s-netperf's baseline check; benchstat old.txt new.txt and a human reading it
 func Gate(c Comparison, opt GateOptions) error {
+	known := map[string]bool{}
+	for _, m := range c.Metrics {
+		known[m.Name] = true
+	}
+	asked := append(slices.Clone(opt.Metrics), slices.Sorted(maps.Keys(opt.Tolerance))...)
+	if err := unknownNames("metric", asked, known); err != nil {
+		return err
+	}
+	if err := undirected(c, opt.Metrics); err != nil {
+		return err
+	}
 	def := opt.DefaultTolerance
 	if def == 0 {
 		def = 5
@@ -104,6 +126,25 @@ func Gate(c Comparison, opt GateOptions) error {
 		return nil
 	}
 	return &RegressionError{Baseline: c.Baseline, Candidate: c.Candidate, Regressions: regs}
+}
+
+// undirected refuses names of metrics that have no better direction in
+// any comparison.
+func undirected(c Comparison, names []string) error {
+	var bad []string
+	for _, n := range names {
+		directed := false
+		for _, m := range c.Metrics {
+			directed = directed || (m.Name == n && m.Better != BetterUnknown)
+		}
+		if !directed && !slices.Contains(bad, n) {
+			bad = append(bad, n)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s (Gate judges only metrics where higher or lower is better)", ErrNoDirection, strings.Join(bad, ", "))
 }
 
 func contains(list []string, s string) bool {

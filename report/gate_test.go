@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -67,4 +68,52 @@ func ExampleGate() {
 	// Output:
 	// report: nightly-2 regressed against nightly-1 on 1 metric(s):
 	//   throughput: 940 -> 701 Mbit/s, 25.4% worse (allowed 3%; too few samples)
+}
+
+// TestGateUnknownMetric: a gate on a metric name no round has (a typo)
+// is an error naming it, suggesting the near name and listing the names
+// there are, not a pass while bw_avg fell; a misspelled tolerance key
+// too.
+func TestGateUnknownMetric(t *testing.T) {
+	base, cand := baselineRound(), candidateRound()
+	c := Compare(cand, base, CompareOptions{}) // bw_avg fell 32.8%
+	for _, opt := range []GateOptions{
+		{Metrics: []string{"bw_avgg"}},
+		{Metrics: []string{"t_typical", "bw_avgg"}},
+		{Tolerance: map[string]float64{"bw_avgg": 40}},
+	} {
+		err := Gate(c, opt)
+		var ue *UnknownNameError
+		if !errors.Is(err, ErrUnknownName) || !errors.As(err, &ue) || errors.Is(err, ErrRegression) {
+			t.Fatalf("Gate(%+v) = %v, want an *UnknownNameError", opt, err)
+		}
+		diff(t, []string{"bw_avgg"}, ue.Names)
+		if ue.Kind != "metric" || !slices.Contains(ue.Known, "bw_avg") || !slices.Contains(ue.Known, "t_typical") {
+			t.Errorf("kind %q, known %v", ue.Kind, ue.Known)
+		}
+		if msg := err.Error(); !strings.Contains(msg, `no metric named "bw_avgg" (did you mean "bw_avg"?)`) || !strings.HasSuffix(msg, "; there are: bw_avg, t_typical") {
+			t.Errorf("message %q", msg)
+		}
+	}
+	// A metric key instead of its name is unknown too (Gate matches names).
+	if err := Gate(c, GateOptions{Metrics: []string{"bw_avg/size=65536"}}); !errors.Is(err, ErrUnknownName) {
+		t.Errorf("key as name: %v", err)
+	}
+}
+
+// TestGateNoDirection: a metric named in Metrics that has no better
+// direction can never be gated: an error, not a silent pass.
+func TestGateNoDirection(t *testing.T) {
+	r := func(v float64) Round {
+		return Round{Name: "r", Metrics: []Metric{{Name: "sent", Unit: UnitMessages, Values: []float64{v}},
+			{Name: "loss_ratio", Unit: UnitRatio, Better: LowerIsBetter, Values: []float64{0.1}}}}
+	}
+	c := Compare(r(100), r(10), CompareOptions{})
+	err := Gate(c, GateOptions{Metrics: []string{"loss_ratio", "sent"}})
+	if !errors.Is(err, ErrNoDirection) || !strings.Contains(err.Error(), "sent") || strings.Contains(err.Error(), "loss_ratio") {
+		t.Errorf("Gate on sent = %v, want ErrNoDirection naming it", err)
+	}
+	if err := Gate(c, GateOptions{}); err != nil {
+		t.Errorf("ungated by default: %v", err)
+	}
 }

@@ -28,7 +28,8 @@ import (
 // and per socket buffer asked for (-s, -S) "sockbuf_SIDE_asked" and
 // "sockbuf_SIDE_got" in bytes ("sockbuf_remote_recv_got"), which
 // CheckSocketBuffers reads. Failed repeats and netperf's warnings become
-// round warnings; the error wraps ErrNoData when no repeat has a number.
+// round warnings ("repeat 1: line 10: ...", repeats counted from 1 as the
+// progress counts runs, lines those of the repeat's output); the error wraps ErrNoData when no repeat has a number.
 //
 // Similar to: netperf -H HOST -t UDP_STREAM -l 30 -- -m 1400 | tail -2
 func FromNetperf(name string, start time.Time, runs ...*netperf.Result) (Round, error) {
@@ -37,23 +38,23 @@ func FromNetperf(name string, start time.Time, runs ...*netperf.Result) (Round, 
 	test := ""
 	for i, res := range runs {
 		if res == nil {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: no result", i))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: no result", i+1))
 			continue
 		}
 		for _, w := range res.Warnings {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: %s", i, w))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: %s", i+1, w))
 		}
 		if res.Form == netperf.FormError {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: netperf failed", i))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: netperf failed", i+1))
 			continue
 		}
 		if test == "" {
 			test = res.Test
 		} else if res.Test != "" && res.Test != test {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: test %s differs from %s", i, res.Test, test))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: test %s differs from %s", i+1, res.Test, test))
 		}
 		if n := addNetperf(&set, res); n > 0 {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: %d non-finite values left out", i, n))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: %d non-finite values left out", i+1, n))
 		}
 	}
 	if len(set.ms) == 0 {

@@ -27,7 +27,7 @@ func TestFromNetperfUDPLoss(t *testing.T) {
 	if loss.Better != LowerIsBetter || loss.Unit != UnitRatio {
 		t.Errorf("loss_ratio: %v", loss)
 	}
-	diff(t, []string{"repeat 0: line 2: netperf: enable_enobufs failed: getprotobyname (UDP send errors are not counted)"}, r.Warnings)
+	diff(t, []string{"repeat 1: line 2: netperf: enable_enobufs failed: getprotobyname (UDP send errors are not counted)"}, r.Warnings)
 }
 
 func TestFromNetperfOmniLatency(t *testing.T) {
@@ -77,6 +77,13 @@ func TestFromNetperfSocketBuffers(t *testing.T) {
 	}
 	if v, _ := r.Param("sockbuf_remote_recv_got"); v != "8388608" {
 		t.Errorf("got %q", v)
+	}
+	// Each warning names the repeat 1-based and the line of the output
+	// that holds the size the kernel gave (LSS_SIZE_END is line 10,
+	// RSR_SIZE_END line 13).
+	if len(r.Warnings) != 4 || !strings.HasPrefix(r.Warnings[0], "repeat 1: line 10: local send socket buffer clamped") ||
+		!strings.HasPrefix(r.Warnings[3], "repeat 1: line 13: remote recv socket buffer clamped") {
+		t.Errorf("warnings %q", r.Warnings)
 	}
 	fs := CheckSocketBuffers(r)
 	var sums []string

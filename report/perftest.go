@@ -27,7 +27,7 @@ import (
 // qps_asked, mtu_asked, qp_timeout, connection_asked, all_sizes,
 // bidirectional); a repeat whose header differs, a
 // repeat that failed, and every parser warning become round warnings
-// ("repeat 2: ..."). Non-finite values are left out with a warning. The
+// ("repeat 2: ...", counted from 1 as the progress counts runs). Non-finite values are left out with a warning. The
 // error wraps ErrNoData when no repeat has a row.
 //
 // Similar to: ib_send_bw ... | tail -2 | awk '{print $4}' >> results.txt
@@ -37,24 +37,24 @@ func FromPerftest(name string, start time.Time, runs ...*perftest.Result) (Round
 	var first []Param
 	for i, res := range runs {
 		if res == nil {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: no result", i))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: no result", i+1))
 			continue
 		}
 		for _, w := range res.Warnings {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: %s", i, w))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: %s", i+1, w))
 		}
 		if res.Failure != nil {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: failed: %s: %s", i, res.Failure.Kind, res.Failure.Message))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: failed: %s: %s", i+1, res.Failure.Kind, res.Failure.Message))
 		}
 		params := perftestParams(res)
 		if first == nil && (len(res.BW) > 0 || len(res.Lat) > 0 || len(res.Values) > 0) {
 			first = params
 		} else if first != nil && fmt.Sprint(params) != fmt.Sprint(first) {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: parameters %v differ from repeat 0's %v", i, params, first))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: parameters %v differ from the first's %v", i+1, params, first))
 		}
 		dropped := addPerftest(&set, res)
 		if dropped > 0 {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: %d non-finite values left out", i, dropped))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: %d non-finite values left out", i+1, dropped))
 		}
 	}
 	if len(set.ms) == 0 {

@@ -66,7 +66,7 @@ func TestFromPerftestLatency(t *testing.T) {
 		"t_min/size=2": 32.71, "t_max/size=2": 5202.19, "t_typical/size=2": 34.14, "t_avg/size=2": 109.39,
 		"t_stdev/size=2": 349.91, "p99/size=2": 2184.56, "p99.9/size=2": 5202.19,
 	}, got)
-	if !strings.Contains(strings.Join(r.Warnings, "\n"), "repeat 0: ") {
+	if !strings.Contains(strings.Join(r.Warnings, "\n"), "repeat 1: ") {
 		t.Errorf("parser warnings not carried: %q", r.Warnings)
 	}
 }
@@ -77,7 +77,7 @@ func TestFromPerftestFailed(t *testing.T) {
 		t.Fatalf("err = %v, want ErrNoData", err)
 	}
 	w := strings.Join(r.Warnings, "\n")
-	if !strings.Contains(w, "repeat 0: failed: connect") || !strings.Contains(w, "repeat 1: no result") {
+	if !strings.Contains(w, "repeat 1: failed: connect") || !strings.Contains(w, "repeat 2: no result") {
 		t.Errorf("warnings %q", r.Warnings)
 	}
 }

@@ -114,12 +114,44 @@ func (s *Store) Load() ([]Round, LoadResult, error) {
 
 // Query returns the rounds named name (any name when "") whose parameters
 // include every pair of params, in append order, with what Load found.
+// When the store has rounds but none is named name, or none has one of
+// the params' keys, the error is an *UnknownNameError (ErrUnknownName)
+// listing the names there are: a typo is not an empty result. A key that
+// rounds have, with a value none has, is an empty result.
 func (s *Store) Query(name string, params ...Param) ([]Round, LoadResult, error) {
 	all, res, err := s.Load()
 	if err != nil {
 		return nil, res, err
 	}
+	if err := checkQuery(all, name, params); err != nil {
+		return nil, res, err
+	}
 	return Select(all, name, params...), res, nil
+}
+
+// checkQuery refuses a round name, then a parameter key, that no round
+// of a non-empty store has.
+func checkQuery(all []Round, name string, params []Param) error {
+	if len(all) == 0 {
+		return nil
+	}
+	names, keys := map[string]bool{}, map[string]bool{}
+	for _, r := range all {
+		names[r.Name] = true
+		for _, p := range r.Params {
+			keys[p.Key] = true
+		}
+	}
+	if name != "" {
+		if err := unknownNames("round", []string{name}, names); err != nil {
+			return err
+		}
+	}
+	asked := make([]string, len(params))
+	for i, p := range params {
+		asked[i] = p.Key
+	}
+	return unknownNames("parameter", asked, keys)
 }
 
 // Select returns the rounds named name (any name when "") that have every

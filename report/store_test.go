@@ -195,3 +195,42 @@ func TestStoreCreatesFolder(t *testing.T) {
 		t.Errorf("Load = %d rounds, %v", len(rs), err)
 	}
 }
+
+// TestQueryUnknownName: a round name or a parameter key that no round of
+// the store has is an error naming it with the names there are; a known
+// key whose value no round has is an empty result, and so is any query of
+// an empty store.
+func TestQueryUnknownName(t *testing.T) {
+	s := OpenStore(filepath.Join(t.TempDir(), "rounds.jsonl"))
+	if q, _, err := s.Query("ib_send_bw", Param{"mtu", "9000"}); err != nil || q != nil {
+		t.Fatalf("empty store: %v %v", q, err)
+	}
+	for _, r := range []Round{testRound("ib_send_bw", "1500", 1), testRound("ib_send_lat", "1500", 2)} {
+		if err := s.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if q, _, err := s.Query("ib_send_bw", Param{"mtu", "9000"}); err != nil || q != nil {
+		t.Errorf("known key, other value: %v %v", q, err)
+	}
+	for _, tc := range []struct {
+		name   string
+		params []Param
+		kind   string
+		want   string
+	}{
+		{"ib_sned_bw", nil, "round", `no round named "ib_sned_bw" (did you mean "ib_send_bw"?); there are: ib_send_bw, ib_send_lat`},
+		{"ib_send_bw", []Param{{"mut", "1500"}}, "parameter", `no parameter named "mut" (did you mean "mtu"?); there are: mtu, qps`},
+		{"", []Param{{"netdev", "eth0"}}, "parameter", `no parameter named "netdev"; there are: mtu, qps`},
+	} {
+		q, _, err := s.Query(tc.name, tc.params...)
+		var ue *UnknownNameError
+		if !errors.As(err, &ue) || !errors.Is(err, ErrUnknownName) || q != nil {
+			t.Errorf("Query(%q, %v) = %v, %v", tc.name, tc.params, q, err)
+			continue
+		}
+		if ue.Kind != tc.kind || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Query(%q, %v): kind %q, %q\nwant %q", tc.name, tc.params, ue.Kind, err, tc.want)
+		}
+	}
+}

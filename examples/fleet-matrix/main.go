@@ -103,22 +103,12 @@ func main() {
 
 // run measures the fleet and restores every host before it returns.
 func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
-	if len(c.Hosts) < 2 {
-		return errors.New("-host: at least two hosts")
-	}
-	var names []string
-	for _, h := range c.Hosts {
-		names = append(names, h.Name)
-	}
-	sched, err := parseSchedule(c.Schedule, names, c.PerHost)
-	if err != nil {
+	if err := c.validate(); err != nil {
 		return err
 	}
+	sched, _ := c.schedule() // validated
 	sched = sched.Limit(c.MaxPairs)
-	measurer, err := c.measurer()
-	if err != nil {
-		return err
-	}
+	measurer, _ := c.measurer()
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return err
 	}
@@ -140,6 +130,29 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	}
 	gateErr, werr := c.write(out, m, hosts)
 	return errors.Join(runErr, werr, gateErr)
+}
+
+// validate checks every flag, touching nothing: run calls it before any
+// host is opened.
+func (c config) validate() error {
+	if len(c.Hosts) < 2 {
+		return cli.Usage("-host: at least two hosts")
+	}
+	_, schedErr := c.schedule()
+	_, measErr := c.measurer()
+	return errors.Join(cli.BadFlag(schedErr), cli.BadFlag(measErr), cli.Duration("-timeout", c.Timeout),
+		cli.Duration("-pair-timeout", c.PairTimeout), cli.Duration("-ssh-timeout", c.SSH.Timeout), cli.MTU("-mtu", c.MTU),
+		cli.Ratio("-min-ratio", c.MinRatio), cli.Ratio("-slow-ratio", c.SlowRatio), cli.NotNegative("-line-rate", c.LineRate),
+		cli.AtLeast("-max-pairs", c.MaxPairs, 0))
+}
+
+// schedule is the -schedule of the -host names.
+func (c config) schedule() (fleet.Schedule, error) {
+	var names []string
+	for _, h := range c.Hosts {
+		names = append(names, h.Name)
+	}
+	return parseSchedule(c.Schedule, names, c.PerHost)
 }
 
 // measurer builds the pair measurement from the flags.

@@ -95,16 +95,25 @@ func main() {
 	cli.Main("mtu-sweep", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
+// validate checks every flag, touching nothing: run calls it before
+// anything is read, loaded or changed.
+func (c config) validate() error {
+	_, mtusErr := parseMTUs(c.MTUs)
+	var sizeErr error
+	if !c.AllSizes {
+		sizeErr = cli.IntRange("-s", c.Size, 1, 1<<30)
+	}
+	return errors.Join(c.Flags.Validate(), cli.RDMADevice("-rxe", c.RXE), mtusErr, cli.AtLeast("-count", c.Count, 1),
+		cli.Iterations("-n", c.Iterations), cli.QPTimeout("-qp-timeout", c.QPTimeout), sizeErr)
+}
+
 // run does the sweep and restores every change it made before it returns,
 // whatever happened.
 func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
-	mtus, err := parseMTUs(c.MTUs)
-	if err != nil {
+	if err := c.validate(); err != nil {
 		return err
 	}
-	if c.Count < 1 {
-		return fmt.Errorf("-count %d: need at least one run per MTU", c.Count)
-	}
+	mtus, _ := parseMTUs(c.MTUs) // validated
 	sides, err := c.OpenChecked(ctx, c.Out, c.Store, progress)
 	if err != nil {
 		return err

@@ -78,9 +78,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/internal/warnjson"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/netperf"
@@ -126,17 +129,11 @@ var errLoopback = errors.New("NIC UDP tuning needs two ends: give -peer-netns NS
 // run does the rounds and restores every change it made before it
 // returns, whatever happened.
 func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
-	specs, err := parseRounds(c.Rounds, c.MTU)
-	if err != nil {
+	if err := c.validate(); err != nil {
 		return err
 	}
-	opts, err := c.netperfOptions()
-	if err != nil {
-		return err
-	}
-	if c.Peer == "" && c.PeerNetns == "" {
-		return errLoopback
-	}
+	specs, _ := parseRounds(c.Rounds, c.MTU) // validated
+	opts, _ := c.netperfOptions()
 	if err := c.CheckPaths(c.Out, c.Store, progress); err != nil {
 		return err
 	}
@@ -146,6 +143,14 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		return err
 	}
 	defer func() { err = errors.Join(err, sides.Restore()) }()
+	if spreads(specs) {
+		// Before round A changes anything: a governor a host's driver
+		// does not offer would fail round C only.
+		hosts := map[string]host.Runner{sides.Near.Name(): sides.Near.Runner(), sides.Far.Name(): sides.Far.Runner()}
+		if err := cli.CheckGovernorOffered(ctx, "-governor", c.Governor, hosts); err != nil {
+			return err
+		}
+	}
 
 	prog := cli.NewProgress(progress, 1+len(specs)*(2+c.Count))
 	store := report.OpenStore(c.Store)
@@ -169,6 +174,30 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	return writeOutputs(c.Out, out, sides, results)
 }
 
+// validate checks every flag, touching nothing: run calls it before
+// anything is read or changed. The governor is checked by name here, and
+// against what both hosts offer once they are open, before round A.
+func (c config) validate() error {
+	specs, roundsErr := parseRounds(c.Rounds, c.MTU)
+	_, optsErr := c.netperfOptions()
+	var govErr error
+	if spreads(specs) {
+		govErr = cli.Governor("-governor", c.Governor)
+	}
+	if err := errors.Join(c.Flags.Validate(), cli.BadFlag(roundsErr), cli.BadFlag(optsErr), govErr); err != nil {
+		return err
+	}
+	if c.Peer == "" && c.PeerNetns == "" {
+		return errLoopback
+	}
+	return nil
+}
+
+// spreads reports whether a round spreads the IRQs and sets the governor.
+func spreads(specs []roundSpec) bool {
+	return slices.ContainsFunc(specs, func(s roundSpec) bool { return s.Spread })
+}
+
 // netperfOptions are the UDP_STREAM runs of every round, without the host
 // (the far netdev's address, read once the far end is open).
 func (c config) netperfOptions() (netperf.Options, error) {
@@ -176,11 +205,8 @@ func (c config) netperfOptions() (netperf.Options, error) {
 	if err != nil {
 		return netperf.Options{}, fmt.Errorf("-sockbuf: %w", err)
 	}
-	if c.Count < 1 {
-		return netperf.Options{}, fmt.Errorf("-count %d: want at least 1", c.Count)
-	}
-	if c.Length < 1 {
-		return netperf.Options{}, fmt.Errorf("-l %d: want at least 1 second", c.Length)
+	if err := errors.Join(cli.AtLeast("-count", c.Count, 1), cli.AtLeast("-l", c.Length, 1)); err != nil {
+		return netperf.Options{}, err
 	}
 	o := netperf.Options{Test: netperf.TestUDPStream, Family: netperf.IPv4, Length: time.Duration(c.Length) * time.Second,
 		MessageSize: c.MsgSize, LocalSocketBuffer: buf, RemoteSocketBuffer: buf}
@@ -515,7 +541,7 @@ func (t *tuner) fingerprint(res *roundResult, opts netperf.Options, srv *netperf
 			report.NICFromSnapshot(t.sides.Far.Name(), res.Far.Snapshot)},
 		Governor:     report.GovernorSummary(gs),
 		IRQPlacement: report.IRQPlacementSummary(res.Receiver.Distribution),
-		Argv:         []report.SideArgv{t.argv("server", t.sides.Far, srv.Process().Argv()), t.argv("client", t.sides.Near, opts.Argv())},
+		Argv:         []report.SideArgv{t.argv("server", t.sides.Far, srv.Process().Argv(), res), t.argv("client", t.sides.Near, opts.Argv(), res)},
 	}
 	if known {
 		fp.IRQBalance = report.IRQBalanceState(pids)
@@ -525,14 +551,35 @@ func (t *tuner) fingerprint(res *roundResult, opts netperf.Options, srv *netperf
 }
 
 // argv is a side's command line as it can be run again: in the far
-// namespace through ip netns exec, on a peer over SSH.
-func (t *tuner) argv(role string, s runbook.Side, argv []string) report.SideArgv {
+// namespace through ip netns exec, on a peer over SSH; with the netdev
+// MTU and the socket buffer limits the round ran with, which the
+// archive's rerun.sh sets first.
+func (t *tuner) argv(role string, s runbook.Side, argv []string, res *roundResult) report.SideArgv {
 	a := report.SideArgv{Role: role, Argv: argv}
-	if s != t.sides.Far {
+	end, netdev, mtu := 0, t.sides.NearNetdev, res.Near.Snapshot.MTU
+	if s == t.sides.Far {
+		end, netdev, mtu = 1, t.sides.FarNetdev, res.Far.Snapshot.MTU
+	}
+	if mtu > 0 {
+		a.MTUs = []report.NetdevMTU{{Netdev: netdev, MTU: mtu}}
+	}
+	// raiseLimits sets them here, and on the far end only when it is
+	// another host (a namespace shares them).
+	if t.limit > 0 && (end == 0 || t.sides.Mode == runbook.TwoHosts) {
+		for _, key := range []string{"net.core.rmem_max", "net.core.wmem_max"} {
+			v := strconv.Itoa(t.limit)
+			if end < len(t.hosts) && t.hosts[end].Sysctls[key] != "" {
+				v = t.hosts[end].Sysctls[key]
+			}
+			a.Sysctls = append(a.Sysctls, report.Param{Key: key, Value: v})
+		}
+	}
+	if end == 0 {
 		return a
 	}
 	switch t.sides.Mode {
 	case runbook.TwoNetns:
+		a.Netns = t.c.PeerNetns
 		a.Argv = append([]string{"ip", "netns", "exec", t.c.PeerNetns}, argv...)
 	case runbook.TwoHosts:
 		a.Host = t.c.Peer

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rocekit/rocekit/examples/internal/cli"
@@ -93,7 +94,7 @@ func TestParseSize(t *testing.T) {
 // touches anything (no root needed).
 func TestRunRefusesLoopback(t *testing.T) {
 	c := config{Flags: cli.Flags{Netdev: "eth0"}, Rounds: "A,B,C", MTU: 9000, Length: 1, MsgSize: 1400,
-		SockBuf: "2M", Count: 1, Out: t.TempDir()}
+		SockBuf: "2M", Count: 1, Governor: "performance", Out: t.TempDir()}
 	if err := run(context.Background(), c, io.Discard, io.Discard); !errors.Is(err, errLoopback) {
 		t.Errorf("run without -peer/-peer-netns: %v, want errLoopback", err)
 	}
@@ -211,5 +212,96 @@ func TestWriteMarkdown(t *testing.T) {
 	// Per-CPU rows stay out of the side-by-side table; the maximum stays.
 	if strings.Contains(md, "cpu_soft/cpu=0") || !strings.Contains(md, "| cpu_soft_max | % |") {
 		t.Errorf("side-by-side table: want cpu_soft_max and no per-CPU rows:\n%s", md)
+	}
+}
+
+// TestReceiveBufferText: the kernel reads a granted SO_RCVBUF back
+// doubled, so "asked 8 MiB, got 8 MiB" is a clamp to half and must say
+// so; twice the request is granted.
+func TestReceiveBufferText(t *testing.T) {
+	for _, tc := range []struct {
+		asked string
+		got   float64
+		want  string
+	}{
+		{"8388608", 8388608, "asked 8388608 bytes (-S): **clamped**, it reads back 8388608 where a granted buffer reads back 16777216 (the kernel doubles SO_RCVBUF): net.core.rmem_max on the receiver is 4194304"},
+		{"2097152", 425984, "asked 2097152 bytes (-S): **clamped**, it reads back 425984 where a granted buffer reads back 4194304 (the kernel doubles SO_RCVBUF): net.core.rmem_max on the receiver is 212992"},
+		{"1048576", 2097152, "asked 1048576 bytes (-S): granted, it reads back 2097152 (the kernel doubles SO_RCVBUF)"},
+		{"", 2097152, "reads back 2097152 bytes (-S not recorded)"},
+	} {
+		if got := receiveBufferText(tc.asked, tc.got); got != tc.want {
+			t.Errorf("receiveBufferText(%q, %v) = %q\nwant %q", tc.asked, tc.got, got, tc.want)
+		}
+	}
+}
+
+// TestSideArgv: the archive's command lines carry what each side ran
+// with, for rerun.sh to set again: the netdev MTU of each end, the
+// socket buffer limits where the round raised them, and the far end's
+// namespace or SSH target.
+func TestSideArgv(t *testing.T) {
+	near, far := &runbook.Local{}, &runbook.Local{Netns: "udppeer"}
+	tu := &tuner{c: config{Flags: cli.Flags{PeerNetns: "udppeer"}},
+		sides: &runbook.Sides{Mode: runbook.TwoNetns, Near: near, Far: far, NearNetdev: "eth0", FarNetdev: "eth1"},
+		limit: 2 << 20, hosts: []report.HostFacts{{Sysctls: map[string]string{"net.core.rmem_max": "4194304", "net.core.wmem_max": "2097152"}}}}
+	res := &roundResult{Near: runbook.NetdevInfo{Snapshot: nic.Snapshot{MTU: 9000}}, Far: runbook.NetdevInfo{Snapshot: nic.Snapshot{MTU: 9000}}}
+	got := []report.SideArgv{tu.argv("server", far, []string{"netserver", "-D"}, res), tu.argv("client", near, []string{"netperf"}, res)}
+	want := []report.SideArgv{
+		{Role: "server", Argv: []string{"ip", "netns", "exec", "udppeer", "netserver", "-D"}, Netns: "udppeer",
+			MTUs: []report.NetdevMTU{{Netdev: "eth1", MTU: 9000}}},
+		{Role: "client", Argv: []string{"netperf"}, MTUs: []report.NetdevMTU{{Netdev: "eth0", MTU: 9000}},
+			Sysctls: []report.Param{{Key: "net.core.rmem_max", Value: "4194304"}, {Key: "net.core.wmem_max", Value: "2097152"}}},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("netns (-want +got):\n%s", d)
+	}
+	tu.sides.Mode, tu.c.Peer, tu.c.PeerNetns, tu.limit = runbook.TwoHosts, "root@198.18.0.2:2222", "", 0
+	a := tu.argv("server", far, []string{"netserver"}, res)
+	if d := cmp.Diff(report.SideArgv{Role: "server", Host: "root@198.18.0.2:2222", Argv: []string{"netserver"},
+		MTUs: []report.NetdevMTU{{Netdev: "eth1", MTU: 9000}}}, a); d != "" {
+		t.Errorf("two hosts, limits not raised (-want +got):\n%s", d)
+	}
+}
+
+// TestValidate: every bad flag is refused before anything touches the
+// system, -governor included (it was found only in round C); a negative
+// -timeout is refused, not taken as none.
+func TestValidate(t *testing.T) {
+	dir := t.TempDir()
+	good := func() config {
+		return config{Flags: cli.Flags{Netdev: "rktest0", PeerNetns: "rktestpeer", PeerNetdev: "rktest1", Journal: dir + "/journal.jsonl"},
+			Rounds: "A,S,B,C", MTU: 9000, Length: 1, MsgSize: 1400, SockBuf: "2M", Count: 1, Governor: "performance", Interval: 1, Out: dir + "/out"}
+	}
+	if err := good().validate(); err != nil {
+		t.Fatalf("good flags: %v", err)
+	}
+	for _, tc := range []struct {
+		set  func(*config)
+		want string
+	}{
+		{func(c *config) { c.Governor = "perfomance" }, `-governor "perfomance": want one of the kernel's governors`},
+		{func(c *config) { c.Timeout = -time.Second }, "-timeout -1s: want 0 or more"},
+		{func(c *config) { c.Count = 0 }, "-count 0: want 1 or more"},
+		{func(c *config) { c.Length = -1 }, "-l -1: want 1 or more"},
+		{func(c *config) { c.Interval = -1 }, "-interval -1: want 0 (off) or more"},
+		{func(c *config) { c.MTU = 70000 }, "-mtu 70000: round B needs an MTU from 68 to 65535"},
+		{func(c *config) { c.SockBuf = "2X" }, "-sockbuf"},
+		{func(c *config) { c.Rounds = "B,A" }, "round A after B"},
+	} {
+		c := good()
+		tc.set(&c)
+		err := c.validate()
+		if !errors.Is(err, cli.ErrBadFlag) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("validate = %v, want %q", err, tc.want)
+		}
+		if err := run(context.Background(), c, io.Discard, io.Discard); !errors.Is(err, cli.ErrBadFlag) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("run = %v, want the refusal %q first", err, tc.want)
+		}
+	}
+	// The governor is only read with round C.
+	c := good()
+	c.Rounds, c.Governor = "A,B", "perfomance"
+	if err := c.validate(); err != nil {
+		t.Errorf("-governor without round C: %v", err)
 	}
 }

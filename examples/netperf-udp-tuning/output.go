@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
@@ -245,6 +246,21 @@ func writeEnvironment(w io.Writer, sides *runbook.Sides, r roundResult) {
 	fmt.Fprintln(w)
 }
 
+// receiveBufferText says whether netserver's receive buffer was granted:
+// Linux reads a granted SO_RCVBUF back as twice the request, so reading
+// back the size asked is a clamp to half, not a grant.
+func receiveBufferText(asked string, got float64) string {
+	a, err := strconv.Atoi(asked)
+	if err != nil || a <= 0 {
+		return fmt.Sprintf("reads back %.0f bytes (-S not recorded)", got)
+	}
+	if got >= 2*float64(a) {
+		return fmt.Sprintf("asked %d bytes (-S): granted, it reads back %.0f (the kernel doubles SO_RCVBUF)", a, got)
+	}
+	return fmt.Sprintf("asked %d bytes (-S): **clamped**, it reads back %.0f where a granted buffer reads back %d (the kernel doubles SO_RCVBUF): net.core.rmem_max on the receiver is %.0f",
+		a, got, 2*a, got/2)
+}
+
 // writeRound writes one round's details.
 func writeRound(w io.Writer, sides *runbook.Sides, r roundResult) {
 	s := buildSummary(sides.Mode, []roundResult{r}).Rounds[0]
@@ -256,7 +272,7 @@ func writeRound(w io.Writer, sides *runbook.Sides, r roundResult) {
 	fmt.Fprintf(w, "- MTU: sender %d, receiver %d\n", r.Near.Snapshot.MTU, r.Far.Snapshot.MTU)
 	if m, ok := r.Round.Metric("sockbuf_remote_recv"); ok && len(m.Values) > 0 {
 		asked, _ := r.Round.Param("sockbuf")
-		fmt.Fprintf(w, "- receive socket buffer: asked %s bytes (-S), got %.0f (the kernel doubles what it grants)\n", asked, m.Values[0])
+		fmt.Fprintf(w, "- receive socket buffer: %s\n", receiveBufferText(asked, m.Values[0]))
 	}
 	fmt.Fprintf(w, "- throughput (medians of %d runs): send %s Mbit/s, receive %s Mbit/s, loss %s%%\n",
 		len(r.Round.Outputs), numText(s.SendMbps), numText(s.RecvMbps), numText(s.LossPct))

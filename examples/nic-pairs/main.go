@@ -2,7 +2,8 @@
 // hosts, all at the same time, as ngc_multinode_perf does for the NICs of
 // two GPU servers:
 //
-//  1. prepare every NIC of both ends (-netdevs here, -peer-netdevs there):
+//  1. prepare every NIC of both ends (-netdevs here, -peer-netdevs there,
+//     or the one -peer-netdev; by default the same names as here):
 //     an rxe link on each, ACTIVE, its RoCE v2 GID picked (perftest), and
 //     read its address, subnet, link speed and NUMA-local CPUs,
 //  2. pair the NICs that reach each other (same subnet), one pair each,
@@ -65,17 +66,17 @@ func main() {
 	var c config
 	c.Register(flag.CommandLine)
 	flag.StringVar(&c.Netdevs, "netdevs", "", "this host's netdevs, comma-separated (default: -netdev)")
-	flag.StringVar(&c.PeerNetdevs, "peer-netdevs", "", "the far host's netdevs (default: -netdevs)")
+	flag.StringVar(&c.PeerNetdevs, "peer-netdevs", "", "the far host's netdevs (default: -peer-netdev, else -netdevs)")
 	flag.StringVar(&c.Tool, "tool", "perftest", "perftest (ib_send_bw over rxe) or netperf (TCP_STREAM)")
 	flag.IntVar(&c.Duration, "D", 5, "seconds per pair (perftest -D, netperf -l)")
 	flag.IntVar(&c.Iterations, "n", 0, "perftest iterations -n instead of -D (0: use -D)")
 	flag.BoolVar(&c.Bidir, "b", false, "bidirectional perftest (-b)")
 	flag.BoolVar(&c.Pin, "pin", true, "pin each side to its NIC's share of the NUMA-local CPUs")
-	flag.IntVar(&c.Port, "port", 0, "first TCP port (0: perftest's 18515, netperf's 12865)")
+	flag.IntVar(&c.Port, "port", 0, "first TCP port, one more per pair (0: perftest's 18515, netperf's 12865)")
 	flag.IntVar(&c.QPTimeout, "qp-timeout", 0, "perftest -u (0: 14; the lab uses 22)")
 	flag.IntVar(&c.MTU, "mtu", 0, "MTU of every netdev for the run (0: leave it); restored on exit")
 	flag.Float64Var(&c.LineRate, "line-rate", 0, "line rate in Gbit/s of NICs that report none")
-	flag.Float64Var(&c.MinRatio, "min-ratio", fleet.DefaultLineRateRatio, "share of the line rate each pair must reach")
+	flag.Float64Var(&c.MinRatio, "min-ratio", fleet.DefaultLineRateRatio, "share of the line rate each pair must reach, more than 0 and at most 1")
 	flag.BoolVar(&c.Gate, "gate", false, "exit 1 when a pair failed or is below -min-ratio of a known line rate")
 	flag.StringVar(&c.Out, "out", "nic-pairs-out", "folder for summary.json")
 	cli.Parse("nic-pairs")
@@ -84,20 +85,10 @@ func main() {
 
 // run prepares both ends, runs the pairs and restores both ends.
 func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
-	near := cli.SplitList(c.Netdevs)
-	if len(near) == 0 && c.Netdev != "" {
-		near = []string{c.Netdev}
+	if err := c.validate(); err != nil {
+		return err
 	}
-	if len(near) == 0 {
-		return errors.New("-netdevs (or -netdev) is required")
-	}
-	far := cli.SplitList(c.PeerNetdevs)
-	if len(far) == 0 {
-		far = near
-	}
-	if c.Tool != "perftest" && c.Tool != "netperf" {
-		return fmt.Errorf("-tool %q: perftest or netperf", c.Tool)
-	}
+	near, far := c.netdevs()
 	c.Netdev, c.PeerNetdev, c.Log = near[0], far[0], progress
 	sides, err := c.Open(ctx)
 	if err != nil {
@@ -130,6 +121,69 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		err = errors.Join(err, fmt.Errorf("%w: %d of %d pairs under %.0f%%", fleet.ErrBelowLineRate, s.Below, len(s.Pairs), 100*c.MinRatio))
 	}
 	return err
+}
+
+// netdevs are both ends' netdevs: -netdevs (or -netdev) here; there
+// -peer-netdevs, else -peer-netdev, else this end's.
+func (c config) netdevs() (near, far []string) {
+	near = cli.SplitList(c.Netdevs)
+	if len(near) == 0 && c.Netdev != "" {
+		near = []string{c.Netdev}
+	}
+	far = cli.SplitList(c.PeerNetdevs)
+	if len(far) == 0 && c.PeerNetdev != "" {
+		far = []string{c.PeerNetdev}
+	}
+	if len(far) == 0 {
+		far = near
+	}
+	return near, far
+}
+
+// validate checks every flag, touching nothing: run calls it before
+// anything is read, loaded or changed.
+func (c config) validate() error {
+	near, far := c.netdevs()
+	var errs []error
+	switch {
+	case len(near) == 0:
+		errs = append(errs, cli.Usage("-netdevs (or -netdev) is required"))
+	case c.Netdevs != "" && c.Netdev != "" && c.Netdev != near[0]:
+		errs = append(errs, cli.Usage("-netdev and -netdevs exclude each other"))
+	}
+	if c.PeerNetdevs != "" && c.PeerNetdev != "" {
+		errs = append(errs, cli.Usage("-peer-netdev and -peer-netdevs exclude each other"))
+	}
+	if c.Peer == "" && c.PeerNetns == "" && c.PeerNetdevs != "" && c.PeerNetdevs != c.Netdevs {
+		errs = append(errs, cli.Usage("-peer-netdevs needs -peer or -peer-netns (loopback uses -netdevs on both ends)"))
+	}
+	f := c.Flags
+	if c.Netdevs != "" {
+		for _, n := range near {
+			errs = append(errs, cli.Netdev("-netdevs", n))
+		}
+		// -netdevs stands for -netdev, its names checked above as -netdevs.
+		if f.Netdev = near[0]; cli.Netdev("", near[0]) != nil {
+			f.Netdev = "checked0"
+		}
+	}
+	if c.PeerNetdevs != "" {
+		for _, n := range far {
+			errs = append(errs, cli.Netdev("-peer-netdevs", n))
+		}
+	}
+	if len(near) > 0 {
+		errs = append(errs, f.Validate())
+	}
+	if c.Tool != "perftest" && c.Tool != "netperf" {
+		errs = append(errs, &cli.FlagError{Flag: "-tool", Value: fmt.Sprintf("%q", c.Tool), Want: "perftest or netperf"})
+	}
+	if c.Iterations == 0 {
+		errs = append(errs, cli.AtLeast("-D", c.Duration, 1))
+	}
+	return errors.Join(append(errs, cli.Iterations("-n", c.Iterations), cli.QPTimeout("-qp-timeout", c.QPTimeout),
+		cli.MTU("-mtu", c.MTU), cli.Port("-port", c.Port, min(len(near), len(far))),
+		cli.NotNegative("-line-rate", c.LineRate), cli.Ratio("-min-ratio", c.MinRatio))...)
 }
 
 // prepare makes both ends fleet hosts: rxe links (perftest) or addresses

@@ -98,16 +98,21 @@ func main() {
 	cli.Main("qp-scaling", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
 
+// validate checks every flag, touching nothing: run calls it before
+// anything is read, loaded or changed.
+func (c config) validate() error {
+	_, qpsErr := parseQPs(c.QPs)
+	return errors.Join(c.Flags.Validate(), cli.RDMADevice("-rxe", c.RXE), cli.MTU("-mtu", c.MTU), qpsErr,
+		cli.AtLeast("-count", c.Count, 1), cli.Iterations("-n", c.Iterations), cli.QPTimeout("-qp-timeout", c.QPTimeout))
+}
+
 // run does the QP steps and restores every change it made before it
 // returns, whatever happened.
 func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
-	qps, err := parseQPs(c.QPs)
-	if err != nil {
+	if err := c.validate(); err != nil {
 		return err
 	}
-	if c.Count < 1 {
-		return fmt.Errorf("-count %d: need at least one run per QP count", c.Count)
-	}
+	qps, _ := parseQPs(c.QPs) // validated
 	sides, err := c.OpenChecked(ctx, c.Out, c.Store, progress)
 	if err != nil {
 		return err

@@ -43,6 +43,9 @@ func run(log io.Writer, stores []string, name string, last int, out, title strin
 	p := page.Page{Title: title, Intro: "Drawn again from " + strings.Join(stores, ", ") + "."}
 	for _, path := range stores {
 		rounds, res, err := report.OpenStore(path).Query(name)
+		if errors.Is(err, report.ErrUnknownName) {
+			return fmt.Errorf("%s: %w: %w", path, report.ErrNoData, err) // the names there are, for a typo in -name
+		}
 		if err != nil {
 			return err
 		}

@@ -34,8 +34,8 @@ func TestRedrawDemo(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if err := run(&log, stores[:1], "nope", 0, out, "x"); !errors.Is(err, report.ErrNoData) {
-		t.Errorf("no such rounds: %v, want report.ErrNoData", err)
+	if err := run(&log, stores[:1], "nope", 0, out, "x"); !errors.Is(err, report.ErrNoData) || !strings.Contains(err.Error(), `no round named "nope"; there are: ib_send_bw_mtu1500`) {
+		t.Errorf("no such rounds: %v, want report.ErrNoData naming the rounds there are", err)
 	}
 	if err := run(&log, stores[:1], "", 1, out, "last"); err != nil {
 		t.Fatal(err)

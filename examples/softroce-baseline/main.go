@@ -81,6 +81,9 @@ func main() {
 // run does the baseline and restores every change it made before it
 // returns, whatever happened.
 func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
+	if err := c.validate(); err != nil {
+		return err
+	}
 	sides, err := c.OpenChecked(ctx, c.Out, c.Store, progress)
 	if err != nil {
 		return err
@@ -124,6 +127,14 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	}
 	prog.Done()
 	return writeOutputs(c, sides.Mode, md.String(), b.sum, rounds)
+}
+
+// validate checks every flag, touching nothing: run calls it before
+// anything is read, loaded or changed.
+func (c config) validate() error {
+	return errors.Join(c.Flags.Validate(), cli.RDMADevice("-rxe", c.RXE), cli.MTU("-mtu", c.MTU),
+		cli.AtLeast("-count", c.Count, 1), cli.Iterations("-n", c.Iterations), cli.QPTimeout("-qp-timeout", c.QPTimeout),
+		cli.Duration("-soak", c.Soak))
 }
 
 // writeHeader says where the pairs run.
@@ -260,8 +271,8 @@ func (s *summary) add(r report.Round, findings []report.Finding) {
 // appends it.
 func writeRound(out io.Writer, store *report.Store, round report.Round, near runbook.RXEInfo) ([]report.Finding, error) {
 	prev, _, err := store.Query(round.Name, round.Params...)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, err
+	if err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, report.ErrUnknownName) {
+		return nil, err // a store holding no round of this name or parameter has no previous one
 	}
 	if len(prev) > 0 {
 		fmt.Fprintf(out, "## %s against the previous round\n\n", round.Name)

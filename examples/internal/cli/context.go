@@ -65,14 +65,27 @@ func contextOn(timeout time.Duration, w io.Writer, exit func()) (context.Context
 }
 
 // Main runs an example's run function under Context(timeout) and exits 1
-// with "name: error" on standard error when it fails. run must restore
-// what it changed before it returns (the deferred Sides.Restore).
+// with "name: error" on standard error when it fails, 2 when a flag was
+// refused (ErrBadFlag), as for a flag that does not parse. run must
+// restore what it changed before it returns (the deferred Sides.Restore).
 func Main(name string, timeout time.Duration, run func(ctx context.Context) error) {
 	ctx, cancel := Context(timeout)
 	err := run(ctx)
 	cancel()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
-		os.Exit(1)
+		os.Exit(ExitCode(err))
 	}
+}
+
+// ExitCode is the exit status for a run's error: 0 for none, 2 for a
+// refused flag, else 1.
+func ExitCode(err error) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, ErrBadFlag):
+		return 2
+	}
+	return 1
 }

@@ -6,7 +6,10 @@
 // ErrInterrupted so that deferred restores run, a second one exits);
 // Progress lines with an ETA; ParseList for "-mtus 1500,9000"; and the
 // writers of -out (WriteFile, SaveRound, PairFiles, KeepFailedPair) with
-// the checks that run before anything changes (CheckPaths).
+// the checks that run before anything changes (CheckPaths); and the flag
+// checks (Flags.Validate, AtLeast, MTU, Port, Ratio, Netdev, Governor,
+// ...) that each example's validate step runs first, before Open, each
+// refusal a *FlagError naming the flag and its range (Main exits 2).
 //
 // A framework of its own uses package runbook directly, without flags.
 //
@@ -24,6 +27,9 @@
 //		flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store")
 //		cli.Parse("example")
 //		cli.Main("example", c.Timeout, func(ctx context.Context) (err error) {
+//			if err := c.Validate(); err != nil { // and the example's own flags
+//				return err
+//			}
 //			sides, err := c.OpenChecked(ctx, c.Out, c.Store, os.Stderr)
 //			if err != nil {
 //				return err

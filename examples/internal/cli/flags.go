@@ -123,19 +123,41 @@ func (f *Flags) Open(ctx context.Context) (*runbook.Sides, error) {
 	return s, nil
 }
 
-// check refuses flags that do not make a run.
+// check refuses flags that do not make a run, and a run without root.
 func (f *Flags) check() error {
-	switch {
-	case f.Netdev == "":
-		return errors.New("-netdev is required")
-	case os.Geteuid() != 0:
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	if os.Geteuid() != 0 {
 		return errors.New("needs root: the run sets MTUs, rxe links, IRQ affinity and sysctls and reads ethtool counters (run it with sudo)")
-	case f.Peer != "" && f.PeerNetns != "":
-		return errors.New("-peer and -peer-netns exclude each other")
-	case f.Peer == "" && f.PeerNetns == "" && f.PeerNetdev != "" && f.PeerNetdev != f.Netdev:
-		return errors.New("-peer-netdev needs -peer or -peer-netns (loopback uses -netdev on both ends)")
 	}
 	return nil
+}
+
+// Validate checks the shared flags without touching the system, each
+// refusal naming its flag (all of them at once): the first part of an
+// example's validate step, which runs before Open.
+func (f *Flags) Validate() error {
+	var errs []error
+	if f.Netdev == "" {
+		errs = append(errs, Usage("-netdev is required"))
+	} else {
+		errs = append(errs, Netdev("-netdev", f.Netdev))
+	}
+	if f.PeerNetdev != "" {
+		errs = append(errs, Netdev("-peer-netdev", f.PeerNetdev))
+	}
+	if f.Timeout < 0 {
+		errs = append(errs, bad("-timeout", f.Timeout, "0 or more (0: no deadline)"))
+	}
+	errs = append(errs, Duration("-ssh-timeout", f.SSHTimeout))
+	switch {
+	case f.Peer != "" && f.PeerNetns != "":
+		errs = append(errs, Usage("-peer and -peer-netns exclude each other"))
+	case f.Peer == "" && f.PeerNetns == "" && f.PeerNetdev != "" && f.PeerNetdev != f.Netdev:
+		errs = append(errs, Usage("-peer-netdev needs -peer or -peer-netns (loopback uses -netdev on both ends)"))
+	}
+	return errors.Join(errs...)
 }
 
 // dialPeer connects -peer and restores what a run that crashed left

@@ -9,23 +9,24 @@ import (
 
 // ParseList reads a flag's comma-separated integers ("-mtus
 // 1500,4200,9000", "-qps 1,2,4,8"), each within [lo, hi] and given once,
-// and returns them sorted. name is the flag, for errors.
+// and returns them sorted. name is the flag, for errors (which match
+// ErrBadFlag).
 func ParseList(name, s string, lo, hi int) ([]int, error) {
 	var out []int
 	for f := range strings.SplitSeq(s, ",") {
 		f = strings.TrimSpace(f)
 		if f == "" {
-			return nil, fmt.Errorf("-%s %q: empty entry", name, s)
+			return nil, Usage(fmt.Sprintf("-%s %q: empty entry", name, s))
 		}
 		n, err := strconv.Atoi(f)
 		if err != nil {
-			return nil, fmt.Errorf("-%s %q: %q is not a number", name, s, f)
+			return nil, Usage(fmt.Sprintf("-%s %q: %q is not a number", name, s, f))
 		}
 		if n < lo || n > hi {
-			return nil, fmt.Errorf("-%s %q: %d is outside %d–%d", name, s, n, lo, hi)
+			return nil, Usage(fmt.Sprintf("-%s %q: %d is outside %d–%d", name, s, n, lo, hi))
 		}
 		if slices.Contains(out, n) {
-			return nil, fmt.Errorf("-%s %q: %d twice", name, s, n)
+			return nil, Usage(fmt.Sprintf("-%s %q: %d twice", name, s, n))
 		}
 		out = append(out, n)
 	}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/runbook"
+)
+
+func goodConfig(dir string) config {
+	return config{Flags: cli.Flags{Netdev: "rktest0", Journal: filepath.Join(dir, "journal.jsonl"), Timeout: time.Minute},
+		RXE: "rxe0", MTU: 9000, Count: 3, Iterations: 10000, QPTimeout: 22, Out: filepath.Join(dir, "out"),
+		Store: filepath.Join(dir, "rounds.jsonl"), Soak: time.Minute}
+}
+
+// TestValidate: every bad flag is refused by validate, a pure function,
+// naming the flag and its range; run refuses it before anything else, so
+// that no module is loaded, no rxe link added and no MTU set (nothing is
+// written either: no -out, no journal). The netdev does not exist, so
+// that a regression fails here without touching a real one.
+func TestValidate(t *testing.T) {
+	dir := t.TempDir()
+	if err := goodConfig(dir).validate(); err != nil {
+		t.Fatalf("good flags: %v", err)
+	}
+	for _, tc := range []struct {
+		set  func(*config)
+		want string
+	}{
+		{func(c *config) { c.Count = -1 }, "-count -1: want 1 or more"},
+		{func(c *config) { c.Iterations = -1 }, "-n -1: want 5 or more"},
+		{func(c *config) { c.MTU = 70000 }, "-mtu 70000: want 68 to 65535"},
+		{func(c *config) { c.QPTimeout = 99 }, "-qp-timeout 99: want 0 to 31"},
+		{func(c *config) { c.Soak = -5 * time.Second }, "-soak -5s: want 0 or more"},
+		{func(c *config) { c.Timeout = -time.Second }, "-timeout -1s: want 0 or more"},
+		{func(c *config) { c.RXE = "rxe/../x" }, `-rxe "rxe/../x"`},
+		{func(c *config) { c.Netdev = "" }, "-netdev is required"},
+	} {
+		c := goodConfig(dir)
+		tc.set(&c)
+		err := c.validate()
+		if !errors.Is(err, cli.ErrBadFlag) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("validate = %v, want %q", err, tc.want)
+		}
+		if err := run(context.Background(), c, io.Discard, io.Discard); !errors.Is(err, cli.ErrBadFlag) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("run = %v, want the refusal %q first", err, tc.want)
+		}
+	}
+	for _, p := range []string{"out", "journal.jsonl", "rounds.jsonl"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err == nil {
+			t.Errorf("%s written by a refused run", p)
+		}
+	}
+}
+
+// TestWriteRoundFirstOfItsName: a store holding other tests' rounds has
+// no previous round for this one (Query's unknown name is no error here).
+func TestWriteRoundFirstOfItsName(t *testing.T) {
+	store := report.OpenStore(filepath.Join(t.TempDir(), "rounds.jsonl"))
+	m := []report.Metric{{Name: "t_typical", Unit: report.UnitMicros, Better: report.LowerIsBetter, Values: []float64{5}}}
+	if err := store.Append(report.Round{Name: "ib_send_lat", Params: []report.Param{{Key: "mode", Value: "loopback"}}, Metrics: m}); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	round := report.Round{Name: "ib_send_bw", Params: []report.Param{{Key: "mode", Value: "loopback"}, {Key: "netdev_mtu", Value: "9000"}},
+		Metrics: []report.Metric{{Name: "bw_avg", Unit: report.UnitGbps, Better: report.HigherIsBetter, Values: []float64{1}}}}
+	if _, err := writeRound(&b, store, round, runbook.RXEInfo{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "## ib_send_bw (first round: the baseline)") {
+		t.Errorf("report:\n%s", b.String())
+	}
+	if _, err := writeRound(&b, store, round, runbook.RXEInfo{}); err != nil || !strings.Contains(b.String(), "## ib_send_bw against the previous round") {
+		t.Errorf("second round: %v\n%s", err, b.String())
+	}
+}
