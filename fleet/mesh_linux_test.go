@@ -199,7 +199,9 @@ func TestNetnsMatrixSlowLink(t *testing.T) {
 	if c, _ := m.Cell(0, 2); c.BWGbps > 0.025 || c.ANIC != "to2" || c.BNIC != "to0" {
 		t.Errorf("throttled pair: %+v", c)
 	}
-	out := Outliers(m, 0)
+	// A fifth, not 0.7: the throttle is a hundredfold, and unthrottled
+	// veth pairs on a loaded two-core machine vary by four.
+	out := Outliers(m, 0.2)
 	if len(out) != 1 || out[0].Blame != BlameLink || out[0].Names[0] != "h0–h2" {
 		t.Errorf("outliers %v, want the link h0–h2", out)
 	}
@@ -225,7 +227,7 @@ func TestNetnsMatrixSlowHost(t *testing.T) {
 			t.Errorf("pair %s–%s failed: %s", c.A, c.B, c.Error)
 		}
 	}
-	out := Outliers(m, 0)
+	out := Outliers(m, 0.2) // see TestNetnsMatrixSlowLink
 	if len(out) != 1 || out[0].Blame != BlameHost || out[0].Host != "h1" || len(out[0].Pairs) != 3 {
 		t.Errorf("outliers %v, want host h1", out)
 	}
