@@ -39,6 +39,7 @@ import (
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/fleet"
+	"github.com/rocekit/rocekit/internal/ownfile"
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
@@ -119,7 +120,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(c.Out, 0o755); err != nil {
+	if err := ownfile.MkdirAll(c.Out); err != nil {
 		return err
 	}
 	sides, err := openSides(ctx, c.Hosts, c.SSH)
