@@ -146,10 +146,12 @@ func TestStartupRefusesPlantedJournal(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "rocekit-journal.jsonl")
 	header := `{"rec":"header","version":1,"pid":4242,"proc_root":"/proc","sys_root":"/sys","time":"2026-11-30T00:00:00Z"}` + "\n"
-	change := `{"rec":"change","seq":1,"time":"2026-11-30T00:00:01Z","entry":{"seq":1,"kind":"sysctl","target":{"key":"net.core.somaxconn"},"old":{"sysctl":"7"},"new":{"sysctl":"4096"}}}` + "\n"
+	// The old value is the current one: even a build that replayed it
+	// would leave this host as it is; the error tells the two apart.
+	before, _ := os.ReadFile("/proc/sys/net/core/somaxconn")
+	change := `{"rec":"change","seq":1,"time":"2026-11-30T00:00:01Z","entry":{"seq":1,"kind":"sysctl","target":{"key":"net.core.somaxconn"},"old":{"sysctl":"` + strings.TrimSpace(string(before)) + `"},"new":{"sysctl":"4096"}}}` + "\n"
 	os.WriteFile(path, []byte(header+change), 0o644)
 	os.Chown(path, 65534, 65534)
-	before, _ := os.ReadFile("/proc/sys/net/core/somaxconn")
 	err := recoverStale(t.Context(), path, nil)
 	if !errors.Is(err, fs.ErrPermission) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "uid 65534") || !strings.Contains(err.Error(), "mode 0644") {
 		t.Errorf("recoverStale = %v, want fs.ErrPermission naming the file, owner and mode", err)
