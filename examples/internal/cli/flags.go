@@ -172,7 +172,8 @@ func (f *Flags) dialPeer(ctx context.Context) (*runbook.Peer, error) {
 // recoverStale restores a journal an earlier run left with pending
 // changes, and says on log (when not nil) what it undid.
 func recoverStale(ctx context.Context, path string, log io.Writer) error {
-	if _, err := os.Stat(path); err != nil {
+	// Lstat: a link there is refused by Recover, not taken for no journal.
+	if _, err := os.Lstat(path); err != nil {
 		return nil
 	}
 	rep, err := tune.Recover(ctx, path)
