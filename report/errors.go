@@ -19,6 +19,13 @@ var (
 	// ErrNoData means a conversion or a plot had nothing to work with: a
 	// perftest or netperf result without a table, a plot without points.
 	ErrNoData = errors.New("report: no data")
+
+	// ErrNotStore means an existing file is not a round store (its first
+	// line is not a round): it is not appended to.
+	ErrNotStore = errors.New("report: not a round store")
+
+	// ErrNoStore is what a nil *Store's methods return.
+	ErrNoStore = errors.New("report: nil Store (make one with report.OpenStore)")
 )
 
 // LineError is a store line that could not be decoded. It wraps ErrCorrupt.

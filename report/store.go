@@ -4,10 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/rocekit/rocekit/internal/ownfile"
 )
 
 // Store is an append-only file of rounds, one JSON object per line. It is
@@ -25,28 +29,41 @@ type Store struct {
 // created on the first Append.
 func OpenStore(path string) *Store { return &Store{path: path} }
 
-// Path returns the store's file name.
-func (s *Store) Path() string { return s.path }
+// Path returns the store's file name ("" for a nil Store).
+func (s *Store) Path() string {
+	if s == nil {
+		return ""
+	}
+	return s.path
+}
 
 // Append validates r, encodes it as one line and appends it, fsynced. If
 // the file ends in a torn line, a newline is written first so that the new
 // round does not join it. The error wraps ErrInvalidRound for a round that
 // does not Validate. The store's folder is created if missing.
+//
+// The file is opened as ownfile.Open does: a link is not followed, and a
+// file of another owner or that others can write is refused (the error
+// matches fs.ErrPermission). An existing file whose first line is not a
+// round (a journal, someone's notes) is not appended to: ErrNotStore.
 func (s *Store) Append(r Round) error {
+	if s == nil {
+		return ErrNoStore
+	}
 	line, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("report: append to %s: %w", s.path, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
+	if err := ownfile.MkdirAll(filepath.Dir(s.path)); err != nil {
 		return fmt.Errorf("report: append: %w", err)
 	}
-	f, err := os.OpenFile(s.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := ownfile.Open(s.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("report: append: %w", err)
 	}
-	torn, err := endsTorn(s.path)
+	defer f.Close()
+	torn, err := checkStore(f)
 	if err != nil {
-		f.Close()
 		return err
 	}
 	buf := make([]byte, 0, len(line)+2)
@@ -55,27 +72,65 @@ func (s *Store) Append(r Round) error {
 	}
 	buf = append(append(buf, line...), '\n')
 	if _, err := f.Write(buf); err != nil {
-		f.Close()
 		return fmt.Errorf("report: append to %s: %w", s.path, err)
 	}
 	if err := f.Sync(); err != nil {
-		f.Close()
 		return fmt.Errorf("report: fsync %s: %w", s.path, err)
 	}
 	return f.Close()
 }
 
-// endsTorn reports whether the file is non-empty and its last byte is not
-// a newline.
-func endsTorn(path string) (bool, error) {
-	f, err := os.Open(path)
+// Check tells, writing nothing, whether Append could append to the store:
+// its folder and file pass ownfile's checks, and the file is absent, empty
+// or a round store (ErrNotStore otherwise). A run checks its store before
+// it changes anything.
+func (s *Store) Check() error {
+	if s == nil {
+		return ErrNoStore
+	}
+	f, err := ownfile.Open(s.path, os.O_RDONLY, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = ownfile.CheckDir(filepath.Dir(s.path))
+		if err == nil || errors.Is(err, fs.ErrNotExist) {
+			return nil // Append creates the file, and the folder
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("report: store: %w", err)
+	}
+	defer f.Close()
+	_, err = checkStore(f)
+	return err
+}
+
+// checkStore reads the first line of f: a store that holds anything must
+// start with a round, or be one round cut by a crash (a JSON object
+// without its newline). It reports whether the file ends in a torn line.
+func checkStore(f *os.File) (torn bool, err error) {
+	st, err := f.Stat()
 	if err != nil {
 		return false, fmt.Errorf("report: append: %w", err)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || st.Size() == 0 {
-		return false, err
+	if st.Size() == 0 {
+		return false, nil
+	}
+	br := bufio.NewReader(io.NewSectionReader(f, 0, st.Size()))
+	for {
+		line, rerr := br.ReadBytes('\n')
+		body := bytes.TrimSpace(line)
+		switch {
+		case rerr != nil && rerr != io.EOF:
+			return false, fmt.Errorf("report: read store %s: %w", f.Name(), rerr)
+		case len(body) == 0 && rerr == nil:
+			continue
+		case rerr == io.EOF && (len(body) == 0 || body[0] == '{'):
+			// Nothing but one line cut short: the first append crashed.
+		default:
+			if _, derr := decodeRound(body); derr != nil {
+				return false, fmt.Errorf("%w: %s: line 1 is not a round (%v): %q; give -store a file of its own", ErrNotStore, f.Name(), derr, cut(body, 60))
+			}
+		}
+		break
 	}
 	var b [1]byte
 	if _, err := f.ReadAt(b[:], st.Size()-1); err != nil {
@@ -99,8 +154,12 @@ type LoadResult struct {
 }
 
 // Load reads every round of the store, in append order. A missing file is
-// an empty store.
+// an empty store. Reading follows links and takes any owner's file: a
+// colleague's store can be compared against or redrawn.
 func (s *Store) Load() ([]Round, LoadResult, error) {
+	if s == nil {
+		return nil, LoadResult{}, ErrNoStore
+	}
 	f, err := os.Open(s.path)
 	if os.IsNotExist(err) {
 		return nil, LoadResult{}, nil

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/internal/ownfile"
 	"github.com/rocekit/rocekit/tune"
 )
 
@@ -218,8 +219,8 @@ func servePeer(ctx context.Context, journalDir, netns, op, arg string) (any, err
 	if !slices.Contains(peerOps, op) {
 		return nil, fmt.Errorf("%w: unknown operation %q", tune.ErrInvalidInput, op)
 	}
-	if err := os.MkdirAll(journalDir, 0o700); err != nil {
-		return nil, err
+	if err := ownfile.MkdirPrivate(journalDir); err != nil {
+		return nil, fmt.Errorf("journal folder: %w", err)
 	}
 	l := &Local{Netns: netns, Journal: filepath.Join(journalDir, fmt.Sprintf("%020d-%s.jsonl", time.Now().UnixNano(), op))}
 	// The journal stays for Restore; the session only closes its file.
@@ -278,7 +279,15 @@ func servePeer(ctx context.Context, journalDir, netns, op, arg string) (any, err
 // error; a missing one is an error unless missingOK (a host where nothing
 // was ever journaled), so that a mistyped folder is not taken for "nothing
 // to restore".
+//
+// The folder must be the running user's own, not a link, and writable by
+// no one else (ownfile.CheckPrivateDir); otherwise nothing in it is
+// replayed and the error (matching fs.ErrPermission) names its owner and
+// mode. Each journal is checked again by tune.Recover.
 func RestoreDir(ctx context.Context, dir string, missingOK bool) error {
+	if err := ownfile.CheckPrivateDir(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("journal folder: %w (nothing was restored)", err)
+	}
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) && missingOK {
 		return nil

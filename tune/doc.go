@@ -47,6 +47,18 @@
 // version, is refused (ErrJournal) and never cut or removed; a journal
 // without changes is removed by Recover.
 //
+// Only a journal of our own is replayed: Begin and Recover open it without
+// following a link, and take it only when it is a regular file owned by the
+// running euid that group and others cannot write, in a folder owned by the
+// euid or root that they cannot write either (unless it is sticky, like
+// /tmp). Anything else is a *JournalError whose cause names the file, its
+// owner and mode (errors.Is(err, fs.ErrPermission)); nothing is replayed.
+// Changes are undone by sequence number, newest first, whatever the order
+// of the lines; a number missing or given twice is an error naming it. A
+// sysctl change takes net.* keys only (kernel.core_pattern, a program the
+// kernel runs as root, is refused) and a value of one line without control
+// characters, when it is made and when it is undone.
+//
 // Every input that reaches the kernel or the file system is checked before
 // anything changes (ValidateNetdev, ValidateIRQ, ValidateCPUs against the
 // online CPUs, ValidateGIDIndex, ValidatePath, ...); a batch given to Apply is

@@ -295,10 +295,13 @@ func Governor(cpu int, governor string) Change {
 // or its path under /proc/sys ("net/ipv4/conf/eth0.100/rp_filter"), in a
 // named network namespace when netns is set (only the net.* keys the
 // kernel keeps per namespace exist there; rmem_max and wmem_max do not).
+// Only net.* keys are taken, and a value of one line: runs of spaces and
+// TABs separate its fields; a newline or another control character makes
+// Apply refuse it (ErrInvalidInput), as an undo would.
 //
 // Similar to: ip netns exec NETNS sysctl -w KEY=VALUE
 func Sysctl(netns, key, value string) Change {
-	v := normalizeSysctl(value)
+	v := foldBlanks(value)
 	return Change{Kind: KindSysctl, Target: Target{Netns: netns, Key: key}, New: Value{Sysctl: &v}}
 }
 

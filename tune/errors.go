@@ -20,6 +20,8 @@ var (
 	ErrUndo = errors.New("tune: change not undone")
 	// ErrClosed: the session was closed.
 	ErrClosed = errors.New("tune: session closed")
+	// ErrNoSession: a nil or zero Session, not made by Begin.
+	ErrNoSession = errors.New("tune: no session (a nil or zero Session: start one with tune.Begin)")
 	// ErrLocked: another process holds the journal: a run in progress
 	// writes it. Neither Begin nor Recover touches a journal in use.
 	ErrLocked = errors.New("tune: journal in use by another process")

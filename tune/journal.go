@@ -2,11 +2,13 @@ package tune
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -44,6 +46,8 @@ type Journal struct {
 	// Version is the header's format version; 0 when line 1 is not a
 	// journal header (the file is not a journal, or it is torn).
 	Version int
+	// Entries are the changes in sequence order (Entry.Seq), whatever
+	// the order of their lines.
 	Entries []Entry
 	// Torn is the number of bytes after the last complete line: a line
 	// cut short by a crash mid-write, skipped.
@@ -52,7 +56,7 @@ type Journal struct {
 	Good int64
 }
 
-// Pending returns the entries not restored, in journal order.
+// Pending returns the entries not restored, in sequence order.
 func (j Journal) Pending() []Entry {
 	var out []Entry
 	for _, e := range j.Entries {
@@ -65,9 +69,10 @@ func (j Journal) Pending() []Entry {
 
 // ReadJournal reads a journal file. A last line without its newline (the
 // writer was killed mid-write) is skipped and counted in Torn; the entries
-// before it are kept. A complete line that does not parse is a
-// *JournalError naming it, joined into the error; the other lines are
-// still returned.
+// before it are kept. A complete line that does not parse, a change
+// number given twice, and a number missing between 1 and the last are
+// each a *JournalError naming it, joined into the error; the other lines
+// are still returned.
 func ReadJournal(path string) (Journal, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -79,7 +84,13 @@ func ReadJournal(path string) (Journal, error) {
 func parseJournal(path string, b []byte) (Journal, error) {
 	j := Journal{Path: path}
 	var errs []error
-	bySeq := map[int]int{}
+	bySeq := map[int]bool{}
+	type mark struct {
+		line int
+		rec  string
+		seq  int
+	}
+	var marks []mark
 	header := false
 	for n, rest := 1, b; len(rest) > 0; n++ {
 		i := bytes.IndexByte(rest, '\n')
@@ -107,33 +118,54 @@ func parseJournal(path string, b []byte) (Journal, error) {
 			header = true
 			j.ProcRoot, j.SysRoot, j.PID, j.Version = r.ProcRoot, r.SysRoot, r.PID, r.Version
 		case recChange:
-			if r.Entry == nil || r.Entry.Seq != r.Seq {
+			switch {
+			case r.Entry == nil || r.Entry.Seq != r.Seq:
 				errs = append(errs, &JournalError{Path: path, Line: n, Err: errors.New("change without its entry")})
 				continue
-			}
-			if _, dup := bySeq[r.Seq]; dup {
+			case r.Seq < 1:
+				errs = append(errs, &JournalError{Path: path, Line: n, Err: fmt.Errorf("change #%d: changes are numbered from 1", r.Seq)})
+				continue
+			case bySeq[r.Seq]:
 				errs = append(errs, &JournalError{Path: path, Line: n, Err: fmt.Errorf("change #%d twice", r.Seq)})
 				continue
 			}
-			bySeq[r.Seq] = len(j.Entries)
-			j.Entries = append(j.Entries, *r.Entry)
+			bySeq[r.Seq] = true
+			e := *r.Entry
+			e.Done, e.Restored = false, false
+			j.Entries = append(j.Entries, e)
 		case recDone, recRestored:
-			i, ok := bySeq[r.Seq]
-			if !ok {
-				errs = append(errs, &JournalError{Path: path, Line: n, Err: fmt.Errorf("%s mark for unknown change #%d", r.Rec, r.Seq)})
-				continue
-			}
-			if r.Rec == recDone {
-				j.Entries[i].Done = true
-			} else {
-				j.Entries[i].Restored = true
-			}
+			marks = append(marks, mark{n, r.Rec, r.Seq})
 		default:
 			errs = append(errs, &JournalError{Path: path, Line: n, Err: fmt.Errorf("unknown record %q", r.Rec)})
 		}
 	}
 	if !header && len(b) > 0 && j.Good > 0 {
 		errs = append(errs, &JournalError{Path: path, Line: 1, Err: errors.New("no header")})
+	}
+	// Undo goes by number, newest first, whatever order the lines are in.
+	slices.SortFunc(j.Entries, func(a, b Entry) int { return cmp.Compare(a.Seq, b.Seq) })
+	next := 1
+	for _, e := range j.Entries {
+		if e.Seq > next {
+			gap := fmt.Sprintf("change #%d missing", next)
+			if e.Seq > next+1 {
+				gap = fmt.Sprintf("changes #%d to #%d missing", next, e.Seq-1)
+			}
+			errs = append(errs, &JournalError{Path: path, Err: fmt.Errorf("%s: the journal lost lines, what they changed cannot be restored from it", gap)})
+		}
+		next = e.Seq + 1
+	}
+	for _, m := range marks {
+		i, ok := slices.BinarySearchFunc(j.Entries, m.seq, func(e Entry, seq int) int { return cmp.Compare(e.Seq, seq) })
+		if !ok {
+			errs = append(errs, &JournalError{Path: path, Line: m.line, Err: fmt.Errorf("%s mark for unknown change #%d", m.rec, m.seq)})
+			continue
+		}
+		if m.rec == recDone {
+			j.Entries[i].Done = true
+		} else {
+			j.Entries[i].Restored = true
+		}
 	}
 	return j, errors.Join(errs...)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/rocekit/rocekit/internal/ownfile"
 )
 
 // errHeld is lockFile's "another open file holds the lock".
@@ -13,7 +15,11 @@ var errHeld = errors.New("lock held")
 // openLocked opens path for reading and writing (creating it when create
 // is set) and locks it, so that one writer at a time owns a journal:
 // Begin and Recover both go through it. A journal locked by a live
-// process gives a *LockedError. The file is checked to still be the one
+// process gives a *LockedError. Only a regular file of the running
+// user's own, that others cannot write, in a folder they cannot write
+// either, is opened (ownfile.Open): a journal someone else planted is
+// refused (its error matches fs.ErrPermission), never replayed, and a
+// link is not followed. The file is checked to still be the one
 // at path once locked: another process may have removed it in between.
 func openLocked(path string, create bool) (*os.File, error) {
 	flags := os.O_RDWR
@@ -21,7 +27,7 @@ func openLocked(path string, create bool) (*os.File, error) {
 		flags |= os.O_CREATE
 	}
 	for range 10 {
-		f, err := os.OpenFile(path, flags, 0o600)
+		f, err := ownfile.Open(path, flags, 0o600)
 		if err != nil {
 			return nil, &JournalError{Path: path, Err: err}
 		}

@@ -1,9 +1,11 @@
 package tune
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/rocekit/rocekit/nic"
 )
@@ -19,10 +21,12 @@ type Report struct {
 	Torn int
 }
 
-// undo restores entries newest first. For each it reads the current value:
-// equal to the old one (the change was never made, or undone already) it
-// is only marked; otherwise the old value is written and read back.
+// undo restores entries newest first by sequence number, whatever their
+// order in the slice. For each it reads the current value: equal to the
+// old one (the change was never made, or undone already) it is only
+// marked; otherwise the old value is written and read back.
 func undo(ctx context.Context, sys system, jf *journalFile, entries []Entry) (Report, error) {
+	entries = slices.SortedStableFunc(slices.Values(entries), func(a, b Entry) int { return cmp.Compare(a.Seq, b.Seq) })
 	var rep Report
 	var errs []error
 	for i := len(entries) - 1; i >= 0; i-- {
@@ -102,7 +106,7 @@ func matches(k Kind, want, got Value) bool {
 	case KindGovernor:
 		return want.Governor == got.Governor
 	case KindSysctl:
-		return want.Sysctl != nil && got.Sysctl != nil && normalizeSysctl(*want.Sysctl) == *got.Sysctl
+		return want.Sysctl != nil && got.Sysctl != nil && foldBlanks(*want.Sysctl) == *got.Sysctl
 	case KindCoalesce:
 		if want.Coalesce == nil || got.Coalesce == nil {
 			return false

@@ -108,11 +108,25 @@ func takeOver(f *os.File, path string) error {
 	return nil
 }
 
-// Path returns the journal file's path: what to give Recover.
-func (s *Session) Path() string { return s.path }
+// begun reports whether s was made by Begin: a nil or zero Session has
+// no journal, and its methods return ErrNoSession instead of panicking.
+func (s *Session) begun() bool { return s != nil && s.jf != nil }
 
-// Entries returns the changes journaled so far, in order.
+// Path returns the journal file's path: what to give Recover ("" for a
+// nil or zero Session).
+func (s *Session) Path() string {
+	if s == nil {
+		return ""
+	}
+	return s.path
+}
+
+// Entries returns the changes journaled so far, in order (none for a nil
+// or zero Session).
 func (s *Session) Entries() []Entry {
+	if !s.begun() {
+		return nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Entry(nil), s.entries...)
@@ -124,8 +138,12 @@ func (s *Session) Entries() []Entry {
 // journaled with the value it replaces and fsynced, made through its
 // package, and marked done. It stops at the first change that fails; that
 // change stays journaled (Restore sets its old value back in case it was
-// made in part). It returns the entries made.
+// made in part). It returns the entries made. A nil or zero Session
+// gives ErrNoSession.
 func (s *Session) Apply(ctx context.Context, changes ...Change) ([]Entry, error) {
+	if !s.begun() {
+		return nil, ErrNoSession
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -211,8 +229,12 @@ func check(ctx context.Context, sys system, changes []Change) error {
 // Restore undoes every change not yet restored, newest first, and marks
 // each in the journal. It is idempotent: a second call finds nothing to
 // undo. A change whose undo fails is reported as an *UndoError (joined
-// with the others) and the rest are still undone.
+// with the others) and the rest are still undone. A nil or zero Session
+// gives ErrNoSession.
 func (s *Session) Restore(ctx context.Context) (Report, error) {
+	if !s.begun() {
+		return Report{}, ErrNoSession
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -230,8 +252,12 @@ func (s *Session) Restore(ctx context.Context) (Report, error) {
 }
 
 // Close closes the journal and the handles. It does not restore: call
-// Restore first. The journal file stays for Recover or inspection.
+// Restore first. The journal file stays for Recover or inspection. A nil
+// or zero Session gives ErrNoSession.
 func (s *Session) Close() error {
+	if !s.begun() {
+		return ErrNoSession
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {

@@ -25,6 +25,13 @@ func onOff(b bool) string {
 // that a value read back compares equal to the one written.
 func normalizeSysctl(v string) string { return strings.Join(strings.Fields(v), " ") }
 
+// foldBlanks folds runs of spaces and TABs in a value to set into one
+// space, keeping every other character, so that a newline or a control
+// character reaches validation instead of being folded away.
+func foldBlanks(v string) string {
+	return strings.Join(strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == '\t' }), " ")
+}
+
 // sysctlPath is the key's file under procRoot/sys: dots separate the
 // levels of a dotted key; a key with '/' is a path already.
 func sysctlPath(procRoot, key string) string {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/rxe"
@@ -259,7 +260,7 @@ func validateTarget(k Kind, t Target) error {
 	case KindMTU, KindLink, KindRing, KindChannels, KindFeatures, KindCoalesce:
 		return ValidateNetdev(t.Netdev)
 	case KindSysctl:
-		return ValidateSysctlKey(t.Key)
+		return validateSysctlTarget(t.Key)
 	case KindIRQBalance:
 		return nil
 	case KindNetns, KindVeth:
@@ -283,7 +284,9 @@ const MaxSysctlValue = 4096
 // ValidateSysctlKey checks a sysctl name: dotted ("net.core.rmem_max") or
 // a path under /proc/sys ("net/ipv4/conf/eth0.100/rp_filter"), each
 // level of letters, digits, '_', '-' (and '.' in the path form, for VLAN
-// netdevs), none "." or "..", so that it stays under /proc/sys.
+// netdevs), none "." or "..", so that it stays under /proc/sys. Any
+// such key can be read (ReadSysctl); a change (Sysctl) takes net.* keys
+// only.
 func ValidateSysctlKey(key string) error {
 	if key == "" || len(key) > 256 {
 		return invalid("sysctl", key, "empty or longer than 256 bytes")
@@ -307,14 +310,42 @@ func ValidateSysctlKey(key string) error {
 	return nil
 }
 
+// validateSysctlTarget checks the key of a sysctl change, made or undone:
+// a valid key (ValidateSysctlKey) of the network stack, net.* (net/...).
+// tune is a network tuning journal: kernel.core_pattern or kernel.modprobe
+// name a program the kernel runs as root, so a key outside net.* is
+// refused even from a journal of our own.
+func validateSysctlTarget(key string) error {
+	if err := ValidateSysctlKey(key); err != nil {
+		return err
+	}
+	if !strings.HasPrefix(key, "net.") && !strings.HasPrefix(key, "net/") {
+		return invalid("sysctl", key, "not a net.* key: tune sets the network stack's parameters only (kernel.*, vm.*, fs.* are refused)")
+	}
+	return nil
+}
+
+// validateSysctlValue checks a value to write, new or old: one line of
+// printable text, fields separated by blanks. A newline would make the
+// kernel take the first line only, and read back differ; a control
+// character has no business in a kernel parameter.
 func validateSysctlValue(key string, v *string) error {
 	switch {
 	case v == nil:
 		return invalid("sysctl", key, "no value given")
 	case len(*v) > MaxSysctlValue:
 		return invalid("sysctl", key, "value longer than %d bytes", MaxSysctlValue)
-	case strings.ContainsAny(*v, "\n\x00"):
-		return invalid("sysctl", key, "value holds a newline or NUL")
+	case !utf8.ValidString(*v):
+		return invalid("sysctl", key, "value %q is not UTF-8 text", *v)
+	}
+	for _, r := range *v {
+		if r != '\t' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029') {
+			what := "a control character"
+			if r == '\n' || r == '\r' || r == '\u0085' || r == '\u2028' || r == '\u2029' {
+				what = "a line break (the kernel would take the first line only)"
+			}
+			return invalid("sysctl", key, "value %q holds %s", *v, what)
+		}
 	}
 	return nil
 }

@@ -39,6 +39,7 @@ import (
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/fleet"
+	"github.com/rocekit/rocekit/internal/ownfile"
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
@@ -108,8 +109,8 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	}
 	sched, _ := c.schedule() // validated
 	sched = sched.Limit(c.MaxPairs)
-	measurer, _ := c.measurer()
-	if err := os.MkdirAll(c.Out, 0o755); err != nil {
+	measurer, _ := c.measurer() // validated
+	if err := ownfile.MkdirAll(c.Out); err != nil {
 		return err
 	}
 	sides, err := openSides(ctx, c.Hosts, c.SSH)

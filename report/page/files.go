@@ -4,21 +4,23 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/rocekit/rocekit/internal/ownfile"
 	"github.com/rocekit/rocekit/report"
 )
 
 // WriteFiles writes the page into dir as report.html and every figure
 // beside it as NAME.svg (SECTION-NAME.svg when an earlier section has a
 // picture of that name), each file whole or not at all (written to a
-// temporary name and renamed). dir is created if missing.
+// temporary name and renamed, as ownfile.WriteFile does: a link planted
+// in dir is replaced, never written through). dir is created if missing;
+// a folder others can write is refused.
 //
 // Similar to: saving a spreadsheet's charts and the report beside the data
 func WriteFiles(dir string, p Page) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := ownfile.MkdirAll(dir); err != nil {
 		return fmt.Errorf("page: %w", err)
 	}
 	var errs []error
@@ -53,11 +55,7 @@ func Redraw(dir, title string, rounds []report.Round) error {
 }
 
 func writeFile(dir, name string, b []byte) error {
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p+".tmp", b, 0o644); err != nil {
-		return fmt.Errorf("page: %w", err)
-	}
-	if err := os.Rename(p+".tmp", p); err != nil {
+	if err := ownfile.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 		return fmt.Errorf("page: %w", err)
 	}
 	return nil

@@ -100,8 +100,8 @@ func TestCheckPaths(t *testing.T) {
 	if err := f.CheckPaths(out, filepath.Join(dir, "s.jsonl"), &log); err != nil {
 		t.Fatal(err)
 	}
-	if ents, _ := os.ReadDir(out); len(ents) != 0 {
-		t.Errorf("-out still holds %d entries of the earlier run", len(ents))
+	if ents, _ := os.ReadDir(out); len(ents) != 1 || ents[0].Name() != OutMarker {
+		t.Errorf("-out holds %v, want only the new run's %s", ents, OutMarker)
 	}
 	moved, _ := filepath.Glob(out + ".prev-*/report.md")
 	if len(moved) != 1 || !strings.Contains(log.String(), "were moved to") {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
 	"github.com/rocekit/rocekit/tune"
 )
@@ -60,13 +61,28 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 }
 
 // CheckPaths checks, before anything is changed or measured, that the
-// run's outputs can be written: the folder out (an earlier run's outputs
-// there are moved aside first, said on w), the store file and -journal.
+// run's outputs can be written: -store and -journal are two files; the
+// folder out (an earlier run's outputs there are moved aside first, said
+// on w; a folder of someone else's files is refused) gets OutMarker; the
+// store file is a round store (report.Store.Check) and -journal a file of
+// the running user's own, not a link.
 func (f *Flags) CheckPaths(out, store string, w io.Writer) error {
-	if err := MoveStaleOutputs(out, w); err != nil {
-		return fmt.Errorf("-out: %w", err)
+	if store != "" && f.Journal != "" && samePath(store, f.Journal) {
+		return fmt.Errorf("-store %s and -journal %s are one file: the store would append rounds to the journal; give each a file of its own", store, f.Journal)
 	}
-	return CheckOutputs(OutputPath{"-out", out, true}, OutputPath{"-store", store, false}, OutputPath{"-journal", f.Journal, false})
+	if err := MoveStaleOutputs(out, w); err != nil {
+		return fmt.Errorf("-out %s: %w", out, err)
+	}
+	if err := CheckOutputs(OutputPath{"-out", out, true}, OutputPath{"-store", store, false}, OutputPath{"-journal", f.Journal, false}); err != nil {
+		return err
+	}
+	if err := report.OpenStore(store).Check(); err != nil {
+		return fmt.Errorf("-store %s: %w", store, err)
+	}
+	if err := markOut(out); err != nil {
+		return fmt.Errorf("-out %s: %w", out, err)
+	}
+	return nil
 }
 
 // OpenChecked is CheckPaths(out, store, log), then Open telling log what
@@ -178,7 +194,8 @@ func (f *Flags) dialPeer(ctx context.Context) (*runbook.Peer, error) {
 // recoverStale restores a journal an earlier run left with pending
 // changes, and says on log (when not nil) what it undid.
 func recoverStale(ctx context.Context, path string, log io.Writer) error {
-	if _, err := os.Stat(path); err != nil {
+	// Lstat: a link there is refused by Recover, not taken for no journal.
+	if _, err := os.Lstat(path); err != nil {
 		return nil
 	}
 	rep, err := tune.Recover(ctx, path)

@@ -6,19 +6,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/rocekit/rocekit/internal/ownfile"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
 )
 
 // WriteFile writes dir/name through write, creating dir; the file is
-// written whole or not at all (a temporary file renamed into place).
+// written whole or not at all (ownfile.WriteFile: a temporary file created
+// with O_EXCL|O_NOFOLLOW, renamed into place, so a link planted in dir is
+// never written through). A folder others can write is refused.
 func WriteFile(dir, name string, write func(io.Writer) error) (string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := ownfile.MkdirAll(dir); err != nil {
 		return "", err
 	}
 	var b bytes.Buffer
@@ -26,11 +28,7 @@ func WriteFile(dir, name string, write func(io.Writer) error) (string, error) {
 		return "", fmt.Errorf("%s: %w", name, err)
 	}
 	path := filepath.Join(dir, name)
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
-		return "", err
-	}
-	return path, os.Rename(tmp, path)
+	return path, ownfile.WriteFile(path, b.Bytes(), 0o644)
 }
 
 // PairFiles are the raw outputs of perftest pairs for a round's archive,
