@@ -21,6 +21,9 @@ import (
 // Similar to: ib_send_bw --output=bandwidth ... | tail -1
 func ParseBare(r io.Reader) (*Result, error) {
 	p := newBareParser()
+	if r == nil {
+		return p.res, errNilReader
+	}
 	data, err := readAll(r)
 	if err != nil {
 		return p.res, err
@@ -61,6 +64,11 @@ func (p *bareParser) feed(raw []byte) {
 	n := splitFields(t, &f)
 	if n == 1 {
 		if v, ok := parseFloat(t); ok {
+			if v < 0 && finite(v) {
+				p.setErr(newParseError(ErrParse, p.line, t, "a negative number: perftest prints none"))
+				p.res.warn(WarnBadRow, p.line, clip("a negative number: "+string(t)))
+				return
+			}
 			p.res.Values = append(p.res.Values, v)
 			p.res.Value = v
 			if !finite(v) {
@@ -95,15 +103,15 @@ func (p *bareParser) finish() error {
 	var err error
 	if len(p.res.Values) == 0 {
 		if p.noted {
-			err = fmt.Errorf("%w: no number in --output mode (%d lines)", ErrTruncated, p.line)
+			err = &ParseError{Err: ErrTruncated, Line: p.line, Msg: fmt.Sprintf("no number in --output mode (%d lines)", p.line)}
 		} else {
-			err = fmt.Errorf("%w: no number in %d lines", ErrUnrecognized, p.line)
+			err = &ParseError{Err: ErrUnrecognized, Msg: fmt.Sprintf("no number in %d lines", p.line)}
 		}
 	}
 	if p.firstErr != nil {
 		err = p.firstErr
 	}
-	return p.result(err)
+	return p.result(markNoResult(err, p.res, 0))
 }
 
 // isBareNumber reports whether a trimmed line is a number as perftest's

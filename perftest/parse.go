@@ -139,6 +139,9 @@ func (r *Result) HasWarning(k WarningKind) bool {
 // Similar to: ib_send_bw -d rxe0 -x 1 -F server | tail -2 | awk '{print $4}'
 func Parse(r io.Reader) (*Result, error) {
 	p := newTextParser(true)
+	if r == nil {
+		return p.res, errNilReader
+	}
 	data, err := readAll(r)
 	if err != nil {
 		return p.res, err
