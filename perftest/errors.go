@@ -43,6 +43,14 @@ var (
 	// other. The Result holds the first test only; ParseError.Line is the
 	// line where the second begins, so the rest can be parsed on its own.
 	ErrConcatenated = errors.New("perftest: a second test starts in the output")
+
+	// ErrInterleaved means the output holds the lines of two processes
+	// mixed (a server and a client run in one terminal): a second title
+	// before the first test's table, or interleaved address lines whose
+	// GIDs differ, so that which GID is whose cannot be told. Interleaved
+	// address lines with equal GIDs (one host, one device) are read, each
+	// GID going to the oldest address without one.
+	ErrInterleaved = errors.New("perftest: the outputs of two processes are interleaved")
 )
 
 // errNilReader is what the parsers return for a nil io.Reader: a misuse,
@@ -56,15 +64,16 @@ var errNilReader = errors.New("perftest: nil io.Reader")
 //	if errors.As(err, &pe) { ... pe.Line ... }
 //
 // finds it; errors.Is(err, perftest.ErrTruncated) (or ErrParse,
-// ErrUnrecognized, ErrConcatenated, ErrNoResult) says which. A failure the
+// ErrUnrecognized, ErrConcatenated, ErrInterleaved, ErrNoResult) says
+// which. A failure the
 // tool reported is an *Error instead; read errors are neither.
 type ParseError struct {
 	Line int    // 1-based line number in the input, or 0 for the whole input
 	Text string // the line, cut to 120 bytes
 	Msg  string // what was wrong
 	// Err is ErrParse (garbled), ErrTruncated (ends early),
-	// ErrUnrecognized (not perftest's) or ErrConcatenated (a second test
-	// starts).
+	// ErrUnrecognized (not perftest's), ErrConcatenated (a second test
+	// starts) or ErrInterleaved (two processes' lines mixed).
 	Err error
 	// NoResult is set when the output holds no measurement at all
 	// (Result.NoResult): errors.Is(err, ErrNoResult) is then true too.

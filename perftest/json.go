@@ -156,7 +156,11 @@ func (p *jsonParser) lenient(data []byte) {
 	section := ""
 	depth := 0
 	last := 0
+	var bad error // the error of the last line, set once another follows
 	defer func() {
+		if bad != nil && depth <= 0 {
+			p.setErr(bad)
+		}
 		if depth > 0 {
 			// Cut before its closing brace: the last value may be cut
 			// inside its number ("MsgRate: 0." read as 0), so the
@@ -172,6 +176,10 @@ func (p *jsonParser) lenient(data []byte) {
 		t = strings.TrimSpace(strings.TrimSuffix(t, ","))
 		if t != "" {
 			last = n
+			if bad != nil {
+				p.setErr(bad)
+				bad = nil
+			}
 		}
 		switch {
 		case t == "":
@@ -188,7 +196,9 @@ func (p *jsonParser) lenient(data []byte) {
 		}
 		key, value, ok := strings.Cut(t, ":")
 		if !ok {
-			p.setErr(newParseError(ErrParse, n, raw, "not a key: value line"))
+			// At the end of a file cut before its closing brace, this is
+			// where it was cut, not a garbled line.
+			bad = newParseError(ErrParse, n, raw, "not a key: value line")
 			continue
 		}
 		key, keyQ := unquote(strings.TrimSpace(key))

@@ -249,6 +249,18 @@ var realWorldTable = map[string]rwCase{
 				}
 			}},
 	}},
+	"pib-read-bw-a-teardown-rdam-cm": {"expanded", map[string]rwSide{
+		// The server's closing exchange failed after its table header
+		// ("Unable to read to socket/rdam_cm", "Failed to close
+		// connection"): a teardown failure, not an unrecognised output.
+		"server.txt": {test: rBW, device: "pib_0", qps: 1, conn: "RC", mtu: 4096, unit: "MB/sec",
+			warnings: []WarningKind{WarnToolMessage, WarnUnknownLine}, errKind: KindTeardown,
+			check: func(t *testing.T, res *Result) {
+				if res.Failure.Message != "Failed to close connection between server and client" || !strings.Contains(res.Failure.Raw, "socket/rdam_cm") {
+					t.Errorf("failure %+v", res.Failure)
+				}
+			}},
+	}},
 	"siw-send-bw-completion-error-softiwarp27": {"reflowed", map[string]rwSide{
 		"client.txt": {errKind: KindCompletion},
 	}},

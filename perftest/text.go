@@ -3,6 +3,7 @@ package perftest
 import (
 	"bytes"
 	"fmt"
+	"net/netip"
 	"strings"
 )
 
@@ -51,6 +52,9 @@ type textParser struct {
 	afterText []byte
 	done      bool   // a second test started: the rest is not this result's
 	raw       []byte // the line being fed, untrimmed
+	sepLast   int    // this line, if it is dashes or stars, else 0
+	sepBefore int    // the line before this one, if it was dashes or stars, else 0
+	dashLine  int    // the last line of dashes
 	delivered int    // rows of the main section (Stream keeps none in the Result)
 	tableLine int
 	tableText string
@@ -59,7 +63,9 @@ type textParser struct {
 
 	sawTitle, sawHeader, sawAddr bool
 	sawDashes                    bool
-	lastAddr                     *Address
+	awaitGID                     []addrRef // addresses whose GID line has not come yet, oldest first
+	gidSeen                      netip.Addr
+	gidsDiffer                   bool // two interleaved addresses took different GIDs
 	addrKey                      string   // the key whose value a wrapped address line left for the next line
 	addrFor                      *Address // the address addrKey belongs to
 
@@ -101,6 +107,20 @@ func (p *textParser) feed(raw []byte) {
 	}
 	if p.done {
 		return
+	}
+	if isDashes(t) || len(bytes.Trim(t, "* ")) == 0 {
+		p.sepBefore, p.sepLast = 0, p.line
+		if isDashes(t) {
+			p.dashLine = p.line
+		}
+	} else {
+		if len(bytes.Trim(t, "-")) == 0 && p.dashLine == p.line-1 {
+			// The rest of a line of dashes that a terminal narrower
+			// than perftest's 87 columns wrapped.
+			p.dashLine = p.line
+			return
+		}
+		p.sepBefore, p.sepLast = p.sepLast, 0
 	}
 	if isDumpSample(t) {
 		p.sample()
@@ -173,8 +193,12 @@ func (p *textParser) feed(raw []byte) {
 	}
 	if !strings.Contains(s, ":") {
 		var h Header
-		if _, ok := h.setTitle(s); ok && (p.sawTitle || p.table != tableNone) {
+		if _, ok := h.setTitle(s); ok && p.table != tableNone {
 			p.concat(p.line, t, "a second test title")
+			return
+		} else if ok && p.sawTitle {
+			p.setErr(newParseError(ErrInterleaved, p.line, t, "a second title before the first test's table: two processes printed into one terminal"))
+			p.done = true
 			return
 		}
 	}
@@ -198,8 +222,12 @@ func (p *textParser) feed(raw []byte) {
 }
 
 // concat ends the result at a line where a second test starts: the rest
-// of the input is not read (see ErrConcatenated).
+// of the input is not read (see ErrConcatenated). The line of dashes or
+// stars right before that line is the second test's.
 func (p *textParser) concat(line int, text []byte, why string) {
+	if line == p.line && p.sepBefore > 0 {
+		line = p.sepBefore
+	}
 	p.setErr(newParseError(ErrConcatenated, line, text, why))
 	p.done = true
 }
@@ -325,7 +353,6 @@ func (p *textParser) addressLine(s string) bool {
 		a, key, ok := parseAddress([]byte(rest))
 		if !ok {
 			p.setErr(newParseError(ErrParse, p.line, []byte(s), "bad address line"))
-			p.lastAddr = nil
 			return true
 		}
 		list := &h.Local
@@ -333,10 +360,10 @@ func (p *textParser) addressLine(s string) bool {
 			list = &h.Remote
 		}
 		*list = append(*list, a)
-		p.lastAddr = &(*list)[len(*list)-1]
 		if key != "" {
-			p.addrKey, p.addrFor = key, p.lastAddr
+			p.addrKey, p.addrFor = key, &(*list)[len(*list)-1]
 		}
+		p.awaitGID = append(p.awaitGID, addrRef{remote: side == "remote address:", i: len(*list) - 1})
 		return true
 	}
 	for _, prefix := range [...]string{"GID:", "MGID:"} {
@@ -345,12 +372,30 @@ func (p *textParser) addressLine(s string) bool {
 			continue
 		}
 		gid, ok := parseGID([]byte(rest))
-		if !ok || p.lastAddr == nil {
+		if !ok || len(p.awaitGID) == 0 {
 			p.setErr(newParseError(ErrParse, p.line, []byte(s), "bad GID line"))
 			return true
 		}
-		p.lastAddr.GID, p.lastAddr.MGID = gid, prefix == "MGID:"
-		p.lastAddr = nil
+		// Two processes in one terminal print "local address" twice
+		// before their GID lines: each GID goes to the oldest address
+		// without one. That is unambiguous while their GIDs are equal
+		// (one host, one device); finish reports it when they are not.
+		if len(p.awaitGID) > 1 && !p.gidSeen.IsValid() {
+			p.gidSeen = gid // the first GID of interleaved address lines
+		}
+		if p.gidSeen.IsValid() && p.gidSeen != gid {
+			p.gidsDiffer = true
+		}
+		ref := p.awaitGID[0]
+		p.awaitGID = p.awaitGID[1:]
+		if len(p.awaitGID) == 0 {
+			p.gidSeen = netip.Addr{}
+		}
+		list := h.Local
+		if ref.remote {
+			list = h.Remote
+		}
+		list[ref.i].GID, list[ref.i].MGID = gid, prefix == "MGID:"
 		return true
 	}
 	return false
@@ -376,6 +421,14 @@ func (p *textParser) finish() error {
 		}
 	case !recognized:
 		trunc = &ParseError{Err: ErrUnrecognized, Msg: fmt.Sprintf("no title, header or table in %d lines", p.line)}
+	}
+	if p.gidsDiffer {
+		p.setErr(newParseError(ErrInterleaved, 0, nil, "address lines of two processes interleaved, with different GIDs: which GID is whose cannot be told"))
+	}
+	if p.res.Test == "" && p.table != tableNone && p.table != tableOther {
+		// No title (a paste that starts at the header or the table): the
+		// table header's columns name the kind of test, not its verb.
+		p.res.Test = map[tableKind]string{tableBW: "BW Test", tableLat: "Latency Test", tableLatDur: "Latency Test"}[p.table]
 	}
 	err := p.firstErr
 	if err == nil {
@@ -495,3 +548,10 @@ func (p *textParser) endPending() {
 	}
 	p.cutRow, p.held, p.pendRaw = nil, nil, nil
 }
+
+// addrRef names an address line of the header: Local[i] or Remote[i].
+type addrRef struct {
+	remote bool
+	i      int
+}
+
