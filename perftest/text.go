@@ -65,7 +65,7 @@ type textParser struct {
 	sawDashes                    bool
 	awaitGID                     []addrRef // addresses whose GID line has not come yet, oldest first
 	gidSeen                      netip.Addr
-	gidsDiffer                   bool // two interleaved addresses took different GIDs
+	gidsDiffer                   bool     // two interleaved addresses took different GIDs
 	addrKey                      string   // the key whose value a wrapped address line left for the next line
 	addrFor                      *Address // the address addrKey belongs to
 
@@ -554,4 +554,3 @@ type addrRef struct {
 	remote bool
 	i      int
 }
-
