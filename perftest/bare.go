@@ -36,6 +36,11 @@ type bareParser struct {
 	collector
 	line  int
 	noted bool // something of perftest's was seen
+	// held is a number with fewer decimals than "%lf" prints ("19.49"
+	// of "19.499903"), kept until a line follows it: at the end of the
+	// input it was cut.
+	held     []byte
+	heldLine int
 }
 
 func newBareParser() *bareParser {
@@ -56,6 +61,10 @@ func (p *bareParser) feed(raw []byte) {
 	if len(t) == 0 {
 		return
 	}
+	if p.held != nil {
+		p.value(p.held, p.heldLine)
+		p.held = nil
+	}
 	if isDashes(t) {
 		p.noted = true
 		return
@@ -63,17 +72,12 @@ func (p *bareParser) feed(raw []byte) {
 	var f [maxFields][]byte
 	n := splitFields(t, &f)
 	if n == 1 {
-		if v, ok := parseFloat(t); ok {
-			if v < 0 && finite(v) {
-				p.setErr(newParseError(ErrParse, p.line, t, "a negative number: perftest prints none"))
-				p.res.warn(WarnBadRow, p.line, clip("a negative number: "+string(t)))
+		if _, ok := parseFloat(t); ok {
+			if !isBareNumber(t) {
+				p.held, p.heldLine = append([]byte(nil), t...), p.line
 				return
 			}
-			p.res.Values = append(p.res.Values, v)
-			p.res.Value = v
-			if !finite(v) {
-				p.res.warn(WarnNonFinite, p.line, fmt.Sprintf("value %s (kept as printed)", t))
-			}
+			p.value(t, p.line)
 			return
 		}
 	}
@@ -90,6 +94,21 @@ func (p *bareParser) feed(raw []byte) {
 	p.res.warn(WarnUnknownLine, p.line, clip(s))
 }
 
+// value takes the number of line n.
+func (p *bareParser) value(t []byte, n int) {
+	v, _ := parseFloat(t)
+	if v < 0 && finite(v) {
+		p.setErr(newParseError(ErrParse, n, t, "a negative number: perftest prints none"))
+		p.res.warn(WarnBadRow, n, clip("a negative number: "+string(t)))
+		return
+	}
+	p.res.Values = append(p.res.Values, v)
+	p.res.Value = v
+	if !finite(v) {
+		p.res.warn(WarnNonFinite, n, fmt.Sprintf("value %s (kept as printed)", t))
+	}
+}
+
 func allNumbers(f [][]byte) bool {
 	for _, b := range f {
 		if _, ok := parseFloat(b); !ok {
@@ -100,6 +119,12 @@ func allNumbers(f [][]byte) bool {
 }
 
 func (p *bareParser) finish() error {
+	if p.held != nil {
+		msg := `the last number has fewer decimals than perftest's "%lf" prints: the output was cut inside it`
+		p.res.warn(WarnBadRow, p.heldLine, clip(msg+": "+string(p.held)))
+		p.setErr(newParseError(ErrTruncated, p.heldLine, p.held, msg))
+		p.held = nil
+	}
 	var err error
 	if len(p.res.Values) == 0 {
 		if p.noted {

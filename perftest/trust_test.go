@@ -127,6 +127,14 @@ func TestCutLastNumber(t *testing.T) {
 			t.Errorf("whole last row: %v, rows %+v", err, res.BW)
 		}
 	}
+	// --output=bandwidth prints "%lf": six decimals.
+	bare := captureFile(t, "rocekittest/captures/trixie/perftest/send-bw-output-bw/client.stdout")
+	num := strings.TrimSpace(bare)
+	num = num[strings.LastIndexByte(num, '\n')+1:]
+	cutBare := strings.TrimSuffix(strings.TrimSpace(bare), num[3:])
+	if res, err := ParseBare(strings.NewReader(cutBare)); len(res.Values) != 0 || !errors.Is(err, ErrTruncated) {
+		t.Errorf("bare cut to %q: %v, values %v", cutBare[len(cutBare)-10:], err, res.Values)
+	}
 	// The same number followed by more lines is what was printed.
 	in := strings.Replace(out, "0.000158", "0.0001", 1)
 	if res, err := Parse(strings.NewReader(in)); err != nil || len(res.BW) != 1 || res.BW[0].MsgRateMpps != 0.0001 {
@@ -379,4 +387,70 @@ func TestRunPairSaysNothing(t *testing.T) {
 			t.Errorf("%s: err %v, want ErrNoResult at stage result", name, err)
 		}
 	}
+}
+
+// TestEveryCutIsErrorOrPrefix: an output cut at any line, or at any byte
+// of its last 120 (its last row), parses without an error only to rows that the whole
+// output has, value for value: a cut is never a green wrong result.
+func TestEveryCutIsErrorOrPrefix(t *testing.T) {
+	files, _ := filepath.Glob("../rocekittest/captures/*/perftest/*/*.stdout")
+	more, _ := filepath.Glob("../testdata/realworld/perftest/*/*.txt")
+	for _, f := range append(files, more...) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, ferr := Parse(strings.NewReader(string(data)))
+		if ferr != nil || len(data) > 16<<10 {
+			continue // (the -U dumps are long, and their table is one row)
+		}
+		parse := Parse
+		if Detect(data) == FormBare {
+			parse = ParseBare
+			full, _ = ParseBare(strings.NewReader(string(data)))
+		}
+		var cuts []int
+		for i, c := range data {
+			if c == '\n' || i >= len(data)-120 {
+				cuts = append(cuts, i)
+			}
+		}
+		for _, n := range cuts {
+			res, err := parse(strings.NewReader(string(data[:n])))
+			if err != nil {
+				continue
+			}
+			if !rowsPrefix(res, full) {
+				t.Errorf("%s cut at byte %d of %d: no error, rows not the whole output's: ...%q", f, n, len(data), data[max(0, n-50):n])
+				break
+			}
+		}
+	}
+}
+
+// rowsPrefix reports whether the rows and values of a are the first ones
+// of b, as printed.
+func rowsPrefix(a, b *Result) bool {
+	if len(a.BW) > len(b.BW) || len(a.Lat) > len(b.Lat) || len(a.Values) > len(b.Values) {
+		return false
+	}
+	for i, r := range a.BW {
+		w := b.BW[i]
+		if r.Bytes != w.Bytes || r.Iterations != w.Iterations || !same(r.Printed.Avg, w.Printed.Avg) ||
+			!same(r.Printed.Peak, w.Printed.Peak) || !same(r.MsgRateMpps, w.MsgRateMpps) || !same(r.CPUUtilPercent, w.CPUUtilPercent) {
+			return false
+		}
+	}
+	for i, r := range a.Lat {
+		r.Line, b.Lat[i].Line = 0, 0
+		if !cmp.Equal(r, b.Lat[i], cmp.Comparer(same)) {
+			return false
+		}
+	}
+	for i, v := range a.Values {
+		if !same(v, b.Values[i]) {
+			return false
+		}
+	}
+	return true
 }
