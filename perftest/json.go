@@ -30,9 +30,17 @@ type jsonPair struct {
 // rewrites the file on every report, so -a leaves only the last size and
 // --report-both the remote numbers) or Value for --output files.
 //
-// The file has no BW unit: the BW rows keep the printed numbers in
-// Printed, their Gbps fields are NaN and a WarnUnitUnknown warning says so
-// until Result.AssumeBWUnit is called with the unit the run used.
+// The file has no BW unit, but MsgRate × MsgSize is the bandwidth in 10^6
+// bytes/s, so BW_average tells its unit: about 0.954 of it in MiB/s, 0.008
+// of it in Gb/s (--report_gbits). The rows get that unit and their Gbps
+// fields. When MsgRate cannot tell (0.000000, too few digits), the Gbps
+// fields are NaN and a WarnUnitUnknown warning says so until
+// Result.AssumeBWUnit is called with the unit the run used.
+//
+// A file that ends before its closing brace is truncated (a *ParseError
+// wrapping ErrTruncated): its header is kept, its results are not, since
+// the last value may be cut inside its number ("MsgRate: 0." is not 0).
+// A negative number is a *ParseError wrapping ErrParse.
 func ParseJSON(r io.Reader) (*Result, error) {
 	res := &Result{Header: newHeader()}
 	if r == nil {
