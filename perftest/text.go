@@ -218,6 +218,13 @@ func (p *textParser) feed(raw []byte) {
 		p.concat(p.line, t, "a second header block after the table of the first test")
 		return
 	}
+	if p.table != tableNone && (strings.HasPrefix(s, "MIGRATED ") || strings.Contains(s, " TEST from ")) {
+		// netperf's banner ("MIGRATED TCP STREAM TEST from ..."): its
+		// data line would read as a row.
+		p.setErr(newParseError(ErrConcatenated, p.line, t, "netperf's banner after the table"))
+		p.done = true
+		return
+	}
 	p.res.warn(WarnUnknownLine, p.line, clip(s))
 }
 
