@@ -80,12 +80,16 @@ type ParseError struct {
 	NoResult bool
 }
 
-// Error returns "perftest: cannot parse: line N: what: text".
+// Error returns "perftest: cannot parse: line N: what: text" (without
+// the line or the text when there is none).
 func (e *ParseError) Error() string {
-	if e.Line == 0 && e.Text == "" {
-		return fmt.Sprintf("%v: %s", e.Err, e.Msg)
+	switch {
+	case e.Text != "":
+		return fmt.Sprintf("%v: line %d: %s: %q", e.Err, e.Line, e.Msg, e.Text)
+	case e.Line > 0:
+		return fmt.Sprintf("%v: line %d: %s", e.Err, e.Line, e.Msg)
 	}
-	return fmt.Sprintf("%v: line %d: %s: %q", e.Err, e.Line, e.Msg, e.Text)
+	return fmt.Sprintf("%v: %s", e.Err, e.Msg)
 }
 
 // Unwrap returns Err, and ErrNoResult when NoResult is set.
