@@ -211,7 +211,11 @@ func (p *textParser) what() string {
 func (p *textParser) fitsCount(n int) bool {
 	want := p.layout.n
 	cpuLast := want > 0 && want <= maxFields && p.layout.at[want-1] == colCPU
-	return n == want || cpuLast && n == want-1 || !p.layout.has(colCPU) && n == want+1 && want < maxFields
+	// A CPU value appended to a row only under a header of known
+	// columns: under one with a name this parser does not know (a
+	// wrapped "... t_stdev[usec]   99"), the extra value is not CPU.
+	return n == want || cpuLast && n == want-1 ||
+		!p.layout.has(colCPU) && n == want+1 && want < maxFields && !p.layout.hasAt(colUnknown)
 }
 
 // wrongCount reports a row whose number of fields does not fit. A row

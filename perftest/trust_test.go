@@ -258,6 +258,25 @@ func TestWrappedLatencyTable(t *testing.T) {
 	}
 }
 
+// TestWrappedHeaderLost: a latency header cut by a wrap whose rest is
+// lost ("... t_stdev[usec]   99" and no "% percentile" line) does not
+// make the last value of each row its CPU column with NaN percentiles.
+func TestWrappedHeaderLost(t *testing.T) {
+	out := captureFile(t, "rocekittest/captures/trixie/perftest/send-lat/client.stdout")
+	i := strings.Index(out, "% percentile[usec]   99.9%")
+	j := strings.Index(out[i:], "\n")
+	in := out[:i] + out[i+j:]
+	res, err := Parse(strings.NewReader(in))
+	for _, r := range res.Lat {
+		if r.HasCPUUtil {
+			t.Errorf("row %+v: a percentile taken for CPU_Util", r)
+		}
+	}
+	if err == nil {
+		t.Errorf("no error, rows %+v", res.Lat)
+	}
+}
+
 // TestTeardownFailure: perftest's failure to close its connection after
 // the rows is a typed failure (KindTeardown), and the rows are kept.
 func TestTeardownFailure(t *testing.T) {
