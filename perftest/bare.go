@@ -16,7 +16,10 @@ import (
 // Gb/s, Mpps, usec) and is not in the output.
 //
 // A full table row, which perftest prints when --output does not fit the
-// test (latency of a BW test), is kept as a warning, not as a value.
+// test (latency of a BW test), is kept as a warning, not as a value. A
+// last number with fewer than the six decimals of "%lf" ("19.49" of
+// "19.499903") was cut: it is dropped and the error wraps ErrTruncated;
+// a negative number is a *ParseError wrapping ErrParse.
 //
 // Similar to: ib_send_bw --output=bandwidth ... | tail -1
 func ParseBare(r io.Reader) (*Result, error) {
