@@ -467,9 +467,8 @@ func (p *textParser) joinHeader(raw []byte) bool {
 	return false
 }
 
-// hasAt reports whether the layout has column c at some position
-// (colUnknown: a name this parser does not know, which has never
-// reports).
+// hasAt reports whether the layout has column c at some position; unlike
+// has, it finds colUnknown (a name this parser does not know).
 func (l *tableLayout) hasAt(c column) bool {
 	for i := 0; i < min(l.n, maxFields); i++ {
 		if l.at[i] == c {
