@@ -2,6 +2,7 @@ package irq
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -68,6 +69,16 @@ func parseSoftirqs(b []byte, file string) (Softirqs, error) {
 		return s, newParseError(file, 1, ls[0], `header is not "CPU0 CPU1 ..."`)
 	}
 	s.CPUs = cpus
+	// A header with "..." for columns ("CPU0 CPU1 ... CPU39") over rows
+	// that have every count: the rows say how many CPUs are elided.
+	filled := filledCPUs(ls[0], cpus)
+	type row struct {
+		n      int
+		name   string
+		line   string
+		counts []uint64
+	}
+	var rows []row
 	var errs []error
 	for n, line := range ls[1:] {
 		if strings.TrimSpace(line) == "" {
@@ -81,19 +92,57 @@ func parseSoftirqs(b []byte, file string) (Softirqs, error) {
 		}
 		toks, _ := fields(rest)
 		toks = slices.DeleteFunc(toks, isElision)
-		if len(toks) > len(cpus) {
-			toks = toks[:len(cpus)]
-		}
-		row := make([]uint64, 0, len(toks))
+		counts := make([]uint64, 0, len(toks))
 		for _, t := range toks {
 			c, err := strconv.ParseUint(t, 10, 64)
 			if err != nil {
 				errs = append(errs, newParseError(file, n+2, line, "bad count "+strconv.Quote(t)))
 				break
 			}
-			row = append(row, c)
+			counts = append(counts, c)
 		}
-		s.Counts[name] = row
+		rows = append(rows, row{n + 2, name, line, counts})
+	}
+	if filled != nil && slices.ContainsFunc(rows, func(r row) bool { return len(r.counts) == len(filled) }) {
+		s.CPUs = filled
+	}
+	for _, r := range rows {
+		switch {
+		case len(r.counts) <= len(s.CPUs) && (len(s.CPUs) == len(cpus) || len(r.counts) != len(cpus)):
+			// One count per column, or fewer (the kernel printed fewer).
+		case filled != nil:
+			// A count under the wrong CPU is worse than none: the row is
+			// dropped.
+			errs = append(errs, newParseError(file, r.n, r.line, fmt.Sprintf(
+				"%d counts for a header of %d CPU columns with elided CPUs (%d with them): cannot tell which CPU each is",
+				len(r.counts), len(cpus), len(filled))))
+			continue
+		default:
+			errs = append(errs, newParseError(file, r.n, r.line, fmt.Sprintf("%d counts for %d CPU columns", len(r.counts), len(s.CPUs))))
+			r.counts = r.counts[:len(s.CPUs)]
+		}
+		s.Counts[r.name] = r.counts
 	}
 	return s, errors.Join(errs...)
+}
+
+// filledCPUs returns the CPU ids of a header with one "..." in place of
+// columns, the elided ids filled in ("CPU0 CPU1 ... CPU39" gives 0 to
+// 39), or nil when the header elides nothing or the ids around the "..."
+// leave no room.
+func filledCPUs(header string, cpus []int) []int {
+	toks, _ := fields(header)
+	at := slices.IndexFunc(toks, isElision)
+	if at <= 0 || at >= len(toks)-1 || slices.ContainsFunc(toks[at+1:], isElision) || at >= len(cpus) {
+		return nil
+	}
+	lo, hi := cpus[at-1], cpus[at]
+	if hi-lo < 2 || hi-lo > sysfs.MaxCPUID {
+		return nil
+	}
+	out := append([]int(nil), cpus[:at]...)
+	for id := lo + 1; id < hi; id++ {
+		out = append(out, id)
+	}
+	return append(out, cpus[at:]...)
 }

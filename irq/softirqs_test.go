@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,5 +104,38 @@ func BenchmarkParseSoftirqs(b *testing.B) {
 		if _, err := ParseSoftirqs(bytes.NewReader(data)); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestParseSoftirqsElidedHeader: a header pasted with "..." for columns
+// over rows that kept every count (the real trixie capture, its header
+// shortened to "CPU0 CPU1 ... CPU3"): the rows say which CPUs the "..."
+// stands for, and no count is put under the wrong CPU.
+func TestParseSoftirqsElidedHeader(t *testing.T) {
+	real := string(readFixture(t, "trixie/traffic/after/proc/softirqs"))
+	header, rest, _ := strings.Cut(real, "\n")
+	elided := strings.Replace(header, "CPU2", "...", 1)
+	s, err := ParseSoftirqs(strings.NewReader(elided + "\n" + rest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]int{0, 1, 2, 3}, s.CPUs); d != "" {
+		t.Errorf("CPUs (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]uint64{2236, 2051, 3218, 4291}, s.Counts["TIMER"]); d != "" || s.Count("NET_RX", 3) != 0 || s.Count("NET_RX", 2) != 457 {
+		t.Errorf("TIMER (-want +got):\n%s; NET_RX on CPU2 %d, CPU3 %d", d, s.Count("NET_RX", 2), s.Count("NET_RX", 3))
+	}
+	// A row that does not fit the header either way is dropped, with its
+	// line, rather than labelled wrong.
+	mixed := elided + "\n" + strings.Replace(rest, "NET_RX:", "NET_RX:  7", 1)
+	s, err = ParseSoftirqs(strings.NewReader(mixed))
+	if !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), "line 5") || s.Counts["NET_RX"] != nil || len(s.Counts["TIMER"]) != 4 {
+		t.Errorf("err %v, NET_RX %v, TIMER %v", err, s.Counts["NET_RX"], s.Counts["TIMER"])
+	}
+	// Without "...", more counts than columns is an error too; the
+	// counts under the header's columns are kept.
+	s, err = ParseSoftirqs(strings.NewReader("  CPU0 CPU1\nNET_RX: 1 2 3\n"))
+	if !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), "line 2") || !slices.Equal(s.Counts["NET_RX"], []uint64{1, 2}) {
+		t.Errorf("err %v, NET_RX %v", err, s.Counts["NET_RX"])
 	}
 }

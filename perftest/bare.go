@@ -16,11 +16,17 @@ import (
 // Gb/s, Mpps, usec) and is not in the output.
 //
 // A full table row, which perftest prints when --output does not fit the
-// test (latency of a BW test), is kept as a warning, not as a value.
+// test (latency of a BW test), is kept as a warning, not as a value. A
+// last number with fewer than the six decimals of "%lf" ("19.49" of
+// "19.499903") was cut: it is dropped and the error wraps ErrTruncated;
+// a negative number is a *ParseError wrapping ErrParse.
 //
 // Similar to: ib_send_bw --output=bandwidth ... | tail -1
 func ParseBare(r io.Reader) (*Result, error) {
 	p := newBareParser()
+	if r == nil {
+		return p.res, errNilReader
+	}
 	data, err := readAll(r)
 	if err != nil {
 		return p.res, err
@@ -33,6 +39,11 @@ type bareParser struct {
 	collector
 	line  int
 	noted bool // something of perftest's was seen
+	// held is a number with fewer decimals than "%lf" prints ("19.49"
+	// of "19.499903"), kept until a line follows it: at the end of the
+	// input it was cut.
+	held     []byte
+	heldLine int
 }
 
 func newBareParser() *bareParser {
@@ -53,6 +64,10 @@ func (p *bareParser) feed(raw []byte) {
 	if len(t) == 0 {
 		return
 	}
+	if p.held != nil {
+		p.value(p.held, p.heldLine)
+		p.held = nil
+	}
 	if isDashes(t) {
 		p.noted = true
 		return
@@ -60,12 +75,12 @@ func (p *bareParser) feed(raw []byte) {
 	var f [maxFields][]byte
 	n := splitFields(t, &f)
 	if n == 1 {
-		if v, ok := parseFloat(t); ok {
-			p.res.Values = append(p.res.Values, v)
-			p.res.Value = v
-			if !finite(v) {
-				p.res.warn(WarnNonFinite, p.line, fmt.Sprintf("value %s (kept as printed)", t))
+		if _, ok := parseFloat(t); ok {
+			if !isBareNumber(t) {
+				p.held, p.heldLine = append([]byte(nil), t...), p.line
+				return
 			}
+			p.value(t, p.line)
 			return
 		}
 	}
@@ -82,6 +97,21 @@ func (p *bareParser) feed(raw []byte) {
 	p.res.warn(WarnUnknownLine, p.line, clip(s))
 }
 
+// value takes the number of line n.
+func (p *bareParser) value(t []byte, n int) {
+	v, _ := parseFloat(t)
+	if v < 0 && finite(v) {
+		p.setErr(newParseError(ErrParse, n, t, "a negative number: perftest prints none"))
+		p.res.warn(WarnBadRow, n, clip("a negative number: "+string(t)))
+		return
+	}
+	p.res.Values = append(p.res.Values, v)
+	p.res.Value = v
+	if !finite(v) {
+		p.res.warn(WarnNonFinite, n, fmt.Sprintf("value %s (kept as printed)", t))
+	}
+}
+
 func allNumbers(f [][]byte) bool {
 	for _, b := range f {
 		if _, ok := parseFloat(b); !ok {
@@ -92,18 +122,24 @@ func allNumbers(f [][]byte) bool {
 }
 
 func (p *bareParser) finish() error {
+	if p.held != nil {
+		msg := `the last number has fewer decimals than perftest's "%lf" prints: the output was cut inside it`
+		p.res.warn(WarnBadRow, p.heldLine, clip(msg+": "+string(p.held)))
+		p.setErr(newParseError(ErrTruncated, p.heldLine, p.held, msg))
+		p.held = nil
+	}
 	var err error
 	if len(p.res.Values) == 0 {
 		if p.noted {
-			err = fmt.Errorf("%w: no number in --output mode (%d lines)", ErrTruncated, p.line)
+			err = &ParseError{Err: ErrTruncated, Line: p.line, Msg: fmt.Sprintf("no number in --output mode (%d lines)", p.line)}
 		} else {
-			err = fmt.Errorf("%w: no number in %d lines", ErrUnrecognized, p.line)
+			err = &ParseError{Err: ErrUnrecognized, Msg: fmt.Sprintf("no number in %d lines", p.line)}
 		}
 	}
 	if p.firstErr != nil {
 		err = p.firstErr
 	}
-	return p.result(err)
+	return p.result(markNoResult(err, p.res, 0))
 }
 
 // isBareNumber reports whether a trimmed line is a number as perftest's

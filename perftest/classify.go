@@ -81,16 +81,24 @@ var failurePatterns = []failurePattern{
 	{[]string{"Unable to init the socket connection"}, KindConnectFailed, 40},
 	{[]string{"Problem in resolving basic address and port"}, KindConnectFailed, 40},
 
+	// ctx_close_connection: the last exchange, after the results. Above
+	// the handshake messages printed with it, below every root cause.
+	{[]string{"Failed to close connection between server and client"}, KindTeardown, 35},
+
 	{[]string{"ethernet_read_keys"}, KindHandshake, 30},
 	{[]string{"ethernet_write_keys"}, KindHandshake, 30},
 	{[]string{"Couldn't read remote address"}, KindHandshake, 30},
 	{[]string{"socket/rdma_cm"}, KindHandshake, 30},
+	// perftest's own spelling in ctx_xchg_data's messages.
+	{[]string{"socket/rdam_cm"}, KindHandshake, 30},
 	{[]string{"Failed to exchange data between server and clients"}, KindHandshake, 30},
 	{[]string{"not compatible with versions older than"}, KindHandshake, 30},
 
 	// A run loop that failed without a completion error of its own: the
 	// consequence of something else, unless nothing else was printed.
 	{[]string{"Failed to complete run_iter"}, KindCompletion, 20},
+	// A flushed work request while the connection is torn down.
+	{[]string{"Bad wc status"}, KindCompletion, 20},
 }
 
 // classifyLine returns the failure kind of a line and its priority, or

@@ -39,7 +39,8 @@
 //
 // The other forms have their own parsers: ParseBare for --output=
 // numbers, ParseJSON for --out_json files (the unquoted form before 24.01
-// and standard JSON after), NewStream for rows as they arrive from a
+// and standard JSON after; the file has no BW unit, which MsgRate ×
+// MsgSize, the bandwidth in 10^6 bytes/s, tells), NewStream for rows as they arrive from a
 // running --run_infinitely test, ParseVersion for -V, Classify for
 // failure messages on either side's stdout or stderr, and ParseOutput for
 // the stdout and stderr of one side at once. Detect tells which form an
@@ -59,19 +60,45 @@
 //	}
 //
 // A line that reads as a result row but does not fit the table (too few
-// or too many fields, a garbled number) becomes a WarnBadRow warning with
-// its line number and a *ParseError; a row cut short at the end of the
-// input (a paste that stops mid-row) makes the error ErrTruncated. Lines
-// that only start with a digit (kernel console messages interleaved with
-// the output) are unknown lines, not rows.
+// or too many fields, a garbled number, a negative number: perftest
+// prints none) becomes a WarnBadRow warning with its line number and a
+// *ParseError, and is not a row. A row cut at the end of the input (a
+// paste that stops mid-row, or inside its last number: "0." or "2.5525"
+// where perftest prints "%.6f") is dropped the same way and makes the
+// error ErrTruncated; the rows before it are kept. A row or a table
+// header that a terminal or page wrapped (a latency table at 100
+// columns) is joined with its rest. Lines that only start with a digit
+// (kernel console messages interleaved with the output) are unknown
+// lines, not rows.
+//
+// One output is one test: a second title, server banner, header block or
+// table header after the first test's table, or a row after its closing
+// dashes (netperf's output pasted under it), ends the result there with
+// ErrConcatenated, whose line is where the rest begins; the lines of two
+// processes mixed in one terminal are ErrInterleaved (address lines
+// whose GID lines come later are read when the GIDs agree). Without a
+// title, Result.Test is named from the table header ("BW Test",
+// "Latency Test").
 //
 // Failures become an *Error whose Kind (device not found, connect failed,
 // handshake, parameter mismatch, QP transition, completion error,
-// check-alive timeout, invalid option, GID index, ...) callers test
-// without comparing strings; it keeps the tool's lines. Garbled or
-// truncated output gives a *ParseError with the line number, wrapping
-// ErrParse or ErrTruncated, and the rows that parsed are kept. No input
-// makes a parser panic.
+// check-alive timeout, invalid option, GID index, teardown, ...) callers
+// test without comparing strings; it keeps the tool's lines and the rows
+// printed before it. Every other parse failure is a *ParseError with the
+// line number, wrapping ErrParse, ErrTruncated, ErrUnrecognized,
+// ErrConcatenated or ErrInterleaved, and the rows that parsed are kept:
+//
+//	var pe *perftest.ParseError
+//	switch {
+//	case errors.As(err, &tool): // what perftest printed
+//	case errors.As(err, &pe):   // not a whole result; pe.Line says where
+//	}
+//
+// Result.NoResult is the one check of a result that says nothing (no
+// row, no --output number): the parsers' errors then also wrap
+// ErrNoResult, and RunPair fails (stage "result") when both sides exit 0
+// but one said nothing. No input makes a parser panic, and a nil
+// io.Reader is an error.
 //
 // Read the client: the server of ib_write_bw, ib_read_bw and ib_atomic_bw
 // prints the client's numbers (and only the last size with -a), the

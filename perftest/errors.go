@@ -30,24 +30,75 @@ var (
 	// ErrToolFailed is wrapped by every *Error: the output holds a failure
 	// message of the tool.
 	ErrToolFailed = errors.New("perftest: tool failed")
+
+	// ErrNoResult means the output holds no measurement: no row and no
+	// --output number (Result.NoResult). It is wrapped together with
+	// ErrTruncated (the output began: a title, header or table header)
+	// or ErrUnrecognized (nothing in it is perftest's).
+	ErrNoResult = errors.New("perftest: no result")
+
+	// ErrConcatenated means a second test starts in the output (a second
+	// title, server banner, header block or table header after the first
+	// test's table): two outputs were pasted or logged one after the
+	// other. The Result holds the first test only; ParseError.Line is the
+	// line where the second begins, so the rest can be parsed on its own.
+	ErrConcatenated = errors.New("perftest: a second test starts in the output")
+
+	// ErrInterleaved means the output holds the lines of two processes
+	// mixed (a server and a client run in one terminal): a second title
+	// before the first test's table, or interleaved address lines whose
+	// GIDs differ, so that which GID is whose cannot be told. Interleaved
+	// address lines with equal GIDs (one host, one device) are read, each
+	// GID going to the oldest address without one.
+	ErrInterleaved = errors.New("perftest: the outputs of two processes are interleaved")
 )
 
-// ParseError tells which line of the input could not be parsed. It wraps
-// ErrParse, or ErrTruncated when the output ends early.
+// errNilReader is what the parsers return for a nil io.Reader: a misuse,
+// not an output.
+var errNilReader = errors.New("perftest: nil io.Reader")
+
+// ParseError tells which line of the input could not be parsed. Every
+// parse failure of this package is one, so that
+//
+//	var pe *perftest.ParseError
+//	if errors.As(err, &pe) { ... pe.Line ... }
+//
+// finds it; errors.Is(err, perftest.ErrTruncated) (or ErrParse,
+// ErrUnrecognized, ErrConcatenated, ErrInterleaved, ErrNoResult) says
+// which. A failure the
+// tool reported is an *Error instead; read errors are neither.
 type ParseError struct {
-	Line int    // 1-based line number in the input
+	Line int    // 1-based line number in the input, or 0 for the whole input
 	Text string // the line, cut to 120 bytes
 	Msg  string // what was wrong
-	Err  error  // ErrParse or ErrTruncated
+	// Err is ErrParse (garbled), ErrTruncated (ends early),
+	// ErrUnrecognized (not perftest's), ErrConcatenated (a second test
+	// starts) or ErrInterleaved (two processes' lines mixed).
+	Err error
+	// NoResult is set when the output holds no measurement at all
+	// (Result.NoResult): errors.Is(err, ErrNoResult) is then true too.
+	NoResult bool
 }
 
-// Error returns "perftest: cannot parse: line N: what: text".
+// Error returns "perftest: cannot parse: line N: what: text" (without
+// the line or the text when there is none).
 func (e *ParseError) Error() string {
-	return fmt.Sprintf("%v: line %d: %s: %q", e.Err, e.Line, e.Msg, e.Text)
+	switch {
+	case e.Text != "":
+		return fmt.Sprintf("%v: line %d: %s: %q", e.Err, e.Line, e.Msg, e.Text)
+	case e.Line > 0:
+		return fmt.Sprintf("%v: line %d: %s", e.Err, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%v: %s", e.Err, e.Msg)
 }
 
-// Unwrap returns ErrParse or ErrTruncated.
-func (e *ParseError) Unwrap() error { return e.Err }
+// Unwrap returns Err, and ErrNoResult when NoResult is set.
+func (e *ParseError) Unwrap() []error {
+	if e.NoResult {
+		return []error{e.Err, ErrNoResult}
+	}
+	return []error{e.Err}
+}
 
 func newParseError(sentinel error, line int, text []byte, msg string) *ParseError {
 	if len(text) > 120 {
@@ -110,6 +161,12 @@ const (
 	// KindBelowLimit: --limit_bw or --limit_msgrate was not met ("Error: BW
 	// result is below bw limit").
 	KindBelowLimit
+	// KindTeardown: closing the out-of-band connection at the end failed
+	// ("Failed to close connection between server and client", after
+	// "Unable to write from socket/rdam_cm" or a flushed completion "Bad
+	// wc status 5"): usually the other side went away first. Rows
+	// printed before it are kept; look at the other side's output.
+	KindTeardown
 )
 
 var errorKindNames = [...]string{
@@ -125,6 +182,7 @@ var errorKindNames = [...]string{
 	KindGIDIndex:       "gid_index",
 	KindResources:      "resources",
 	KindBelowLimit:     "below_limit",
+	KindTeardown:       "teardown",
 }
 
 var errorKindText = [...]string{
@@ -140,11 +198,13 @@ var errorKindText = [...]string{
 	KindGIDIndex:       "bad GID index",
 	KindResources:      "resource allocation failed",
 	KindBelowLimit:     "result below limit",
+	KindTeardown:       "closing the connection failed",
 }
 
 // String returns the kind as the JSON contract spells it: "device_not_found",
 // "connect", "handshake", "param_mismatch", "qp_transition", "completion",
-// "timeout", "invalid_option", "gid_index", "resources", "below_limit".
+// "timeout", "invalid_option", "gid_index", "resources", "below_limit",
+// "teardown".
 func (k ErrorKind) String() string {
 	if k < 0 || int(k) >= len(errorKindNames) {
 		return fmt.Sprintf("ErrorKind(%d)", int(k))

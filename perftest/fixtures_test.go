@@ -726,19 +726,14 @@ func checkJSON(t *testing.T, data []byte, w *jsonWant, client sideWant) {
 		t.Errorf("unknown keys %v, addresses %v", h.Unknown, h.Local)
 	}
 	// The file holds the same numbers as the client's table, without a
-	// unit; the test checks them as printed.
-	var wantWarn []WarningKind
-	if client.kind == ResultBW {
-		wantWarn = []WarningKind{WarnUnitUnknown}
-	}
-	if d := cmp.Diff(wantWarn, warningKinds(res.Warnings)); d != "" {
+	// unit: MsgRate × MsgSize tells it (MiB/s, no --report_gbits).
+	if d := cmp.Diff([]WarningKind(nil), warningKinds(res.Warnings)); d != "" {
 		t.Errorf("warnings (-want +got):\n%s", d)
 	}
 	if client.kind == ResultBW {
-		if !math.IsNaN(res.BW[0].BWAvgGbps) {
-			t.Errorf("BWAvgGbps = %v before AssumeBWUnit", res.BW[0].BWAvgGbps)
+		if r := res.BW[0]; r.Printed.Unit != UnitMiBps || r.BWAvgGbps != r.Printed.Avg*mibToGbps {
+			t.Errorf("unit %v, BWAvgGbps = %v from %v", r.Printed.Unit, r.BWAvgGbps, r.Printed.Avg)
 		}
-		res.AssumeBWUnit(UnitMiBps) // the run had no --report_gbits
 	}
 	checkRows(t, res, client)
 }

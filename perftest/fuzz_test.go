@@ -59,9 +59,16 @@ func checkResult(t *testing.T, in []byte, res *Result, err error) {
 	}
 	var pe *ParseError
 	var te *Error
-	if err != nil && !errors.As(err, &pe) && !errors.As(err, &te) && !errors.Is(err, ErrParse) &&
-		!errors.Is(err, ErrTruncated) && !errors.Is(err, ErrUnrecognized) {
+	// Every parse failure is a *ParseError, every failure the tool
+	// printed an *Error; no error means a result (Result.NoResult).
+	if err != nil && !errors.As(err, &pe) && !errors.As(err, &te) {
 		t.Fatalf("undocumented error %T %v", err, err)
+	}
+	if err == nil && res.NoResult() != nil {
+		t.Fatalf("no error, but the result says nothing: %v", res.NoResult())
+	}
+	if pe != nil && res.NoResult() != nil && !errors.Is(err, ErrNoResult) {
+		t.Fatalf("%v: the result says nothing, the error does not say so", err)
 	}
 	if te != nil && res.Failure != te {
 		t.Fatalf("the *Error is not in Failure")

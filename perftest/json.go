@@ -30,22 +30,33 @@ type jsonPair struct {
 // rewrites the file on every report, so -a leaves only the last size and
 // --report-both the remote numbers) or Value for --output files.
 //
-// The file has no BW unit: the BW rows keep the printed numbers in
-// Printed, their Gbps fields are NaN and a WarnUnitUnknown warning says so
-// until Result.AssumeBWUnit is called with the unit the run used.
+// The file has no BW unit, but MsgRate × MsgSize is the bandwidth in 10^6
+// bytes/s, so BW_average tells its unit: about 0.954 of it in MiB/s, 0.008
+// of it in Gb/s (--report_gbits). The rows get that unit and their Gbps
+// fields. When MsgRate cannot tell (0.000000, too few digits), the Gbps
+// fields are NaN and a WarnUnitUnknown warning says so until
+// Result.AssumeBWUnit is called with the unit the run used.
+//
+// A file that ends before its closing brace is truncated (a *ParseError
+// wrapping ErrTruncated): its header is kept, its results are not, since
+// the last value may be cut inside its number ("MsgRate: 0." is not 0).
+// A negative number is a *ParseError wrapping ErrParse.
 func ParseJSON(r io.Reader) (*Result, error) {
 	res := &Result{Header: newHeader()}
+	if r == nil {
+		return res, errNilReader
+	}
 	data, err := io.ReadAll(io.LimitReader(r, maxJSON+1))
 	if err != nil {
 		return res, fmt.Errorf("perftest: read: %w", err)
 	}
 	if len(data) > maxJSON {
-		return res, fmt.Errorf("%w: JSON input larger than %d bytes", ErrParse, maxJSON)
+		return res, &ParseError{Err: ErrParse, Msg: fmt.Sprintf("JSON input larger than %d bytes", maxJSON), NoResult: true}
 	}
 	p := &jsonParser{collector: collector{res: res}}
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return res, fmt.Errorf("%w: JSON input does not start with {", ErrUnrecognized)
+		return res, &ParseError{Err: ErrUnrecognized, Msg: "JSON input does not start with {", NoResult: true}
 	}
 	if json.Valid(data) {
 		p.standard(data)
@@ -58,6 +69,7 @@ func ParseJSON(r io.Reader) (*Result, error) {
 type jsonParser struct {
 	collector
 	pairs []jsonPair
+	cut   bool // the file ends inside its braces
 }
 
 // standard walks valid JSON with the token decoder, keeping the key order.
@@ -115,11 +127,11 @@ func (p *jsonParser) standard(data []byte) {
 		return nil
 	}
 	if _, err := dec.Token(); err != nil { // the opening '{'
-		p.setErr(fmt.Errorf("%w: %v", ErrParse, err))
+		p.setErr(newParseError(ErrParse, 1, nil, err.Error()))
 		return
 	}
 	if err := walk("", 0); err != nil {
-		p.setErr(fmt.Errorf("%w: %v", ErrParse, err))
+		p.setErr(newParseError(ErrParse, lineAt(), nil, err.Error()))
 	}
 }
 
@@ -151,11 +163,32 @@ func skipValue(dec *json.Decoder, open json.Delim) error {
 func (p *jsonParser) lenient(data []byte) {
 	section := ""
 	depth := 0
+	last := 0
+	var bad error // the error of the last line, set once another follows
+	defer func() {
+		if bad != nil && depth <= 0 {
+			p.setErr(bad)
+		}
+		if depth > 0 {
+			// Cut before its closing brace: the last value may be cut
+			// inside its number ("MsgRate: 0." read as 0), so the
+			// results are not kept.
+			p.cut = true
+			p.setErr(newParseError(ErrTruncated, last, nil, "the JSON file ends before its closing brace"))
+		}
+	}()
 	for n := 1; len(data) > 0; n++ {
 		var raw []byte
 		raw, data = nextLine(data)
 		t := strings.TrimSpace(string(raw))
 		t = strings.TrimSpace(strings.TrimSuffix(t, ","))
+		if t != "" {
+			last = n
+			if bad != nil {
+				p.setErr(bad)
+				bad = nil
+			}
+		}
 		switch {
 		case t == "":
 			continue
@@ -171,7 +204,9 @@ func (p *jsonParser) lenient(data []byte) {
 		}
 		key, value, ok := strings.Cut(t, ":")
 		if !ok {
-			p.setErr(newParseError(ErrParse, n, raw, "not a key: value line"))
+			// At the end of a file cut before its closing brace, this is
+			// where it was cut, not a garbled line.
+			bad = newParseError(ErrParse, n, raw, "not a key: value line")
 			continue
 		}
 		key, keyQ := unquote(strings.TrimSpace(key))
@@ -208,6 +243,9 @@ func (p *jsonParser) finish() error {
 		case "test_info":
 			p.testInfo(kv)
 		case "results":
+			if p.cut {
+				continue
+			}
 			if resultsLine == 0 {
 				resultsLine = kv.line
 			}
@@ -231,11 +269,14 @@ func (p *jsonParser) finish() error {
 		err = p.firstErr
 	}
 	if err == nil && len(p.pairs) == 0 {
-		err = fmt.Errorf("%w: no JSON keys", ErrUnrecognized)
+		err = &ParseError{Err: ErrUnrecognized, Msg: "no JSON keys"}
 	}
 	h := &res.Header
 	res.FullRTT = (res.Kind == ResultLat || res.Kind == ResultLatDuration) && (h.Verb == "RDMA_Read" || h.Verb == "Atomic")
-	return p.result(err)
+	if u := inferBWUnit(res.BW); u != UnitUnknown {
+		res.AssumeBWUnit(u)
+	}
+	return p.result(markNoResult(err, res, 0))
 }
 
 func (p *jsonParser) testInfo(kv jsonPair) {
@@ -263,7 +304,7 @@ func (p *jsonParser) testInfo(kv jsonPair) {
 func (p *jsonParser) results(m map[string]jsonPair, line int) error {
 	res := p.res
 	if len(m) == 0 {
-		return fmt.Errorf("%w: no results in the JSON file", ErrTruncated)
+		return &ParseError{Err: ErrTruncated, Msg: "no results in the JSON file"}
 	}
 	var bad []string
 	num := func(key string) float64 {
@@ -275,6 +316,11 @@ func (p *jsonParser) results(m map[string]jsonPair, line int) error {
 		v, ok := parseFloat([]byte(kv.value))
 		if !ok {
 			bad = append(bad, key+" "+kv.value)
+			return math.NaN()
+		}
+		if v < 0 && finite(v) {
+			// perftest prints no negative number (see negativeField).
+			bad = append(bad, "negative "+key+" "+kv.value)
 			return math.NaN()
 		}
 		if !finite(v) {
@@ -339,6 +385,37 @@ func (p *jsonParser) results(m map[string]jsonPair, line int) error {
 		return newParseError(ErrParse, line, nil, "results: "+strings.Join(bad, ", "))
 	}
 	return nil
+}
+
+// inferBWUnit tells the unit of BW rows read from --out_json, which has
+// none, from the rows themselves: perftest's MsgRate × MsgSize is the
+// bandwidth in 10^6 bytes/s, so BW_average is that × 0.953674 in MiB/s
+// (2^20 bytes/s) and × 0.008 in Gb/s (--report_gbits). The two are 119
+// times apart; a ratio within 5 % of one of them decides, and a MsgRate
+// printed as 0.000000 (or too few digits to tell) decides nothing.
+func inferBWUnit(rows []BWRow) BWUnit {
+	unit := UnitUnknown
+	for _, r := range rows {
+		mbps := r.MsgRateMpps * float64(r.Bytes) // 10^6 bytes/s
+		if !(mbps > 0) || !finite(r.Printed.Avg) || r.Printed.Unit != UnitUnknown {
+			return UnitUnknown
+		}
+		ratio := r.Printed.Avg / mbps
+		var u BWUnit
+		switch {
+		case math.Abs(ratio/(1e6/(1<<20))-1) < 0.05:
+			u = UnitMiBps
+		case math.Abs(ratio/0.008-1) < 0.05:
+			u = UnitGbps
+		default:
+			return UnitUnknown
+		}
+		if unit != UnitUnknown && u != unit {
+			return UnitUnknown
+		}
+		unit = u
+	}
+	return unit
 }
 
 // jsonTitle turns the JSON test name into the text title:

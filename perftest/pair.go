@@ -38,13 +38,15 @@ var (
 
 // PairError is the failure of a pair: which side and stage failed and why.
 // errors.As finds the *Error perftest printed (Failure) and errors.Is the
-// sentinels (ErrPortBusy, ErrPairTimeout, ErrHeaderMismatch,
+// sentinels (ErrPortBusy, ErrPairTimeout, ErrHeaderMismatch, ErrNoResult,
 // host.ErrNotFound, context.Canceled).
 type PairError struct {
 	// Side is "server", "client", or "" when the pair as a whole failed.
 	Side Role
 	// Stage is where it failed: "gid", "port", "start", "listen", "run",
-	// "headers".
+	// "headers", or "result" when both sides exited 0 and one printed no
+	// result (Err is then Result.NoResult's *ParseError: errors.Is(err,
+	// ErrNoResult)).
 	Stage string
 	// Failure is the root cause perftest printed on either side (Classify
 	// over both sides' outputs), or nil.
@@ -195,7 +197,11 @@ const defaultGrace = 5 * time.Second
 // timeout or cancel both process groups are killed. Both outputs are
 // parsed, failures from either side are classified (Classify) into the
 // returned *PairError's Failure, and the headers of the two sides are
-// compared (PairResult.Mismatches, ErrHeaderMismatch).
+// compared (PairResult.Mismatches, ErrHeaderMismatch). A pair whose
+// sides both exit 0 without a failure still fails (Stage "result",
+// ErrNoResult) when either side's output says nothing (Result.NoResult):
+// no row, no --output number, and not the table-less output of a read or
+// atomic latency server.
 //
 // It fails fast: invalid options with *OptionsError before anything
 // starts, a busy port with ErrPortBusy before the server starts, a missing
@@ -409,6 +415,17 @@ func (pr *PairResult) outcome(ctx, runCtx context.Context) error {
 	}
 	if mismatch != nil {
 		return &PairError{Stage: "headers", Err: mismatch}
+	}
+	// Both ended well and printed no failure: each must also have said
+	// something (Result.NoResult), or an exit status 0 would pass for a
+	// result.
+	for _, s := range []*Side{&pr.Client, &pr.Server} {
+		if s.StoppedAfterGrace {
+			continue // a server stopped once the client had its numbers
+		}
+		if err := s.Result.NoResult(); err != nil {
+			return &PairError{Side: s.Role, Stage: "result", Err: err}
+		}
 	}
 	return nil
 }

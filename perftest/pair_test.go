@@ -285,7 +285,10 @@ func TestRunPairMissingBinary(t *testing.T) {
 // TestRunPairCPUs: ServerCPUs and ClientCPUs reach each side's host.Cmd,
 // and the argv stays the program's own, so a strict Fake finds its script.
 func TestRunPairCPUs(t *testing.T) {
-	srvF, cliF := fakePair("ib_read_bw", DefaultPort, host.FakeScript{Delay: fakeServerLife}, host.FakeScript{})
+	sOut, sErr := pairFixture(t, "trixie", "read-bw", "server")
+	cOut, cErr := pairFixture(t, "trixie", "read-bw", "client")
+	srvF, cliF := fakePair("ib_read_bw", DefaultPort, host.FakeScript{Stdout: sOut, Stderr: sErr, Delay: fakeServerLife},
+		host.FakeScript{Stdout: cOut, Stderr: cErr})
 	pr, err := RunPair(testCtx(t), srvF, cliF, "h", Options{Test: ReadBW, ServerCPUs: []int{0, 1}, ClientCPUs: []int{1}})
 	if err != nil {
 		t.Fatal(err)
@@ -451,14 +454,16 @@ func TestCompareHeaders(t *testing.T) {
 // TestRepeat: N fresh pairs, and a stop at the first failure.
 func TestRepeat(t *testing.T) {
 	var runs atomic.Int32
+	sOut, sErr := pairFixture(t, "trixie", "send-bw", "server")
+	cOut, cErr := pairFixture(t, "trixie", "send-bw", "client")
 	srvF := &host.Fake{Respond: func(c host.Cmd) host.FakeScript {
-		return host.FakeScript{Delay: fakeServerLife, Listen: []uint16{DefaultPort}}
+		return host.FakeScript{Stdout: sOut, Stderr: sErr, Delay: fakeServerLife, Listen: []uint16{DefaultPort}}
 	}}
 	cliF := &host.Fake{Respond: func(c host.Cmd) host.FakeScript {
 		if runs.Add(1) == 3 {
 			return host.FakeScript{Stderr: " Completion with error at client\n Failed status 12: wr_id 0 syndrom 0x81\n", ExitCode: 17}
 		}
-		return host.FakeScript{}
+		return host.FakeScript{Stdout: cOut, Stderr: cErr}
 	}}
 	prs, err := Repeat(testCtx(t), 2, srvF, cliF, "h", Options{Test: SendBW})
 	if err != nil || len(prs) != 2 || len(srvF.Calls()) != 2 || len(cliF.Calls()) != 2 {

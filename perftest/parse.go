@@ -61,7 +61,10 @@ type Result struct {
 	Kind ResultKind
 	// Test is the title as printed, trimmed: "Send BW Test",
 	// "RDMA_Write Bidirectional BW Test", "Atomic FETCH_AND_ADD Latency
-	// Test". From JSON, the underscores become spaces the same way.
+	// Test". From JSON, the underscores become spaces the same way. An
+	// output without its title (a paste that starts at the header or the
+	// table) gets "BW Test" or "Latency Test" from the columns of its
+	// table header; Header.Verb stays "".
 	Test string
 	// Header holds the header block and the address lines.
 	Header Header
@@ -132,13 +135,19 @@ func (r *Result) HasWarning(k WarningKind) bool {
 // rows. stderr lines may be interleaved (2>&1).
 //
 // The returned Result is never nil and keeps what parsed. The error is an
-// *Error when the output holds a failure message, a *ParseError (wrapping
-// ErrParse or ErrTruncated) for a garbled or truncated output, or wraps
-// ErrUnrecognized when nothing in the input is perftest's.
+// *Error when the output holds a failure message, and else a *ParseError:
+// wrapping ErrParse (garbled), ErrTruncated (cut short), ErrUnrecognized
+// (nothing in the input is perftest's), ErrConcatenated (a second test
+// starts; the Result is the first) or ErrInterleaved (two processes'
+// lines mixed), and ErrNoResult too when the Result says nothing
+// (Result.NoResult). A nil r is an error.
 //
 // Similar to: ib_send_bw -d rxe0 -x 1 -F server | tail -2 | awk '{print $4}'
 func Parse(r io.Reader) (*Result, error) {
 	p := newTextParser(true)
+	if r == nil {
+		return p.res, errNilReader
+	}
 	data, err := readAll(r)
 	if err != nil {
 		return p.res, err

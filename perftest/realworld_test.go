@@ -191,16 +191,19 @@ var realWorldTable = map[string]rwCase{
 			}},
 	}},
 	"mlx5-ib-read-bw-a-ucx8851": {"truncated", map[string]rwSide{
-		// The excerpt stops inside the last row's MsgRate: "2.5525" is
-		// not what perftest printed, and nothing in the text says so.
-		"client.txt": {test: rBW, device: "mlx5_1", qps: 1, conn: "RC", mtu: 4096, unit: "MB/sec", rows: 4,
-			first: ucxFirst, last: " 16         1000             38.98              38.95              2.5525"},
+		// The excerpt stops inside the last row's MsgRate: "2.5525" has 4
+		// of the 6 decimals perftest prints, so the row is dropped and the
+		// output is truncated.
+		"client.txt": {test: rBW, device: "mlx5_1", qps: 1, conn: "RC", mtu: 4096, unit: "MB/sec", rows: 3,
+			first: ucxFirst, last: " 8          1000             19.51              19.50              2.556366",
+			warnings: []WarningKind{WarnBadRow}, errIs: ErrTruncated},
 	}},
 	"mlx5-ib-read-bw-a-ucx8852-no-dashes": {"truncated", map[string]rwSide{
 		// No dashes lines and "iterations" without '#'; cut inside the
 		// last MsgRate as above.
-		"client.txt": {test: rBW, device: "mlx5_1", qps: 1, conn: "RC", mtu: 4096, unit: "MB/sec", rows: 8,
-			first: ucxFirst, last: " 256        1000             609.71             391.49             1.6035"},
+		"client.txt": {test: rBW, device: "mlx5_1", qps: 1, conn: "RC", mtu: 4096, unit: "MB/sec", rows: 7,
+			first: ucxFirst, last: " 128        1000             310.13             310.05             2.539960",
+			warnings: []WarningKind{WarnBadRow}, errIs: ErrTruncated},
 	}},
 	"mlx5-raw-ethernet-lat-reflowed": {"reflowed", map[string]rwSide{
 		// Every run of blanks is one space: the pairs split at the known
@@ -243,6 +246,18 @@ var realWorldTable = map[string]rwCase{
 			check: func(t *testing.T, res *Result) {
 				if h := res.Header; h.AtomicOp != "CMP_AND_SWAP" || h.Local[0].QPN != 0xba1c93 {
 					t.Errorf("header %+v", h)
+				}
+			}},
+	}},
+	"pib-read-bw-a-teardown-rdam-cm": {"expanded", map[string]rwSide{
+		// The server's closing exchange failed after its table header
+		// ("Unable to read to socket/rdam_cm", "Failed to close
+		// connection"): a teardown failure, not an unrecognised output.
+		"server.txt": {test: rBW, device: "pib_0", qps: 1, conn: "RC", mtu: 4096, unit: "MB/sec",
+			warnings: []WarningKind{WarnToolMessage, WarnUnknownLine}, errKind: KindTeardown,
+			check: func(t *testing.T, res *Result) {
+				if res.Failure.Message != "Failed to close connection between server and client" || !strings.Contains(res.Failure.Raw, "socket/rdam_cm") {
+					t.Errorf("failure %+v", res.Failure)
 				}
 			}},
 	}},

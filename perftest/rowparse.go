@@ -1,6 +1,7 @@
 package perftest
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -78,25 +79,121 @@ func (p *textParser) row(t []byte) {
 		}
 		return
 	}
+	if j, neg := negativeField(n, &v); neg {
+		p.badRow(t, fmt.Sprintf("negative %s %v in a %s row: perftest prints none", p.fieldLabel(j, n), v[j], p.what()))
+		return
+	}
 	if !p.plain {
 		p.reorder(n, &u, &v)
 	}
-	p.tableRows++
+	var r Row
 	if p.table == tableBW {
-		r := p.bwRow(t, n, &u, &v)
-		p.addBW(r)
-		if p.onRow != nil && p.section == sectionMain {
-			p.onRow(r)
-		}
+		r = p.bwRow(t, n, &u, &v)
+	} else {
+		r = p.latRow(t, n, &u, &v)
+	}
+	if p.cutNumber(t, n) {
+		// Held until a line follows: at the end of the input the number
+		// was cut (see endPending).
+		p.held, p.heldText, p.heldLine = r, append(p.heldText[:0], t...), p.line
+		p.pendRaw = append(p.pendRaw[:0], p.raw...)
 		return
 	}
-	r := p.latRow(t, n, &u, &v)
-	if p.keepRows && p.section == sectionMain {
-		p.res.Lat = appendRow(p.res.Lat, r, p.rowHint)
+	p.emit(r)
+}
+
+// emit stores a row that parsed and hands it to onRow.
+func (p *textParser) emit(r Row) {
+	p.tableRows++
+	switch r := r.(type) {
+	case BWRow:
+		p.addBW(r)
+	case LatRow:
+		if p.keepRows && p.section == sectionMain {
+			p.res.Lat = appendRow(p.res.Lat, r, p.rowHint)
+		}
 	}
-	if p.onRow != nil && p.section == sectionMain {
-		p.onRow(r)
+	if p.section == sectionMain {
+		p.delivered++
+		if p.onRow != nil {
+			p.onRow(r)
+		}
 	}
+}
+
+// negativeField returns the first value of a row of n fields that is
+// negative (and finite: -inf and -nan are kept as non-finite values).
+// perftest computes every column from unsigned counters and times, so a
+// negative number is as impossible as a garbled one.
+func negativeField(n int, v *[maxFields]float64) (int, bool) {
+	for j := 2; j < min(n, maxFields); j++ {
+		if v[j] < 0 && finite(v[j]) {
+			return j, true
+		}
+	}
+	return 0, false
+}
+
+// fieldLabel names field j of a row of n fields by the table header.
+func (p *textParser) fieldLabel(j, n int) string {
+	if c := p.columnAt(j); columnLabels[c] != "" {
+		return columnLabels[c]
+	}
+	return "field " + strconv.Itoa(j+1)
+}
+
+// columnAt returns the column of field j as the table header names it
+// (a field past the named columns is the CPU column).
+func (p *textParser) columnAt(j int) column {
+	switch {
+	case j < p.layout.n && j < maxFields:
+		return p.layout.at[j]
+	case j == p.layout.n && !p.layout.has(colCPU):
+		return colCPU
+	}
+	return colUnknown
+}
+
+// decimals is how many decimals perftest prints in column c (its
+// REPORT_FMT strings): 6 for the message rates and the BW of a Gb/sec
+// table, 2 for everything else; -1 when it is not known.
+func (p *textParser) decimals(c column) int {
+	switch c {
+	case colMsgRate, colRatePort1, colRatePort2:
+		return 6
+	case colBWPeak, colBWAvg, colBWPort1, colBWPort2:
+		if p.res.Header.BWUnit == UnitGbps {
+			return 6
+		}
+		return 2
+	case colTMin, colTMax, colTTypical, colTAvg, colTStdev, colP99, colP999, colTPS, colCPU:
+		return 2
+	}
+	return -1
+}
+
+// cutNumber reports whether the last field of a row has fewer decimals
+// than perftest prints in its column ("0." or "2.5525" where it prints
+// "2.552571"): such a row, when it ends the input, was cut inside its
+// last number, and reading "0." as 0 would be a wrong value.
+func (p *textParser) cutNumber(t []byte, n int) bool {
+	want := p.decimals(p.columnAt(n - 1))
+	if want < 0 {
+		return false
+	}
+	i := len(t)
+	for i > 0 && t[i-1] != ' ' && t[i-1] != '\t' {
+		i--
+	}
+	last := t[i:]
+	if v, _ := parseFloat(last); !finite(v) {
+		return false
+	}
+	dot := bytes.IndexByte(last, '.')
+	if dot < 0 {
+		return true
+	}
+	return len(last)-dot-1 < want
 }
 
 // what names the table in messages.
@@ -114,7 +211,11 @@ func (p *textParser) what() string {
 func (p *textParser) fitsCount(n int) bool {
 	want := p.layout.n
 	cpuLast := want > 0 && want <= maxFields && p.layout.at[want-1] == colCPU
-	return n == want || cpuLast && n == want-1 || !p.layout.has(colCPU) && n == want+1 && want < maxFields
+	// A CPU value appended to a row only under a header of known
+	// columns: under one with a name this parser does not know (a
+	// wrapped "... t_stdev[usec]   99"), the extra value is not CPU.
+	return n == want || cpuLast && n == want-1 ||
+		!p.layout.has(colCPU) && n == want+1 && want < maxFields && !p.layout.hasAt(colUnknown)
 }
 
 // wrongCount reports a row whose number of fields does not fit. A row
@@ -123,8 +224,11 @@ func (p *textParser) fitsCount(n int) bool {
 func (p *textParser) wrongCount(t []byte, n int) {
 	msg := fmt.Sprintf("%s row has %d fields, want %d", p.what(), n, p.layout.n)
 	if n < p.layout.n {
-		p.res.warn(WarnBadRow, p.line, clip(msg+": "+string(t)))
+		// The warning waits for what follows: the rest of a wrapped row
+		// (joinRow), another line (settle) or the end (endPending).
 		p.cutRow = newParseError(ErrTruncated, p.line, t, msg+" (cut short)")
+		p.heldText, p.heldLine = append(p.heldText[:0], t...), p.line
+		p.pendRaw = append(p.pendRaw[:0], p.raw...)
 		return
 	}
 	p.badRow(t, msg)

@@ -49,6 +49,10 @@ func (s *Stream) Rows() iter.Seq2[Row, error] {
 			return
 		}
 		s.started = true
+		if s.r == nil {
+			yield(nil, errNilReader)
+			return
+		}
 		var pending []Row
 		var errs []error
 		s.p.onRow = func(r Row) { pending = append(pending, r) }

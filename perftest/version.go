@@ -12,6 +12,9 @@ import (
 //
 // Similar to: ib_send_bw -V
 func ParseVersion(r io.Reader) (string, error) {
+	if r == nil {
+		return "", errNilReader
+	}
 	data, err := io.ReadAll(io.LimitReader(r, 1<<16))
 	if err != nil {
 		return "", fmt.Errorf("perftest: read: %w", err)
@@ -27,5 +30,5 @@ func ParseVersion(r io.Reader) (string, error) {
 			return string(v), nil
 		}
 	}
-	return "", fmt.Errorf("%w: no Version: line", ErrUnrecognized)
+	return "", &ParseError{Err: ErrUnrecognized, Msg: "no Version: line"}
 }

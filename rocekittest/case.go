@@ -25,6 +25,10 @@ var (
 	ErrNoCase = sentinel.NotExist("rocekittest: no such case")
 	// ErrWrongTool: the case is of another tool than the fake asked for.
 	ErrWrongTool = errors.New("rocekittest: case is of another tool")
+	// ErrNotPair: FakePair was given a case that is not a server and
+	// client run (a one-sided "cmd" case such as a version query), which
+	// would play as a pair that prints nothing and exits 0.
+	ErrNotPair = errors.New("rocekittest: case is not a server and client pair")
 	// ErrNotKeyVal: netperf.Run reads omni -k output, and this case's
 	// client printed a classic table (use UDPStreamFromClassic).
 	ErrNotKeyVal = errors.New("rocekittest: netperf output is not in the -k form netperf.Run reads")

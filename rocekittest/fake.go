@@ -62,12 +62,19 @@ func notFound(prog string) host.FakeScript {
 //   - a side that ran into the capture's deadline hangs until RunPair
 //     stops it.
 //
+// A case without a client side, or with a one-sided "cmd" (a version
+// query), is refused with ErrNotPair.
+//
 // The fakes record every command (host.Fake.Calls), with its CPUs.
 //
 // Similar to: ib_send_bw -d rxe0 & ib_send_bw -d rxe0 198.18.0.1, replayed.
 func FakePair(c *Case) (server, client *host.Fake, err error) {
 	if c == nil || c.Tool != "perftest" {
 		return nil, nil, fmt.Errorf("%w: FakePair needs a perftest case", ErrWrongTool)
+	}
+	_, hasClient := c.Side("client")
+	if _, oneSided := c.Side("cmd"); oneSided || !hasClient {
+		return nil, nil, fmt.Errorf("%w: %s has sides %s, FakePair needs a client (and a server, unless it has none)", ErrNotPair, c.ID, c.roles())
 	}
 	return PerftestFake(c, "server-host"), PerftestFake(c, "client-host"), nil
 }
@@ -119,4 +126,13 @@ func (c *Case) anyArgv() []string {
 		}
 	}
 	return nil
+}
+
+// roles lists the roles of the case's sides: "[cmd]".
+func (c *Case) roles() string {
+	r := make([]string, len(c.Sides))
+	for i, s := range c.Sides {
+		r[i] = s.Role
+	}
+	return "[" + strings.Join(r, " ") + "]"
 }

@@ -126,6 +126,16 @@ func TestFakePairTrials(t *testing.T) {
 			t.Errorf("err %v, client %s, want KindDeviceNotFound and a client not started", err, pr.Client.Outcome())
 		}
 	})
+	t.Run("one-sided case refused", func(t *testing.T) {
+		// "ib_send_bw --version" ran on one side only: no pair to play,
+		// where a fake would answer an empty server and client that exit 0.
+		for _, id := range []string{"trixie/perftest/version", "bookworm/perftest/version"} {
+			srv, cli, err := rocekittest.FakePair(lookup(t, id))
+			if !errors.Is(err, rocekittest.ErrNotPair) || srv != nil || cli != nil || !strings.Contains(err.Error(), id) {
+				t.Errorf("FakePair(%s) = %v, %v, %v; want ErrNotPair naming the case", id, srv, cli, err)
+			}
+		}
+	})
 	t.Run("wrong program", func(t *testing.T) {
 		srv, cli, _ := rocekittest.FakePair(lookup(t, "trixie/perftest/send-bw"))
 		_, err := perftest.RunPair(ctx(t), srv, cli, "h", perftest.Options{Test: perftest.WriteBW})
