@@ -207,6 +207,11 @@ func (p *classicParser) untitled(body []line, i int) int {
 	if table == TableRR {
 		c.Unit = UnitTransPerSec
 	}
+	if u := p.f.in.unit; u != "" {
+		// -D: the interim lines name the unit of the table's rate.
+		c.Unit, c.UnitAssumed = u, false
+		p.f.warnf(body[i].n, "no titles (-P 0): unit %s taken from the interim results", u)
+	}
 	cpu := numericPrefix(first) >= cpuFieldCount(table)
 	if cpu {
 		c.ServiceDemandUnit = "us/KB"

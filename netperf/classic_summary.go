@@ -48,9 +48,18 @@ func (p *classicParser) summarise() {
 func (p *classicParser) summariseTerse() {
 	c, res := p.c, p.f.res
 	n := p.firstDataLine()
-	switch {
+	switch u := p.f.in.unit; {
 	case c.Terse.Method != "":
 		p.f.warnf(n, "-v 0 with -c/-C prints the service demand (%v, method %s), not the throughput", c.Terse.Value, c.Terse.Method)
+	case res.Test == "" && u != "":
+		// -D: the interim lines carry the unit, and netperf prints the
+		// last number in the same one (format_units() of -f).
+		c.Unit, c.UnitAssumed = u, false
+		p.f.warnf(n, "-v 0 without a banner: unit %s taken from the interim results", u)
+		p.setThroughput(c.Terse.Value, u, false)
+		if u.IsTransactions() {
+			res.TransPerSec = float64p(c.Terse.Value)
+		}
 	case res.Test == "":
 		p.f.warnf(n, "-v 0 without a banner: the test, and so the meaning and unit of %v, are unknown", c.Terse.Value)
 	case res.Test == "UDP_STREAM":

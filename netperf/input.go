@@ -41,13 +41,13 @@ type input struct {
 	head   []byte // the first bytes of the input, for Error.Raw
 	kept   int    // bytes of lines kept
 
-	interims  []Interim      // when onInterim is nil
-	onInterim func(Interim)  // else interims go here
-	ninterims int            // interims read, kept or not
-	unit      Unit           // the unit of the interims; "" when they differ
-	sawCSV    bool           // -o interim lines ("%7.2f,%s/s,%.3f,%ld.%.3ld")
-	sawKeyVal bool           // -k interim keys (NETPERF_INTERIM_RESULT[n])
-	pending   *line          // the last -o interim-shaped line (maybe the values)
+	interims  []Interim     // when onInterim is nil
+	onInterim func(Interim) // else interims go here
+	ninterims int           // interims read, kept or not
+	unit      Unit          // the unit of the interims; "" when they differ
+	sawCSV    bool          // -o interim lines ("%7.2f,%s/s,%.3f,%ld.%.3ld")
+	sawKeyVal bool          // -k interim keys (NETPERF_INTERIM_RESULT[n])
+	pending   *line         // the last -o interim-shaped line (maybe the values)
 	keys      map[int]*interimKeys
 	keyOrder  []int
 

@@ -31,7 +31,9 @@ func ParseHuman(r io.Reader, selectors ...string) (*Result, error) {
 	return parseHumanInput(in, selectors)
 }
 
-func parseHuman(s string, names []string) (*Result, error) { return parseHumanInput(readString(s), names) }
+func parseHuman(s string, names []string) (*Result, error) {
+	return parseHumanInput(readString(s), names)
+}
 
 func parseHumanInput(in *input, names []string) (*Result, error) {
 	f := newFrame(in, FormHuman)
