@@ -149,7 +149,7 @@ func (x *fields) float(i int, what string) float64 {
 	}
 	v, special, ok := parseNumber(x.fs[i])
 	if !ok {
-		x.fail(what + " is not a number")
+		x.fail(notNumber(what, x.fs[i]))
 		return 0
 	}
 	if special {

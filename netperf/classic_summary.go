@@ -1,5 +1,7 @@
 package netperf
 
+import "fmt"
+
 // summarise fills the Result's summary fields (Throughput,
 // ThroughputMbps, TransPerSec, UDP) from the classic table.
 func (p *classicParser) summarise() {
@@ -26,6 +28,10 @@ func (p *classicParser) summarise() {
 	case TableUDPStream:
 		if c.UDPRecv == nil {
 			return
+		}
+		if v := c.UDPSend.Throughput; v < 0 {
+			n := p.firstDataLine()
+			p.f.setErr(line{n: n, text: p.f.lineText(n)}, fmt.Sprintf("send throughput %v is negative: not a measurement", v))
 		}
 		p.setThroughput(c.UDPRecv.Throughput, c.Unit, c.UnitAssumed)
 		u := newUDPStream(c.UDPSend.Messages, c.UDPRecv.Messages)
@@ -78,6 +84,10 @@ func (p *classicParser) summariseTerse() {
 
 func (p *classicParser) setThroughput(v float64, u Unit, assumed bool) {
 	res := p.f.res
+	if v < 0 {
+		n := p.firstDataLine()
+		p.f.setErr(line{n: n, text: p.f.lineText(n)}, fmt.Sprintf("throughput %v is negative: not a measurement", v))
+	}
 	res.Throughput = &Rate{Value: v, Unit: u, Assumed: assumed}
 	if mbps, ok := u.Mbps(v); ok {
 		res.ThroughputMbps = float64p(mbps)

@@ -207,6 +207,16 @@ func (f *frame) setErr(l line, msg string) {
 	}
 }
 
+// lineText is the text of line n, for errors.
+func (f *frame) lineText(n int) string {
+	for _, l := range f.body {
+		if l.n == n {
+			return l.text
+		}
+	}
+	return ""
+}
+
 func (f *frame) warnf(n int, format string, args ...any) {
 	f.res.Warnings = append(f.res.Warnings, Warning{Line: n, Text: fmt.Sprintf(format, args...)})
 }
