@@ -68,7 +68,7 @@ func readInput(r io.Reader, onInterim func(Interim)) (*input, error) {
 		chunk, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
 			if len(long)+len(chunk) > MaxLineBytes {
-				in.fail(in.nlines+1, string(chunk[:min(len(chunk), 120)]), fmt.Sprintf("line longer than %d bytes: not netperf output", MaxLineBytes), ErrTooLarge)
+				in.fail(in.nlines+1, string(chunk[:min(len(chunk), 120)]), fmt.Sprintf("too large: a line longer than %d bytes: not netperf output", MaxLineBytes), ErrTooLarge)
 				return in.done(), nil
 			}
 			long = append(long, chunk...)
@@ -79,7 +79,7 @@ func readInput(r io.Reader, onInterim func(Interim)) (*input, error) {
 			long = long[:0]
 		}
 		if len(chunk) > MaxLineBytes {
-			in.fail(in.nlines+1, string(chunk[:120]), fmt.Sprintf("line longer than %d bytes: not netperf output", MaxLineBytes), ErrTooLarge)
+			in.fail(in.nlines+1, string(chunk[:120]), fmt.Sprintf("too large: a line longer than %d bytes: not netperf output", MaxLineBytes), ErrTooLarge)
 			return in.done(), nil
 		}
 		if len(chunk) > 0 {
@@ -149,7 +149,7 @@ func (in *input) add(raw []byte) bool {
 func (in *input) keep(l line) bool {
 	in.kept += len(l.text) + 1
 	if in.kept > MaxKeptBytes || len(in.lines) >= maxKeptLines {
-		in.fail(l.n, l.text, fmt.Sprintf("more than %d bytes or %d lines besides interim results: not netperf output", MaxKeptBytes, maxKeptLines), ErrTooLarge)
+		in.fail(l.n, l.text, fmt.Sprintf("too large: more than %d bytes or %d lines besides interim results: not netperf output", MaxKeptBytes, maxKeptLines), ErrTooLarge)
 		return false
 	}
 	in.lines = append(in.lines, l)
