@@ -33,7 +33,7 @@ func detectInput(in *input) Form {
 	}
 	// stray is set by a line that is nothing netperf prints: a bare
 	// number after it is not -v 0 output ("hello world\n7\n").
-	var banner, version, failed, wrapped, stray, command bool
+	var banner, version, failed, wrapped, stray, sawText bool
 	lines := in.lines
 	for i, l := range lines {
 		next := ""
@@ -42,11 +42,15 @@ func detectInput(in *input) Form {
 		}
 		t := leadTrim(l.text)
 		trimmed := strings.TrimSpace(t)
+		firstText := !sawText && trimmed != ""
 		if wrapped {
 			wrapped = false
 			if bannerContinues(t) {
 				continue
 			}
+		}
+		if trimmed != "" {
+			sawText = true
 		}
 		switch {
 		case trimmed == "", strings.HasPrefix(t, "!!!"), strings.HasPrefix(t, "Interim result:"),
@@ -56,8 +60,7 @@ func detectInput(in *input) Form {
 		case strings.HasPrefix(t, "Netperf version "):
 			version = true
 			continue
-		case !command && !banner && !stray && isCommandLine(t):
-			command = true // the command of a paste, not output
+		case firstText && isCommandLine(t): // the command of a paste, not output
 			continue
 		case isSelectorLine(t):
 			return FormKeyVal

@@ -66,17 +66,20 @@ func newFrame(in *input, form Form) *frame {
 	if in.perr != nil && errors.Is(in.perr, ErrTooLarge) {
 		f.perr = in.perr
 	}
-	skipped := false
+	sawText := false
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		t := leadTrim(l.text)
+		first := false // the first line with text: a pasted command?
+		if strings.TrimSpace(t) != "" {
+			first, sawText = !sawText, true
+		}
 		switch {
 		case strings.TrimSpace(t) == "":
 			f.body = append(f.body, l)
-		case !skipped && len(f.body) == 0 && f.res.Banner == nil && isCommandLine(t):
+		case first && isCommandLine(t):
 			// A paste that starts with the command that ran netperf
 			// ("$ kubectl exec pod -- netperf -H ..."): not output.
-			skipped = true
 			f.warnf(l.n, "command line skipped: %q", clip(l.text))
 		case strings.HasPrefix(t, "!!!"):
 			i = f.confidenceBlock(lines, i) - 1
