@@ -55,6 +55,9 @@ type input struct {
 	dropped  int // warnings not kept (maxReaderWarnings)
 	perr     *ParseError
 	escapes  bool // ANSI escape sequences were removed
+	// unterminated is true when the last line has no "\n": netperf ends
+	// every line with one, so the output was cut inside that line.
+	unterminated bool
 }
 
 // readInput reads r line by line into an input. A line longer than
@@ -109,6 +112,7 @@ func readString(s string) *input {
 func (in *input) add(raw []byte) bool {
 	in.nlines++
 	n := in.nlines
+	in.unterminated = !bytes.HasSuffix(raw, []byte("\n"))
 	b := bytes.TrimSuffix(bytes.TrimSuffix(raw, []byte("\n")), []byte("\r"))
 	if bytes.IndexByte(b, 0x1b) >= 0 {
 		b = stripEscapes(b)

@@ -132,3 +132,40 @@ func TestNoResultIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// TestCutInsideTheLastNumber: an output cut inside its last number
+// ("158.6" of "158.60", no final newline) is truncated, not a smaller
+// throughput; the whole line without its newline (a paste) still parses.
+func TestCutInsideTheLastNumber(t *testing.T) {
+	for _, c := range []struct{ capture, figure string }{
+		{"tcp-stream", "158.60"},
+		{"tcp-rr", ""},
+		{"udp-stream", ""},
+	} {
+		full := readCapture(t, c.capture)
+		lines := strings.Split(strings.TrimRight(full, "\n"), "\n")
+		// The line holding the main figure: the first data line of RR
+		// (its second line has only socket sizes), the last otherwise.
+		k := len(lines) - 1
+		if c.capture == "tcp-rr" {
+			k--
+		}
+		fs := strings.Fields(lines[k])
+		last := fs[len(fs)-1]
+		end := strings.Index(full, lines[k]) + strings.LastIndex(lines[k], last) + len(last)
+		for _, cut := range []int{end - 1, end - 2, end - 3} {
+			in := full[:cut]
+			res, err := Parse(strings.NewReader(in))
+			if !errors.Is(err, ErrTruncated) {
+				var got any
+				if res != nil && res.Throughput != nil {
+					got = res.Throughput.Value
+				}
+				t.Errorf("%s cut to %q: throughput %v, err %v; want ErrTruncated", c.capture, in[len(in)-12:], got, err)
+			}
+		}
+		if _, err := Parse(strings.NewReader(full[:end])); err != nil && c.capture != "tcp-rr" {
+			t.Errorf("%s without its final newline: %v", c.capture, err)
+		}
+	}
+}
