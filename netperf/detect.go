@@ -129,14 +129,6 @@ func isCSVTitleLine(t string) bool {
 	return ok
 }
 
-// nextLine returns the first line of s.
-func nextLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
 func blankLine(s string) bool { return strings.TrimSpace(s) == "" }
 
 // looksCSV reports whether a line with commas is -o output: every field
