@@ -74,6 +74,7 @@ func TestExitStatusEveryForm(t *testing.T) {
 		{"perftest text cut after the table header", cutBefore(t, bwText, " 65536 "), 3, "truncated"},
 		{"perftest --out_json", bwJSON, 0, ""},
 		{"perftest --out_json cut inside test_info", cutBefore(t, bwJSON, `"Mtu"`), 3, ""},
+		{"perftest bare --output", readFile(t, capPerftest+"send-bw-output-bw/client.stdout"), 0, ""},
 		{"perftest failure", readFile(t, capPerftest+"send-bw-noserver/client.stderr"), 0, ""},
 		{"netperf classic", stream, 0, ""},
 		{"netperf classic cut after the titles", cutBefore(t, stream, "131072"), 3, "truncated"},
@@ -197,4 +198,33 @@ func (r repeatReader) Read(p []byte) (int, error) {
 		return copy(p, r), nil
 	}
 	return n, nil
+}
+
+// TestNetperfInterims: the interim lines of a -D run are in the JSON, in
+// order, with the result after them.
+func TestNetperfInterims(t *testing.T) {
+	out, err := parse([]byte(readFile(t, capLoopback+"tcp-stream-demo/client.stdout")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Interims []struct {
+			Value       float64 `json:"value"`
+			Unit        string  `json:"unit"`
+			IntervalSec float64 `json:"interval_sec"`
+		} `json:"interims"`
+		ThroughputMbps float64 `json:"throughput_mbps"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := []float64{13441.39, 13303.31, 17546.19} // as printed
+	if len(got.Interims) != len(want) || got.ThroughputMbps != 14474.66 {
+		t.Fatalf("interims %+v, throughput %v", got.Interims, got.ThroughputMbps)
+	}
+	for i, w := range want {
+		if g := got.Interims[i]; g.Value != w || g.Unit != "10^6bits/s" || g.IntervalSec <= 0 {
+			t.Errorf("interim %d: %+v, want %v 10^6bits/s", i, g, w)
+		}
+	}
 }
