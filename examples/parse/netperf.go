@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
+	"strings"
 
 	"github.com/rocekit/rocekit/netperf"
 )
@@ -27,17 +30,13 @@ func netperfTo(r io.Reader, w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	n := 0
 	var werr error
+	var buf []byte
 	res, err := netperf.ParseStream(r, func(it netperf.Interim) {
 		if werr != nil {
 			return
 		}
-		o := interimOutput{Unit: string(it.Unit), IntervalSec: it.IntervalSec, EndingUnixSec: it.EndingUnixSec}
-		if isFinite(it.Value) {
-			o.Value = &it.Value
-		}
-		b, merr := json.Marshal(o)
-		if merr != nil {
-			werr = merr
+		buf, werr = appendInterim(buf[:0], it)
+		if werr != nil {
 			return
 		}
 		if n == 0 {
@@ -45,7 +44,7 @@ func netperfTo(r io.Reader, w io.Writer) error {
 		} else {
 			bw.WriteString(",\n    ")
 		}
-		_, werr = bw.Write(b)
+		_, werr = bw.Write(buf)
 		n++
 	})
 	if werr != nil {
@@ -97,4 +96,60 @@ func netperfParseError(err error) map[string]any {
 		kind = "no_result"
 	}
 	return parseErrorObject(kind, line, err)
+}
+
+// appendInterim appends the JSON of an interim result, as json.Marshal
+// of an interimOutput writes it, without reflection: a -D run has
+// millions of them.
+func appendInterim(b []byte, it netperf.Interim) ([]byte, error) {
+	if !plainUnit(string(it.Unit)) || !isFinite(it.IntervalSec) || !isFinite(it.EndingUnixSec) {
+		o := interimOutput{Unit: string(it.Unit), IntervalSec: it.IntervalSec, EndingUnixSec: it.EndingUnixSec}
+		if isFinite(it.Value) {
+			o.Value = &it.Value
+		}
+		out, err := json.Marshal(o)
+		return append(b, out...), err
+	}
+	b = append(b, `{"value":`...)
+	if isFinite(it.Value) {
+		b = appendJSONFloat(b, it.Value)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"unit":"`...)
+	b = append(b, it.Unit...)
+	b = append(b, `","interval_sec":`...)
+	b = appendJSONFloat(b, it.IntervalSec)
+	b = append(b, `,"ending_unix_sec":`...)
+	b = appendJSONFloat(b, it.EndingUnixSec)
+	return append(b, '}'), nil
+}
+
+// plainUnit reports whether a unit needs no JSON escaping (json.Marshal
+// also escapes <, > and &).
+func plainUnit(u string) bool {
+	for i := 0; i < len(u); i++ {
+		c := u[i]
+		if c < 0x20 || c >= 0x7f || strings.IndexByte(`"\\<>&`, c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// appendJSONFloat formats a finite float as encoding/json does.
+func appendJSONFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// clean up e-09 to e-9, as encoding/json does
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
 }
