@@ -96,6 +96,8 @@ func loopbackCases() []loopbackCase {
 		{name: "udp-stream-sockbuf-clamp", args: "-t UDP_STREAM -l 1 -- -m 1400 -s 64M -S 64M -k " + lbSockbuf, note: "-s/-S 64M above net.core.wmem_max/rmem_max: *_SIZE_END is twice the cap, not twice the request"},
 		{name: "udp-stream-sockbuf-ok", args: "-t UDP_STREAM -l 1 -- -m 1400 -s 1M -S 1M -k " + lbSockbuf, note: "-s/-S 1M under the caps: *_SIZE_END is twice the request (Linux doubles SO_SNDBUF/SO_RCVBUF)"},
 		{name: "server-killed", args: "-t TCP_STREAM -l 4", killChild: true, fail: true, note: "expected failure: netserver's test child killed during the test (exit 1)"},
+		{name: "tcp-stream-p0-v0-demo", args: "-P 0 -v 0 -D 0.3 -t TCP_STREAM -l 1", note: "-P 0 -v 0 -D: interim lines with their unit, then the bare number in that unit"},
+		{name: "tcp-rr-p0-v0-demo", args: "-P 0 -v 0 -D 0.3 -t TCP_RR -l 1", note: "-P 0 -v 0 -D on TCP_RR: interim lines in Trans/s, then the bare rate"},
 	}
 }
 

@@ -70,15 +70,17 @@ type Classic struct {
 // Form FormError and an *Error. A truncated or garbled table gives a
 // *ParseError naming the line; what parsed before it is kept.
 func ParseClassic(r io.Reader) (*Result, error) {
-	s, err := readAll(r)
+	in, err := readAll(r)
 	if err != nil {
 		return nil, err
 	}
-	return parseClassic(s)
+	return parseClassicInput(in)
 }
 
-func parseClassic(s string) (*Result, error) {
-	f := newFrame(s, FormClassic)
+func parseClassic(s string) (*Result, error) { return parseClassicInput(readString(s)) }
+
+func parseClassicInput(in *input) (*Result, error) {
+	f := newFrame(in, FormClassic)
 	p := &classicParser{f: f}
 	p.run()
 	return f.finish(p.rows)
@@ -204,6 +206,11 @@ func (p *classicParser) untitled(body []line, i int) int {
 	c.Unit = UnitMbitsPerSec
 	if table == TableRR {
 		c.Unit = UnitTransPerSec
+	}
+	if u := p.f.in.unit; u != "" {
+		// -D: the interim lines name the unit of the table's rate.
+		c.Unit, c.UnitAssumed = u, false
+		p.f.warnf(body[i].n, "no titles (-P 0): unit %s taken from the interim results", u)
 	}
 	cpu := numericPrefix(first) >= cpuFieldCount(table)
 	if cpu {

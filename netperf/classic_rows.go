@@ -149,7 +149,7 @@ func (x *fields) float(i int, what string) float64 {
 	}
 	v, special, ok := parseNumber(x.fs[i])
 	if !ok {
-		x.fail(what + " is not a number")
+		x.fail(notNumber(what, x.fs[i]))
 		return 0
 	}
 	if special {
@@ -180,6 +180,20 @@ func (x *fields) count(i int, what string) uint64 {
 		x.fail(what + " is not a count")
 	}
 	return n
+}
+
+// lastNumber checks the line's last field, a number netperf prints with
+// decimals digits after the point (%7.2f, %6.3f): when the output ends
+// inside this line without its "\n" and the number has fewer digits, the
+// output was cut inside it ("158.6" of "158.60") and the value is wrong.
+func (x *fields) lastNumber(i, decimals int) {
+	if x.bad || i != len(x.fs)-1 || x.l.n != x.f.nlines || !x.f.in.unterminated {
+		return
+	}
+	_, frac, _ := strings.Cut(x.fs[i], ".")
+	if len(frac) != decimals {
+		x.fail("truncated: the output ends inside its last number")
+	}
 }
 
 // rest joins the fields from i on: the brand.
@@ -230,10 +244,12 @@ func (p *classicParser) streamRow(l line, cpu bool, local, remote string) {
 		Throughput:       x.float(4, "throughput"),
 	}
 	next := 5
+	x.lastNumber(4, 2)
 	if cpu {
 		r.LocalCPU = x.cpu(5, local, "local")
 		r.RemoteCPU = x.cpu(6, remote, "remote")
 		next = 9
+		x.lastNumber(8, 3)
 	}
 	p.rows = !x.bad
 	if p.rows {
@@ -255,10 +271,12 @@ func (p *classicParser) rrRow(l line, cpu bool, local, remote string) {
 		RemoteRecvSocketBytes: -1,
 	}
 	next := 6
+	x.lastNumber(5, 2)
 	if cpu {
 		r.LocalCPU = x.cpu(6, local, "local")
 		r.RemoteCPU = x.cpu(7, remote, "remote")
 		next = 10
+		x.lastNumber(9, 3)
 	}
 	p.rows = !x.bad
 	if p.rows {
@@ -302,8 +320,10 @@ func (p *classicParser) udpRecvRow(l line, cpu bool, method string) {
 		Messages:    x.count(2, "messages received"),
 		Throughput:  x.float(3, "receive throughput"),
 	}
+	x.lastNumber(3, 2)
 	if cpu {
 		r.CPU = x.cpuAt(4, 5, method, "remote")
+		x.lastNumber(5, 3)
 	}
 	if !x.bad {
 		p.c.UDPRecv = r
@@ -320,6 +340,7 @@ func (p *classicParser) terse(body []line, i int, fs []string) int {
 	}
 	x := newFields(p.f, body[i])
 	t := &Terse{Value: x.float(0, "value")}
+	x.lastNumber(0, 2)
 	next := 1
 	if len(fs) > 1 && len(fs[1]) == 1 && isMethod(fs[1]) {
 		t.Method = fs[1]

@@ -1,5 +1,7 @@
 package netperf
 
+import "fmt"
+
 // summarise fills the Result's summary fields (Throughput,
 // ThroughputMbps, TransPerSec, UDP) from the classic table.
 func (p *classicParser) summarise() {
@@ -27,6 +29,10 @@ func (p *classicParser) summarise() {
 		if c.UDPRecv == nil {
 			return
 		}
+		if v := c.UDPSend.Throughput; v < 0 {
+			n := p.firstDataLine()
+			p.f.setErr(line{n: n, text: p.f.lineText(n)}, fmt.Sprintf("send throughput %v is negative: not a measurement", v))
+		}
 		p.setThroughput(c.UDPRecv.Throughput, c.Unit, c.UnitAssumed)
 		u := newUDPStream(c.UDPSend.Messages, c.UDPRecv.Messages)
 		u.SendErrors = uint64p(c.UDPSend.Errors)
@@ -48,9 +54,18 @@ func (p *classicParser) summarise() {
 func (p *classicParser) summariseTerse() {
 	c, res := p.c, p.f.res
 	n := p.firstDataLine()
-	switch {
+	switch u := p.f.in.unit; {
 	case c.Terse.Method != "":
 		p.f.warnf(n, "-v 0 with -c/-C prints the service demand (%v, method %s), not the throughput", c.Terse.Value, c.Terse.Method)
+	case res.Test == "" && u != "":
+		// -D: the interim lines carry the unit, and netperf prints the
+		// last number in the same one (format_units() of -f).
+		c.Unit, c.UnitAssumed = u, false
+		p.f.warnf(n, "-v 0 without a banner: unit %s taken from the interim results", u)
+		p.setThroughput(c.Terse.Value, u, false)
+		if u.IsTransactions() {
+			res.TransPerSec = float64p(c.Terse.Value)
+		}
 	case res.Test == "":
 		p.f.warnf(n, "-v 0 without a banner: the test, and so the meaning and unit of %v, are unknown", c.Terse.Value)
 	case res.Test == "UDP_STREAM":
@@ -69,6 +84,10 @@ func (p *classicParser) summariseTerse() {
 
 func (p *classicParser) setThroughput(v float64, u Unit, assumed bool) {
 	res := p.f.res
+	if v < 0 {
+		n := p.firstDataLine()
+		p.f.setErr(line{n: n, text: p.f.lineText(n)}, fmt.Sprintf("throughput %v is negative: not a measurement", v))
+	}
 	res.Throughput = &Rate{Value: v, Unit: u, Assumed: assumed}
 	if mbps, ok := u.Mbps(v); ok {
 		res.ThroughputMbps = float64p(mbps)

@@ -1,6 +1,7 @@
 package netperf
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -19,24 +20,37 @@ func Detect(data []byte) Form {
 	return detect(string(data))
 }
 
-func detect(s string) Form {
+func detect(s string) Form { return detectInput(readString(s)) }
+
+func detectInput(in *input) Form {
+	// Interim lines are taken by the reading; only -k and -o print them
+	// in their own forms, before anything else.
+	switch {
+	case in.sawKeyVal:
+		return FormKeyVal
+	case in.sawCSV:
+		return FormCSV
+	}
 	// stray is set by a line that is nothing netperf prints: a bare
 	// number after it is not -v 0 output ("hello world\n7\n").
-	var banner, version, failed, wrapped, stray bool
-	for s != "" {
-		var t string
-		if i := strings.IndexByte(s, '\n'); i >= 0 {
-			t, s = s[:i], s[i+1:]
-		} else {
-			t, s = s, ""
+	var banner, version, failed, wrapped, stray, sawText bool
+	lines := in.lines
+	for i, l := range lines {
+		next := ""
+		if i+1 < len(lines) {
+			next = lines[i+1].text
 		}
-		t = leadTrim(strings.TrimSuffix(t, "\r"))
+		t := leadTrim(l.text)
 		trimmed := strings.TrimSpace(t)
+		firstText := !sawText && trimmed != ""
 		if wrapped {
 			wrapped = false
 			if bannerContinues(t) {
 				continue
 			}
+		}
+		if trimmed != "" {
+			sawText = true
 		}
 		switch {
 		case trimmed == "", strings.HasPrefix(t, "!!!"), strings.HasPrefix(t, "Interim result:"),
@@ -46,9 +60,11 @@ func detect(s string) Form {
 		case strings.HasPrefix(t, "Netperf version "):
 			version = true
 			continue
+		case firstText && isCommandLine(t): // the command of a paste, not output
+			continue
 		case isSelectorLine(t):
 			return FormKeyVal
-		case isCSVTitleLine(trimmed) && !blankLine(nextLine(s)):
+		case isCSVTitleLine(trimmed) && !blankLine(next):
 			return FormCSV // -o with one selector: "Round Trip Latency usec/tran"
 		}
 		if _, incomplete, ok := parseBanner(t); ok {
@@ -65,7 +81,7 @@ func detect(s string) Form {
 			}
 			continue
 		}
-		first, next := nextWord(t, 0)
+		first, nextw := nextWord(t, 0)
 		switch {
 		case failed:
 			// Text after a failure message is part of it ("Please
@@ -76,7 +92,7 @@ func detect(s string) Form {
 		case strings.Contains(t, ",") && looksCSV(t):
 			return FormCSV
 		case isNumber(first) && !stray:
-			if second, _ := nextWord(t, next); isUnitToken(second) {
+			if second, _ := nextWord(t, nextw); isUnitToken(second) {
 				return FormHuman // -P 0 -O: "12068.49   10^6bits/s  TCP"
 			}
 			if numericLine(t) || terseWithBrand(first, t) {
@@ -94,8 +110,8 @@ func detect(s string) Form {
 		return FormError
 	case version:
 		return FormVersion
-	case banner:
-		return FormClassic
+	case banner, in.ninterims > 0:
+		return FormClassic // ParseClassic reports it truncated
 	}
 	return FormUnknown
 }
@@ -111,14 +127,6 @@ func isCSVTitleLine(t string) bool {
 	}
 	_, ok := byCSVHeader[t]
 	return ok
-}
-
-// nextLine returns the first line of s.
-func nextLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 func blankLine(s string) bool { return strings.TrimSpace(s) == "" }
@@ -151,26 +159,68 @@ func looksCSV(s string) bool {
 //
 // Similar to: netperf ... | tee out.txt, then reading out.txt by eye.
 func Parse(r io.Reader) (*Result, error) {
-	s, err := readAll(r)
+	return ParseStream(r, nil)
+}
+
+// ParseStream is Parse for outputs of any length: it reads r line by
+// line, and hands each demo-mode interim result (-D) to interim as it is
+// read instead of keeping it in Result.Interims (a nil interim keeps
+// them, as Parse does). Besides the interim results it keeps at most
+// MaxKeptBytes of text and reads lines of at most MaxLineBytes, so its
+// memory stays bounded whatever r holds: past either bound it stops with
+// a *ParseError wrapping ErrTooLarge (or ErrUnrecognized when what it read
+// is no netperf output).
+//
+// Similar to: netperf -D 1 -l 86400 ... | while read line; do ...; done
+func ParseStream(r io.Reader, interim func(Interim)) (*Result, error) {
+	in, err := readInput(r, interim)
 	if err != nil {
 		return nil, err
 	}
-	switch detect(s) {
+	switch detectInput(in) {
 	case FormClassic:
-		return parseClassic(s)
+		return parseClassicInput(in)
 	case FormKeyVal:
-		return parseKeyVal(s)
+		return parseKeyValInput(in)
 	case FormCSV:
-		return parseCSV(s, nil)
+		return parseCSVInput(in, nil)
 	case FormHuman:
-		return parseHuman(s, nil)
+		return parseHumanInput(in, nil)
 	case FormError, FormVersion:
-		return newFrame(s, FormUnknown).finish(false)
+		return newFrame(in, FormUnknown).finish(false)
 	}
-	if strings.TrimSpace(s) == "" {
+	if in.perr != nil && errors.Is(in.perr, ErrTooLarge) {
+		return nil, fmt.Errorf("%w: %w", ErrUnrecognized, in.perr)
+	}
+	if in.nlines == 0 || allBlank(in.lines) {
 		return nil, fmt.Errorf("%w: empty input", ErrUnrecognized)
 	}
 	return nil, fmt.Errorf("%w: not a netperf output this package knows", ErrUnrecognized)
+}
+
+func allBlank(lines []line) bool {
+	for _, l := range lines {
+		if strings.TrimSpace(l.text) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// isCommandLine reports whether a line is the command that ran netperf,
+// pasted with its output ("$ netperf -H host -t TCP_RR", "kubectl exec
+// pod -- netperf -H 10.0.0.2 -- -O THROUGHPUT"): a word netperf (or a path
+// to it) followed by an option.
+func isCommandLine(t string) bool {
+	fs := strings.Fields(t)
+	for i, w := range fs {
+		if (w == "netperf" || strings.HasSuffix(w, "/netperf")) && i+1 < len(fs) && strings.HasPrefix(fs[i+1], "-") {
+			_, failure := classifyFailureLine(t)
+			_, _, banner := parseBanner(t)
+			return !failure && !banner
+		}
+	}
+	return false
 }
 
 // terseWithBrand reports whether a line is -v 0's "%7.2f %s": a number

@@ -20,14 +20,28 @@
 //   - Omni: every selector by name, and the common ones typed;
 //   - Warnings: inf/nan values, assumed units, confidence not achieved.
 //
-// netperf prints no unit with -P 0 or -v 0; the parsers then assume
-// netperf's default (10^6bits/sec for streams, Trans/sec for RR tests),
-// set Rate.Assumed and say so in Warnings.
+// netperf prints no unit with -P 0 or -v 0; the parsers then take the
+// unit of the demo-mode interim lines when there are any (netperf prints
+// both with the same -f), and otherwise assume netperf's default
+// (10^6bits/sec for streams, Trans/sec for RR tests), set Rate.Assumed
+// and say so in Warnings.
 //
 // A failure (no netserver, unknown test, bad option, send error, ...)
 // comes back as an *Error with a Kind (errors.As), wrapping ErrFailed.
 // Truncated or garbled output gives a *ParseError with the line number,
-// wrapping ErrParse, beside a Result that keeps what parsed.
+// wrapping ErrParse, beside a Result that keeps what parsed; it also
+// wraps ErrTruncated for an output cut before its result, ErrNoResult for
+// one that holds no result at all (Run uses the same sentinel), and
+// ErrTooLarge past the reading bounds. A decimal comma ("1234,56"), a
+// value out of range (1e309) and a negative throughput are garbled, not
+// warnings.
+//
+// Inputs are read line by line: interim results are taken as they come
+// (ParseStream hands them to a callback, for -D runs of any length), and
+// the rest is bounded (MaxLineBytes, MaxKeptBytes), so no input exhausts
+// memory. Terminal escape sequences (colours from a terminal or a CI log)
+// are removed with a warning, and a first line that is the command that
+// ran netperf ("$ kubectl exec pod -- netperf -H ...") is skipped.
 //
 // netperf's own pitfalls are handled rather than passed on: UDP_STREAM's
 // omni THROUGHPUT is what netserver received while -v 0 prints the send

@@ -3,6 +3,7 @@ package netperf
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Sentinel errors. Callers test for them with errors.Is; the typed errors
@@ -19,6 +20,22 @@ var (
 	// ErrFailed is wrapped by every *Error: the input is netperf's own
 	// report of a failure (no netserver, bad option, send error, ...).
 	ErrFailed = errors.New("netperf: netperf reported a failure")
+
+	// ErrTruncated is wrapped by a *ParseError when the output ends
+	// before its result (a table's titles without their data line, a
+	// banner and nothing after it, a value cut short).
+	ErrTruncated = errors.New("netperf: output ends before the result")
+
+	// ErrNoResult is wrapped by a *ParseError when the output holds no
+	// result at all (no table row, no selector, no interim result), and
+	// by Run when netperf printed none: a run that says nothing is an
+	// error, never an empty success.
+	ErrNoResult = errors.New("netperf: no result in the output")
+
+	// ErrTooLarge is wrapped by a *ParseError when the input has a line
+	// longer than MaxLineBytes or more than MaxKeptBytes of lines besides
+	// interim results: no netperf output is that large.
+	ErrTooLarge = errors.New("netperf: input too large")
 )
 
 // ParseError tells which line of the input could not be parsed. It wraps
@@ -27,6 +44,9 @@ type ParseError struct {
 	Line int    // 1-based; one past the last line when the input is truncated
 	Text string // the line, cut to 120 bytes
 	Msg  string // what was wrong
+	// Err is ErrTruncated, ErrNoResult or ErrTooLarge when one of them
+	// says what was wrong; nil otherwise.
+	Err error
 }
 
 // Error says which line failed and why.
@@ -37,14 +57,26 @@ func (e *ParseError) Error() string {
 	return fmt.Sprintf("%v: line %d: %s: %q", ErrParse, e.Line, e.Msg, e.Text)
 }
 
-// Unwrap returns ErrParse.
-func (e *ParseError) Unwrap() error { return ErrParse }
+// Unwrap returns ErrParse, and Err when set.
+func (e *ParseError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrParse}
+	}
+	return []error{ErrParse, e.Err}
+}
 
+// newParseError builds a *ParseError; a message that starts with
+// "truncated" wraps ErrTruncated, so callers can tell a cut output from a
+// garbled one.
 func newParseError(line int, text, msg string) *ParseError {
 	if len(text) > 120 {
 		text = text[:120]
 	}
-	return &ParseError{Line: line, Text: text, Msg: msg}
+	e := &ParseError{Line: line, Text: text, Msg: msg}
+	if strings.HasPrefix(msg, "truncated") {
+		e.Err = ErrTruncated
+	}
+	return e
 }
 
 // Kind classifies a failure netperf reported. The values are stable

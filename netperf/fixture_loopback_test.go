@@ -45,6 +45,22 @@ func loopbackExpectations() map[string]expect {
 	m["tcp-stream-p0-v0"] = expect{summary: summary{Form: FormClassic},
 		warn:  []string{"-v 0 without a banner"},
 		check: func(t *testing.T, r *Result) { wantEqual(t, "terse", r.Classic.Terse, &Terse{Value: 16507.06}) }}
+	// -P 0 -v 0 -D: no banner and no titles, but the interim lines name
+	// the unit the last number is in (netperf prints both with the same
+	// format_units()).
+	m["tcp-stream-p0-v0-demo"] = expect{
+		summary: summary{Form: FormClassic, Throughput: &Rate{Value: 4871.86, Unit: "10^6bits/s"}, ThroughputMbps: f64(4871.86)},
+		warn:    []string{"unit 10^6bits/s taken from the interim results"},
+		check: func(t *testing.T, r *Result) {
+			wantEqual(t, "interims", len(r.Interims), 3)
+			wantEqual(t, "terse", r.Classic.Terse, &Terse{Value: 4871.86})
+		},
+	}
+	m["tcp-rr-p0-v0-demo"] = expect{
+		summary: summary{Form: FormClassic, Throughput: &Rate{Value: 26985.12, Unit: "Trans/s"}, TransPerSec: f64(26985.12)},
+		warn:    []string{"unit Trans/s taken from the interim results"},
+		check:   func(t *testing.T, r *Result) { wantEqual(t, "interims", len(r.Interims), 4) },
+	}
 	m["tcp-rr-v0"] = expect{
 		summary: summary{Form: FormClassic, Test: "TCP_RR", Throughput: &Rate{Value: 116629.52, Unit: UnitTransPerSec, Assumed: true}, TransPerSec: f64(116629.52)},
 		warn:    []string{"no unit printed (-v 0): assumed Trans/sec"},

@@ -1,6 +1,7 @@
 package netperf
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -37,7 +38,7 @@ func splitLines(s string) []line {
 // separators) are body, for the form's own parser.
 type frame struct {
 	res      *Result
-	raw      string
+	in       *input
 	body     []line
 	failures []failureLine
 	nlines   int
@@ -49,33 +50,41 @@ type failureLine struct {
 	kind Kind
 }
 
-// readAll reads r into a string (one allocation, which all lines share).
-func readAll(r io.Reader) (string, error) {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return "", fmt.Errorf("netperf: read: %w", err)
-	}
-	return string(b), nil
+// readAll reads r line by line (see readInput), keeping its interim
+// results in the Result.
+func readAll(r io.Reader) (*input, error) {
+	return readInput(r, nil)
 }
 
-func newFrame(s string, form Form) *frame {
-	f := &frame{res: &Result{Form: form}, raw: s}
-	lines := splitLines(s)
-	f.nlines = len(lines)
+func newFrame(in *input, form Form) *frame {
+	f := &frame{res: &Result{Form: form}, in: in}
+	f.res.Warnings = append(f.res.Warnings, in.warnings...)
+	f.res.Interims = in.interims
+	lines := in.lines
+	f.nlines = in.nlines
 	f.body = make([]line, 0, len(lines))
+	if in.perr != nil && errors.Is(in.perr, ErrTooLarge) {
+		f.perr = in.perr
+	}
+	sawText := false
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		t := leadTrim(l.text)
-		if t != l.text && strings.HasPrefix(strings.TrimLeft(l.text, " \t"), "^C") {
-			f.warnf(l.n, "^C: netperf was stopped with Ctrl-C; the results cover the time until then")
+		first := false // the first line with text: a pasted command?
+		if strings.TrimSpace(t) != "" {
+			first, sawText = !sawText, true
 		}
 		switch {
 		case strings.TrimSpace(t) == "":
 			f.body = append(f.body, l)
+		case first && isCommandLine(t):
+			// A paste that starts with the command that ran netperf
+			// ("$ kubectl exec pod -- netperf -H ..."): not output.
+			f.warnf(l.n, "command line skipped: %q", clip(l.text))
 		case strings.HasPrefix(t, "!!!"):
 			i = f.confidenceBlock(lines, i) - 1
 		case strings.HasPrefix(t, "Interim result:"):
-			f.interimHuman(l)
+			f.setErr(l, "malformed interim result")
 		case strings.HasPrefix(t, "Netperf version "):
 			f.res.Version = strings.TrimSpace(strings.TrimPrefix(t, "Netperf version "))
 		case isSelectorLine(t):
@@ -194,36 +203,21 @@ func (f *frame) confidenceBlock(lines []line, i int) int {
 	return i
 }
 
-// interimHuman reads "Interim result: %7.2f %s/s over %.3f seconds ending
-// at %ld.%.3ld".
-func (f *frame) interimHuman(l line) {
-	fs := strings.Fields(l.text)
-	if len(fs) != 10 || fs[4] != "over" || fs[6] != "seconds" {
-		f.setErr(l, "malformed interim result")
-		return
-	}
-	f.addInterim(l, fs[2], fs[3], fs[5], fs[9])
-}
-
-func (f *frame) addInterim(l line, value, unit, interval, ending string) {
-	v, sv, ok1 := parseNumber(value)
-	iv, _, ok2 := parseNumber(interval)
-	e, _, ok3 := parseNumber(ending)
-	if !ok1 || !ok2 || !ok3 {
-		f.setErr(l, "malformed interim result")
-		return
-	}
-	if sv {
-		f.warnf(l.n, "interim result is %v", v)
-	}
-	f.res.Interims = append(f.res.Interims, Interim{Value: v, Unit: Unit(unit), IntervalSec: iv, EndingUnixSec: e})
-}
-
 // setErr records the first parse error.
 func (f *frame) setErr(l line, msg string) {
 	if f.perr == nil {
 		f.perr = newParseError(l.n, l.text, msg)
 	}
+}
+
+// lineText is the text of line n, for errors.
+func (f *frame) lineText(n int) string {
+	for _, l := range f.body {
+		if l.n == n {
+			return l.text
+		}
+	}
+	return ""
 }
 
 func (f *frame) warnf(n int, format string, args ...any) {
@@ -249,24 +243,28 @@ func (f *frame) finish(hasResult bool) (*Result, error) {
 		if !hasResult {
 			first := f.failures[0]
 			res.Form = FormError
-			raw := strings.TrimSpace(f.raw)
-			if len(raw) > maxRaw {
-				raw = raw[:maxRaw]
-			}
-			return res, &Error{Kind: first.kind, Message: strings.TrimSpace(first.text), Line: first.n, Raw: raw}
+			return res, &Error{Kind: first.kind, Message: strings.TrimSpace(first.text), Line: first.n, Raw: f.in.raw()}
 		}
 		for _, fl := range f.failures {
 			f.warnf(fl.n, "netperf reported (the test still ran): %s", strings.TrimSpace(fl.text))
 		}
 	}
+	if f.perr == nil && f.in.perr != nil {
+		f.perr = f.in.perr // found while reading: an interim result
+	}
 	if f.perr != nil {
 		return res, f.perr
 	}
 	if !hasResult {
-		if res.Banner != nil {
-			return res, newParseError(f.nlines+1, "", "truncated: no result after the banner")
+		pe := newParseError(f.nlines+1, "", "no netperf result in the input")
+		switch {
+		case f.in.ninterims > 0:
+			pe = newParseError(f.nlines+1, "", "truncated: interim results without the final result")
+		case res.Banner != nil:
+			pe = newParseError(f.nlines+1, "", "truncated: no result after the banner")
 		}
-		return res, newParseError(f.nlines+1, "", "no netperf result in the input")
+		pe.Err = errors.Join(pe.Err, ErrNoResult)
+		return res, pe
 	}
 	return res, nil
 }

@@ -2,6 +2,7 @@ package netperf
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -93,5 +94,34 @@ func FuzzParseHuman(f *testing.F) {
 		checkInvariants(t, in, res, err)
 		res, err = ParseHuman(strings.NewReader(in), "THROUGHPUT", "THROUGHPUT_UNITS")
 		checkInvariants(t, in, res, err)
+	})
+}
+
+// FuzzParseStream: streaming gives what Parse gives, the interim results
+// handed over one by one instead of kept; escapes are stripped the same
+// way whatever the input.
+func FuzzParseStream(f *testing.F) {
+	seedFixtures(f)
+	f.Add("\x1b[1;32mTHROUGHPUT=1.00\x1b[0m\nTHROUGHPUT_UNITS=10^6bits/s\n")
+	f.Add("NETPERF_INTERIM_RESULT[0]=1.00\nNETPERF_UNITS[1]=10^6bits/s\nTHROUGHPUT=1\n")
+	f.Add("1.00,10^6bits/s,0.3,1.0\n2.00,10^6bits/s,0.3,1.3\n3.00\n")
+	f.Add("$ netperf -H x -- -O THROUGHPUT\nThroughput\n\n\n\n1.00\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		whole, werr := Parse(strings.NewReader(in))
+		var streamed []Interim
+		res, err := ParseStream(strings.NewReader(in), func(it Interim) { streamed = append(streamed, it) })
+		if (err == nil) != (werr == nil) || (res == nil) != (whole == nil) {
+			t.Fatalf("stream %v (%v), whole %v (%v)", res, err, whole, werr)
+		}
+		if res == nil {
+			return
+		}
+		checkInvariants(t, in, res, err)
+		if len(res.Interims) != 0 || len(streamed) != len(whole.Interims) {
+			t.Fatalf("%d interims streamed, %d kept; Parse kept %d", len(streamed), len(res.Interims), len(whole.Interims))
+		}
+		if res.ThroughputMbps != nil && (whole.ThroughputMbps == nil || *res.ThroughputMbps != *whole.ThroughputMbps && !math.IsNaN(*res.ThroughputMbps)) {
+			t.Fatalf("throughput %v, whole %v", *res.ThroughputMbps, whole.ThroughputMbps)
+		}
 	})
 }

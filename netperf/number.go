@@ -1,6 +1,8 @@
 package netperf
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -42,6 +44,21 @@ func parseNumber(s string) (v float64, special, ok bool) {
 		return 0, false, false
 	}
 	return v, false, true
+}
+
+// notNumber says why s is not a number, for a ParseError: a decimal
+// comma (netperf run under a locale such as de_DE prints "1234,56"), a
+// value out of range of a float64 (1e309), or just that.
+func notNumber(what, s string) string {
+	if i := strings.IndexByte(s, ','); i > 0 && i < len(s)-1 && !strings.ContainsAny(s[:i]+s[i+1:], ",.") {
+		if _, _, ok := parseNumber(s[:i] + "." + s[i+1:]); ok {
+			return fmt.Sprintf("%s %q has a decimal comma (a locale's LC_NUMERIC?): not a number", what, s)
+		}
+	}
+	if _, err := strconv.ParseFloat(s, 64); errors.Is(err, strconv.ErrRange) {
+		return fmt.Sprintf("%s %q is out of range of a float64", what, s)
+	}
+	return what + " is not a number"
 }
 
 // isNumber reports whether s is a number parseNumber accepts.

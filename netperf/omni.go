@@ -216,7 +216,7 @@ func (o *Omni) fill(f *frame) {
 		if p := o.floatField(s.Name); p != nil {
 			x, _, ok := parseNumber(v)
 			if !ok {
-				f.setErr(line{n: s.Line, text: s.Name + "=" + v}, s.Name+" is not a number")
+				f.setErr(line{n: s.Line, text: s.Name + "=" + v}, notNumber(s.Name, v))
 				continue
 			}
 			if !notMeasured(s.Name, x) {

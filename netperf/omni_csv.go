@@ -18,15 +18,17 @@ import (
 //
 // Values may be quoted (COMMAND_LINE, RESULT_BRAND) and hold commas.
 func ParseCSV(r io.Reader, selectors ...string) (*Result, error) {
-	s, err := readAll(r)
+	in, err := readAll(r)
 	if err != nil {
 		return nil, err
 	}
-	return parseCSV(s, selectors)
+	return parseCSVInput(in, selectors)
 }
 
-func parseCSV(s string, names []string) (*Result, error) {
-	f := newFrame(s, FormCSV)
+func parseCSV(s string, names []string) (*Result, error) { return parseCSVInput(readString(s), names) }
+
+func parseCSVInput(in *input, names []string) (*Result, error) {
+	f := newFrame(in, FormCSV)
 	var rows []line
 	for _, l := range f.body {
 		if strings.TrimSpace(l.text) != "" {
@@ -47,12 +49,8 @@ func parseCSV(s string, names []string) (*Result, error) {
 			rows = rows[:n-1]
 		}
 		for _, l := range rows {
-			if !isInterimCSV(l.text) {
-				f.setErr(l, "unexpected line before the CSV values")
-				continue
-			}
-			fs := splitCSV(l.text)
-			f.addInterim(l, fs[0], fs[1], fs[2], fs[3])
+			// The interim lines were taken by the reading.
+			f.setErr(l, "unexpected line before the CSV values")
 		}
 		switch {
 		case header != nil:
@@ -63,7 +61,7 @@ func parseCSV(s string, names []string) (*Result, error) {
 			csvValues(f, o, nil, last, names)
 		}
 	}
-	return f.finish(finishOmni(f, o) || len(f.res.Interims) > 0)
+	return f.finish(finishOmni(f, o) || f.in.ninterims > 0)
 }
 
 // csvValues pairs the value line with the headers (or, without headers,

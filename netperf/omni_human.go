@@ -24,15 +24,19 @@ import (
 //
 // Similar to: netperf -t TCP_STREAM -- -O THROUGHPUT,THROUGHPUT_UNITS,ELAPSED_TIME
 func ParseHuman(r io.Reader, selectors ...string) (*Result, error) {
-	s, err := readAll(r)
+	in, err := readAll(r)
 	if err != nil {
 		return nil, err
 	}
-	return parseHuman(s, selectors)
+	return parseHumanInput(in, selectors)
 }
 
 func parseHuman(s string, names []string) (*Result, error) {
-	f := newFrame(s, FormHuman)
+	return parseHumanInput(readString(s), names)
+}
+
+func parseHumanInput(in *input, names []string) (*Result, error) {
+	f := newFrame(in, FormHuman)
 	body := f.body
 	o := &Omni{}
 	i := 0
@@ -70,7 +74,7 @@ func parseHuman(s string, names []string) (*Result, error) {
 			i++
 		}
 	}
-	return f.finish(finishOmni(f, o) || len(f.res.Interims) > 0)
+	return f.finish(finishOmni(f, o) || f.in.ninterims > 0)
 }
 
 // humanBlock reads one block's columns.

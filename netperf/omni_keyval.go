@@ -2,7 +2,6 @@ package netperf
 
 import (
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,18 +16,20 @@ import (
 // A line that is neither SELECTOR=value nor netperf's banner, diagnostics
 // or failure text gives a *ParseError; the other lines are still parsed.
 func ParseKeyVal(r io.Reader) (*Result, error) {
-	s, err := readAll(r)
+	in, err := readAll(r)
 	if err != nil {
 		return nil, err
 	}
-	return parseKeyVal(s)
+	return parseKeyValInput(in)
 }
 
-func parseKeyVal(s string) (*Result, error) {
-	f := newFrame(s, FormKeyVal)
+func parseKeyVal(s string) (*Result, error) { return parseKeyValInput(readString(s)) }
+
+// parseKeyValInput reads the selectors; the demo-mode keys were gathered
+// into interim results by the reading (input.interimKey).
+func parseKeyValInput(in *input) (*Result, error) {
+	f := newFrame(in, FormKeyVal)
 	o := &Omni{Selectors: make([]Selector, 0, len(f.body))}
-	interims := map[int]*interimKeys{}
-	var order []int
 	for _, l := range f.body {
 		text := strings.TrimLeft(l.text, " \t") // a page's indentation
 		if text == "" {
@@ -40,32 +41,16 @@ func parseKeyVal(s string) (*Result, error) {
 		}
 		name, value, _ := strings.Cut(text, "=")
 		value = unquote(strings.TrimSpace(value))
-		if base, n, ok := indexedKey(name); ok {
-			if slot := interimSlot(base); slot >= 0 {
-				keys, seen := interims[n]
-				if !seen {
-					keys = &interimKeys{first: l}
-					interims[n] = keys
-					order = append(order, n)
-				}
-				keys.values[slot] = value
-				continue
-			}
-		}
 		o.Selectors = append(o.Selectors, Selector{Name: name, Value: value, Line: l.n})
 	}
-	slices.Sort(order)
-	for _, n := range order {
-		k := interims[n]
-		f.addInterim(k.first, k.values[0], k.values[1], k.values[2], k.values[3])
-	}
-	return f.finish(finishOmni(f, o) || len(f.res.Interims) > 0)
+	return f.finish(finishOmni(f, o) || f.in.ninterims > 0)
 }
 
 // interimKeys gathers the four demo-mode keys of one interval.
 type interimKeys struct {
 	first  line // the first of the keys, for errors
 	values [4]string
+	set    uint8 // which of values were read
 }
 
 // isSelectorLine reports whether s starts with NAME= or NAME[n]=, NAME

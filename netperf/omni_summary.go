@@ -16,6 +16,13 @@ func finishOmni(f *frame, o *Omni) bool {
 	res := f.res
 	first := o.Selectors[0].Line
 
+	for _, s := range o.Selectors {
+		if s.Name == "THROUGHPUT" || s.Name == "TRANSACTION_RATE" || strings.HasSuffix(s.Name, "_THROUGHPUT") {
+			if v, special, ok := parseNumber(s.Value); ok && !special && v < 0 {
+				f.setErr(line{n: s.Line, text: s.Name + "=" + s.Value}, fmt.Sprintf("%s %v is negative: not a measurement", s.Name, v))
+			}
+		}
+	}
 	if o.Throughput != nil {
 		r := &Rate{Value: *o.Throughput, Unit: o.ThroughputUnits}
 		if r.Unit == "" {

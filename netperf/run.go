@@ -38,7 +38,8 @@ var ErrRunTimeout = errors.New("netperf: run outlasted its deadline")
 //     classifies, or was killed: errors.Is(err, context.Canceled),
 //     errors.Is(err, ErrRunTimeout).
 //   - *ParseError (ErrParse): the output was garbled; the Result keeps
-//     what parsed.
+//     what parsed. A run that printed no result (no THROUGHPUT) also
+//     wraps ErrNoResult.
 //
 // Similar to: netperf -H HOST -t UDP_STREAM -l 30 -- -m 1400 -s 2M -S 2M -k THROUGHPUT,...
 func Run(ctx context.Context, r host.Runner, o Options) (*Result, error) {
@@ -111,7 +112,7 @@ func parseRun(p *host.Process, waitErr error) (*Result, error) {
 	if perr != nil {
 		return res, perr
 	}
-	return res, &ParseError{Line: 1 + bytes.Count(stdout, []byte("\n")), Msg: "no THROUGHPUT in netperf's -k output"}
+	return res, &ParseError{Line: 1 + bytes.Count(stdout, []byte("\n")), Msg: "no THROUGHPUT in netperf's -k output", Err: ErrNoResult}
 }
 
 // stderrFailure returns the first failure standard error reports (of kind

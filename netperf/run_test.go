@@ -349,3 +349,14 @@ func TestRunCPUs(t *testing.T) {
 		t.Errorf("CPU %d: err %v, want an OptionsError on CPUs", host.MaxCPU, err)
 	}
 }
+
+// TestRunNoResult: a run whose output says nothing (empty, or -k lines
+// without THROUGHPUT) is ErrNoResult, whatever netperf's exit status.
+func TestRunNoResult(t *testing.T) {
+	for name, out := range map[string]string{"empty": "", "no THROUGHPUT": "LOCAL_SEND_CALLS=18402\nREMOTE_RECV_CALLS=18402\n"} {
+		f := &host.Fake{Scripts: map[string]host.FakeScript{"netperf": {Stdout: out}}}
+		if _, err := Run(context.Background(), f, Options{Test: TestUDPStream}); !errors.Is(err, ErrNoResult) || !errors.Is(err, ErrParse) {
+			t.Errorf("%s: err = %v, want ErrNoResult", name, err)
+		}
+	}
+}

@@ -5,19 +5,38 @@
 //	go run ./examples/parse rocekittest/captures/trixie/perftest/send-bw-gbits/client.stdout
 //	netperf -H 198.18.0.2 -t UDP_STREAM | go run ./examples/parse
 //
-// Exit status: 0 when the input was recognised (also when it is a tool's
-// error message: the JSON then holds an "error" object), 3 when it was
-// recognised but is cut short or garbled (the JSON holds what parsed and a
-// "parse_error" object: kind "truncated" or "garbled", line, message), 2
-// when it was not recognised, 1 when the input could not be read.
+// Exit status, the same for every form (perftest text, bare and
+// --out_json; netperf classic, omni -k, -o, -O, with -D interim lines):
+//
+//	0  a complete result was parsed; also a tool's own error message
+//	   (the JSON then holds an "error" object)
+//	1  the input could not be read
+//	2  the input is not a perftest or netperf output (or a usage error)
+//	3  the input is a perftest or netperf output but broken: cut short,
+//	   garbled (a decimal comma, a number out of range, a negative
+//	   throughput), too large to be one, or holding no result at all;
+//	   the JSON holds what parsed and a "parse_error" object (kind
+//	   "truncated", "garbled", "too_large" or "no_result", line, message)
+//
+// Any error the library's parser returns, whatever its type, is a 3
+// unless it is the tool's own failure report.
+//
+// Memory stays bounded whatever the input: the form is told from its
+// first MiB, perftest tables larger than 4 MiB and netperf's interim
+// lines are parsed as a stream (written as they are read, never kept),
+// and the rest of a netperf output, a line, a JSON file or an output read
+// whole have size limits past which parse stops with "too_large" (or 2
+// when what it read is neither tool's).
 //
 // The keys are a contract for scripts (see issue 3): perftest results carry
 // tool, test, kind, header, bw or lat rows, value, warnings and error;
 // netperf results carry tool, test, throughput_mbps, udp, trans_per_sec,
-// omni, warnings and error. inf and nan become null with a warning.
+// omni, interims (with -D), warnings and error. inf and nan become null
+// with a warning.
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -35,9 +54,19 @@ import (
 const usage = `usage: parse [FILE]
 
 Reads one perftest or netperf output (FILE, or standard input when FILE is
-absent or "-") and prints it parsed, as JSON. Exit status: 0 recognised,
-2 not recognised (or a usage error), 1 the input could not be read.
+absent or "-") and prints it parsed, as JSON. Exit status: 0 a complete
+result, 3 recognised but broken (cut, garbled, too large or empty: the JSON
+has a parse_error), 2 not recognised (or a usage error), 1 the input could
+not be read.
 `
+
+// The exit statuses (see the package doc).
+const (
+	exitOK           = 0
+	exitRead         = 1
+	exitUnrecognised = 2
+	exitBroken       = 3
+)
 
 func main() {
 	args := os.Args[1:]
@@ -47,43 +76,22 @@ func main() {
 	}
 	if len(args) > 1 || (len(args) == 1 && len(args[0]) > 1 && args[0][0] == '-') {
 		fmt.Fprintf(os.Stderr, "parse: unexpected %q\n%s", strings.Join(args, " "), usage)
-		os.Exit(2)
+		os.Exit(exitUnrecognised)
 	}
 	in, err := openInput(args)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "parse:", err)
-		os.Exit(1)
+		os.Exit(exitRead)
 	}
-	// Up to streamAbove is read whole; a perftest output beyond that is
-	// parsed as a stream, rows written as they come.
-	data, err := io.ReadAll(io.LimitReader(in, streamAbove+1))
+	out := bufio.NewWriterSize(os.Stdout, 64<<10)
+	err = parseTo(in, out)
+	if ferr := out.Flush(); ferr != nil && err == nil {
+		err = ferr
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "parse:", err)
-		os.Exit(1)
 	}
-	if len(data) > streamAbove && streamable(data[:1<<20]) {
-		if err := parseStream(io.MultiReader(bytes.NewReader(data), in), os.Stdout); err != nil {
-			fmt.Fprintln(os.Stderr, "parse:", err)
-			os.Exit(3)
-		}
-		return
-	}
-	if rest, err := io.ReadAll(in); err != nil {
-		fmt.Fprintln(os.Stderr, "parse:", err)
-		os.Exit(1)
-	} else {
-		data = append(data, rest...)
-	}
-	out, err := parse(data)
-	if err != nil && out == nil {
-		fmt.Fprintln(os.Stderr, "parse:", err)
-		os.Exit(2)
-	}
-	os.Stdout.Write(out)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "parse:", err)
-		os.Exit(3)
-	}
+	os.Exit(exitStatus(err))
 }
 
 func openInput(args []string) (io.Reader, error) {
@@ -96,45 +104,161 @@ func openInput(args []string) (io.Reader, error) {
 // errUnrecognised says the input is neither tool's output.
 var errUnrecognised = errors.New("input is not a perftest or netperf output this parser knows")
 
-// parse recognises the input and returns its JSON, ending in a newline.
+// readError is an input that could not be read.
+type readError struct{ err error }
+
+func (e *readError) Error() string { return "read: " + e.err.Error() }
+func (e *readError) Unwrap() error { return e.err }
+
+// errNoResult says a recognised output holds no result at all (a perftest
+// header without rows, a --out_json cut before its results).
+var errNoResult = errors.New("the output holds no result")
+
+// errTooLarge says a recognised output is larger than any the tool
+// prints in the form it is in.
+var errTooLarge = errors.New("input too large")
+
+// exitStatus maps parseTo's error to the documented exit status: any
+// error that is not a read error or errUnrecognised is a broken output.
+func exitStatus(err error) int {
+	var re *readError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &re):
+		return exitRead
+	case errors.Is(err, errUnrecognised):
+		return exitUnrecognised
+	}
+	return exitBroken
+}
+
+// peekSize is how much of the input tells its form.
+const peekSize = 1 << 20
+
+// maxWhole bounds what is read whole: a perftest output in a form that
+// is not streamed (bare --output values, --out_json, failure text).
+const maxWhole = 16 << 20
+
+// parseTo recognises one output read from r and writes its JSON to w.
+// The error decides the exit status (exitStatus); the JSON is written
+// also when the output is broken.
+func parseTo(r io.Reader, w io.Writer) error {
+	br := bufio.NewReaderSize(r, peekSize)
+	prefix, err := br.Peek(peekSize)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return &readError{err}
+	}
+	if perftest.Detect(prefix) != perftest.FormUnknown {
+		return perftestTo(br, prefix, w)
+	}
+	return netperfTo(br, w)
+}
+
+// parse is parseTo over a whole input, for the tests: the JSON (nil when
+// none was written) and the error.
 func parse(data []byte) ([]byte, error) {
-	if perftest.Detect(data) != perftest.FormUnknown {
-		res, err := parsePerftest(data)
-		if res == nil {
-			return nil, err
-		}
-		var pe *perftest.ParseError
-		if !errors.As(err, &pe) {
-			return marshal(res)
-		}
-		// Cut short or garbled: what parsed, and why it is not whole.
-		b, merr := json.Marshal(res)
-		if merr != nil {
-			return nil, merr
-		}
-		var m map[string]any
-		if merr := json.Unmarshal(b, &m); merr != nil {
-			return nil, merr
-		}
-		kind := "garbled"
-		if errors.Is(err, perftest.ErrTruncated) {
-			kind = "truncated"
-		}
-		m["parse_error"] = map[string]any{"kind": kind, "line": pe.Line, "message": err.Error()}
-		out, merr := marshal(m)
-		if merr != nil {
-			return nil, merr
-		}
-		return out, err
+	var b bytes.Buffer
+	err := parseTo(bytes.NewReader(data), &b)
+	if b.Len() == 0 {
+		return nil, err
 	}
-	if netperf.Detect(data) != netperf.Form("") {
-		res, err := netperf.Parse(bytes.NewReader(data))
-		if res == nil && err != nil && !isToolError(err) {
-			return nil, err
-		}
-		return marshal(netperfJSON(res, err))
+	return b.Bytes(), err
+}
+
+// perftestTo parses a perftest output: read whole up to streamAbove, as
+// a stream beyond that when its form grows without bound.
+func perftestTo(br *bufio.Reader, prefix []byte, w io.Writer) error {
+	data, err := io.ReadAll(io.LimitReader(br, streamAbove+1))
+	if err != nil {
+		return &readError{err}
 	}
-	return nil, errUnrecognised
+	if len(data) > streamAbove {
+		if streamable(prefix) {
+			return parseStream(io.MultiReader(bytes.NewReader(data), br), w)
+		}
+		more, err := io.ReadAll(io.LimitReader(br, maxWhole-streamAbove+1))
+		if err != nil {
+			return &readError{err}
+		}
+		if data = append(data, more...); len(data) > maxWhole {
+			err := fmt.Errorf("%w: a perftest %s output larger than %d bytes", errTooLarge, perftest.Detect(prefix), maxWhole)
+			return writeJSON(w, map[string]any{"tool": "perftest", "parse_error": parseErrorObject("too_large", 0, err)}, err)
+		}
+	}
+	res, err := parsePerftest(data)
+	if res == nil {
+		if err == nil || errors.Is(err, perftest.ErrUnrecognized) {
+			return fmt.Errorf("%w: %v", errUnrecognised, err)
+		}
+		return writeJSON(w, map[string]any{"tool": "perftest", "parse_error": perftestParseError(err)}, err)
+	}
+	if err == nil && saysNothing(res, data) {
+		err = fmt.Errorf("perftest: %w: no rows, no value and no failure", errNoResult)
+	}
+	if err == nil || isToolFailure(err) {
+		return writeJSON(w, res, nil)
+	}
+	// Cut short, garbled or empty: what parsed, and why it is not whole.
+	b, merr := json.Marshal(res)
+	if merr != nil {
+		return merr
+	}
+	var m map[string]any
+	if merr := json.Unmarshal(b, &m); merr != nil {
+		return merr
+	}
+	m["parse_error"] = perftestParseError(err)
+	return writeJSON(w, m, err)
+}
+
+// isToolFailure reports whether err is perftest's own failure report
+// (kept in Result.Failure) and nothing else.
+func isToolFailure(err error) bool {
+	return errors.Is(err, perftest.ErrToolFailed) && !errors.Is(err, perftest.ErrParse) && !errors.Is(err, perftest.ErrTruncated)
+}
+
+// saysNothing reports whether a perftest result holds nothing: no row,
+// no value, no failure. A version output, and the server side of
+// ib_read_lat and ib_atomic_lat (which prints no table: the library
+// says so in a warning), are complete without one.
+func saysNothing(res *perftest.Result, data []byte) bool {
+	if perftest.Detect(data) == perftest.FormVersion || res.Server {
+		return false
+	}
+	return len(res.BW) == 0 && len(res.Lat) == 0 && len(res.Values) == 0 && res.ReportBoth == nil && res.Failure == nil
+}
+
+// perftestParseError is the "parse_error" object of any perftest error.
+func perftestParseError(err error) map[string]any {
+	kind, line := "garbled", 0
+	var pe *perftest.ParseError
+	if errors.As(err, &pe) {
+		line = pe.Line
+	}
+	switch {
+	case errors.Is(err, errNoResult):
+		kind = "no_result"
+	case errors.Is(err, perftest.ErrTruncated):
+		kind = "truncated"
+	}
+	return parseErrorObject(kind, line, err)
+}
+
+func parseErrorObject(kind string, line int, err error) map[string]any {
+	return map[string]any{"kind": kind, "line": line, "message": err.Error()}
+}
+
+// writeJSON writes v as indented JSON and returns err (or the write's).
+func writeJSON(w io.Writer, v any, err error) error {
+	b, merr := marshal(v)
+	if merr != nil {
+		return merr
+	}
+	if _, werr := w.Write(b); werr != nil {
+		return werr
+	}
+	return err
 }
 
 // parsePerftest picks perftest's parser for the detected form. A failure
@@ -148,11 +272,6 @@ func parsePerftest(data []byte) (*perftest.Result, error) {
 	default:
 		return perftest.ParseOutput(data, nil)
 	}
-}
-
-func isToolError(err error) bool {
-	var e *netperf.Error
-	return errors.As(err, &e)
 }
 
 func marshal(v any) ([]byte, error) {
@@ -177,6 +296,7 @@ type netperfOutput struct {
 	Version        string            `json:"version,omitempty"`
 	Warnings       []string          `json:"warnings"`
 	Error          *errorOutput      `json:"error,omitempty"`
+	ParseError     map[string]any    `json:"parse_error,omitempty"`
 }
 
 type udpOutput struct {
@@ -201,7 +321,7 @@ func netperfJSON(res *netperf.Result, err error) netperfOutput {
 	if errors.As(err, &tool) {
 		out.Error = &errorOutput{Kind: string(tool.Kind), Message: tool.Message}
 	} else if err != nil {
-		out.Warnings = append(out.Warnings, err.Error())
+		out.ParseError = netperfParseError(err)
 	}
 	if res == nil {
 		return out

@@ -13,8 +13,8 @@ import (
 // streamAbove is the input size from which a perftest text output is
 // parsed as a stream: its rows are written as they are read and never
 // kept, so memory stays flat whatever the size (a 200 MB file took 3 GB
-// read whole).
-const streamAbove = 64 << 20
+// read whole, so even 64 MiB read whole would pass 64 MiB of heap).
+const streamAbove = 4 << 20
 
 // streamable reports whether a prefix of the input is a perftest text
 // output, the one form whose size grows without bound (-a, rows every
@@ -71,6 +71,14 @@ func parseStream(r io.Reader, w io.Writer) error {
 	}
 	delete(rest, "bw")
 	delete(rest, "lat")
+	if perr != nil {
+		// As parse writes it for an output read whole.
+		pe, merr := json.Marshal(perftestParseError(perr))
+		if merr != nil {
+			return merr
+		}
+		rest["parse_error"] = pe
+	}
 	if n == 0 {
 		io.WriteString(bw, "{")
 	} else {

@@ -41,7 +41,8 @@ func TestStreamMatchesWhole(t *testing.T) {
 		if err := json.Unmarshal(streamed.Bytes(), &b); err != nil {
 			t.Fatalf("%s: streamed JSON: %v\n%s", f, err, streamed.Bytes())
 		}
-		delete(a, "parse_error") // parse adds it; the stream returns the error
+		delete(a, "parse_error") // the stream's line numbers may differ
+		delete(b, "parse_error")
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%s: streamed object differs:\nwhole    %s\nstreamed %s", f, whole, streamed.Bytes())
 		}
