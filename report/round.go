@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/rocekit/rocekit/bottleneck"
 )
 
 // Better says which direction of a metric is an improvement.
@@ -120,6 +122,10 @@ type Round struct {
 	Metrics     []Metric     `json:"metrics"`               // what came out
 	Warnings    []string     `json:"warnings,omitempty"`    // the parsers' and the conversion's caveats
 	Outputs     []Output     `json:"outputs,omitempty"`     // the raw outputs behind the metrics
+	// Bottleneck is what held the round back (Bottleneck), stored with
+	// it so that reports and pages read it instead of working it out
+	// again.
+	Bottleneck *bottleneck.Verdict `json:"bottleneck,omitempty"`
 }
 
 // Param returns the value of a parameter and whether it is set.

@@ -1,0 +1,125 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/rocekit/rocekit/bottleneck"
+	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/netperf"
+	"github.com/rocekit/rocekit/nic"
+	"github.com/rocekit/rocekit/perftest"
+)
+
+func realPerftestRound(t *testing.T, dir string) Round {
+	t.Helper()
+	f, err := os.Open("../testdata/realworld/perftest/" + dir + "/client.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := perftest.Parse(f)
+	if res == nil {
+		t.Fatalf("%s: %v", dir, err)
+	}
+	r, err := FromPerftest(dir, t0, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func linkEnd(host string, mbps, mtu int) End {
+	return End{Host: host, Snapshot: nic.Snapshot{Netdev: "eth0", MTU: mtu, Link: &nic.LinkSettings{SpeedMbps: mbps}}}
+}
+
+// Real outputs of real hardware, with the link speed their sources give,
+// judged as a reader of the text would.
+func TestBottleneckOnRealOutputs(t *testing.T) {
+	// Broadcom bnxt_re on 400G RoCE v2, ib_write_bw 64 KiB at path MTU
+	// 1024: 363.47 Gbit/s, at the wire's limit for 1 KiB packets
+	// (65536/(65536+64×82+16) of 400 = 370.3).
+	r := realPerftestRound(t, "bnxt-re-write-bw-rdma-cm-q3-duration")
+	v := Bottleneck(BottleneckInput{Round: &r, Ends: []End{linkEnd("client", 400000, 0), linkEnd("server", 400000, 0)}})
+	if v == nil || v.Bound != bottleneck.Link || v.Ceiling == nil || v.Ceiling.Gbps < 370.2 || v.Ceiling.Gbps > 370.4 ||
+		v.Fraction < 0.981 || v.Fraction > 0.982 {
+		t.Fatalf("bnxt_re: %+v", v)
+	}
+	if !strings.HasPrefix(v.Summary, "363.5 Gbit/s is 98 % of the 370.3 Gbit/s link ceiling (client eth0: 400000 Mb/s × 92.56 % (RoCE v2 WRITE, 65536 B messages at path MTU 1024, IPv4))") {
+		t.Errorf("summary %q", v.Summary)
+	}
+	// Huawei Ascend hns on 200G, ib_send_bw 2 MiB at 4096: 23365.53 MB/sec
+	// (2^20 bytes) is 196.0 Gbit/s of a 196.2 ceiling.
+	r = realPerftestRound(t, "hns-ascend-send-bw-hccn-tool")
+	v = Bottleneck(BottleneckInput{Round: &r, Ends: []End{linkEnd("device 0", 200000, 0)}})
+	if v == nil || v.Bound != bottleneck.Link || v.Fraction < 0.995 || v.Fraction > 1.0 {
+		t.Fatalf("hns: %+v", v)
+	}
+	// netperf's manual: UDP_STREAM -m 32768 on 10 GbE (MTU 1500 assumed:
+	// the manual does not say) receives 2748.5 Mbit/s, 29 % of the 9.6
+	// Gbit/s the link carries in 23 fragments a datagram; nothing measured
+	// says why.
+	f, err := os.Open("../testdata/realworld/netperf/manual-2.4-udp-stream-10g-loss/output.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := netperf.Parse(f)
+	if res == nil {
+		t.Fatal(err)
+	}
+	nr, err := FromNetperf("udp", t0, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v = Bottleneck(BottleneckInput{Round: &nr, Ends: []End{linkEnd("netperf", 10000, 1500), linkEnd("netserver", 10000, 1500)}})
+	if v == nil || v.Bound != bottleneck.None || v.Fraction < 0.28 || v.Fraction > 0.30 ||
+		v.Summary != "reached 29 % of the 9.6 Gbit/s link ceiling; no counter or core explains the rest" {
+		t.Fatalf("netperf: %+v", v)
+	}
+	// A latency round has no rate to judge.
+	lat := Round{Name: "lat", Params: []Param{{"test", "Send Latency Test"}}, Metrics: []Metric{{Name: "t_typical", Unit: UnitMicros, Values: []float64{5}}}}
+	if v := Bottleneck(BottleneckInput{Round: &lat}); v != nil {
+		t.Errorf("latency: %+v", v)
+	}
+}
+
+// The same round with a saturated core on the receiver, a clamped buffer
+// and drops: the core is named first, the rest kept.
+func TestBottleneckCoresClampsDrops(t *testing.T) {
+	r := Round{Name: "udp", Params: []Param{{"test", "UDP_STREAM"}, {"message_size", "1400"},
+		{"sockbuf_remote_recv_asked", "2097152"}, {"sockbuf_remote_recv_got", "425984"}},
+		Metrics: []Metric{{Name: "recv_throughput", Unit: UnitMbps, Better: HigherIsBetter, Values: []float64{3800, 3900, 3850}}}}
+	load := irq.Load{CPUs: []irq.CPULoad{{CPU: 0, SoftPct: 20}, {CPU: 5, SoftPct: 96, SysPct: 3}}}
+	v := Bottleneck(BottleneckInput{Round: &r, Ends: []End{linkEnd("receiver", 25000, 1500)},
+		Loads: []HostLoad{{Host: "receiver", Load: load, LocalCPUs: []int{0, 1, 2, 3}}},
+		UDP:   &nic.UDPCounters{RcvbufErrors: 1234}})
+	if v == nil || v.Bound != bottleneck.CPU || len(v.Also) != 2 ||
+		!strings.Contains(v.Summary, "receiver CPU5 99 % busy (softirq 96 %, irq 0 %, system 3 %), NOT local to the NIC's NUMA node") {
+		t.Fatalf("%+v", v)
+	}
+	if !strings.Contains(v.Also[1], "Udp RcvbufErrors +1234") {
+		t.Errorf("also %q", v.Also)
+	}
+	// Stored with the round and written first.
+	r.Bottleneck = v
+	var b bytes.Buffer
+	if err := WriteAnswersMarkdown(&b, []Round{r}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Answers", "| udp | 3.85 Gbit/s (n = 3: no CI) | 23.9 Gbit/s (link) | 16 % | **cpu**: "} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("answers lack %q:\n%s", want, b.String())
+		}
+	}
+}
+
+func TestScaledRate(t *testing.T) {
+	for in, want := range map[float64]string{23.44: "23.4 Gbit/s", 0.941: "941 Mbit/s", 1.7e-05: "17 kbit/s", 98.04: "98 Gbit/s"} {
+		if got := scaledRate(in); got != want {
+			t.Errorf("scaledRate(%g) = %q, want %q", in, got, want)
+		}
+	}
+}
