@@ -26,17 +26,21 @@ var NetperfPorts = []Port{{"tcp", 12865}, {"udp", 12866}}
 //
 // Similar to: the runbook's checks on both hosts before tuning
 func (s *Sides) Preflight(ctx context.Context, ports []Port, ask report.PreflightAsk) ([]report.HostFacts, []report.Finding, error) {
+	nearSide, farSide, err := s.ends()
+	if err != nil {
+		return nil, nil, err
+	}
 	ends := []struct {
 		role   string
 		side   Side
 		netdev string
-	}{{"near", s.Near, s.NearNetdev}}
-	if s.Far != s.Near {
+	}{{"near", nearSide, s.NearNetdev}}
+	if farSide != nearSide {
 		ends = append(ends, struct {
 			role   string
 			side   Side
 			netdev string
-		}{"far", s.Far, s.FarNetdev})
+		}{"far", farSide, s.FarNetdev})
 	}
 	var facts []report.HostFacts
 	for _, e := range ends {
