@@ -32,6 +32,11 @@ type PeerConfig struct {
 //
 // Similar to: ssh -i IDENTITY -o UserKnownHostsFile=KNOWN_HOSTS user@host
 func DialPeer(ctx context.Context, c PeerConfig) (*Peer, error) {
+	if c.Netns != "" {
+		if err := host.ValidNetnsName(c.Netns); err != nil {
+			return nil, err
+		}
+	}
 	cfg := host.SSHConfig{Agent: os.Getenv("SSH_AUTH_SOCK") != "", DialTimeout: c.Timeout, SessionTimeout: c.Timeout}
 	addr := c.Target
 	if u, h, ok := strings.Cut(addr, "@"); ok {

@@ -167,6 +167,9 @@ type peerNetns struct {
 
 // Start runs c under "ip netns exec" on the peer.
 func (n peerNetns) Start(ctx context.Context, c host.Cmd) (*host.Process, error) {
+	if err := host.ValidNetnsName(n.netns); err != nil {
+		return nil, &host.StartError{Where: n.String(), Argv: c.Argv, Err: err}
+	}
 	c.Argv = append([]string{"ip", "netns", "exec", n.netns}, c.Argv...)
 	return n.ssh.Start(ctx, c)
 }
@@ -181,7 +184,12 @@ func (n peerNetns) TCPSockets(ctx context.Context) ([]host.TCPSocket, error) {
 }
 
 // String names the peer and the namespace.
-func (n peerNetns) String() string { return n.ssh.String() + " netns " + n.netns }
+func (n peerNetns) String() string {
+	if n.ssh == nil {
+		return "ssh netns " + n.netns
+	}
+	return n.ssh.String() + " netns " + n.netns
+}
 
 // ServePeer is the agent's side of Peer: it runs one operation on a Local
 // side journaled in a new file of journalDir and writes the reply to w, a
@@ -209,6 +217,11 @@ func ServePeer(ctx context.Context, protocol int, journalDir, netns, op, arg str
 var peerOps = []string{"prepare-rxe", "set-mtu", "host", "kernel-log", "set-sysctl", "port-counters", "netdev", "counters", "spread-irqs", "set-governor"}
 
 func servePeer(ctx context.Context, journalDir, netns, op, arg string) (any, error) {
+	if netns != "" {
+		if err := host.ValidNetnsName(netns); err != nil {
+			return nil, err
+		}
+	}
 	if op == "restore" {
 		// "if-any" (what Peer.Restore sends): a folder that does not
 		// exist held no journal. Without it, as typed by a person, a

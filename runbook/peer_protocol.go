@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/rxe"
@@ -56,7 +57,7 @@ var peerKinds = []struct {
 	{"nic_netdev_not_found", nic.ErrNetdevNotFound}, {"nic_not_supported", nic.ErrNotSupported},
 	{"nic_invalid_value", nic.ErrInvalidValue}, {"nic_verify", nic.ErrVerify},
 	{"irq_not_writable", irq.ErrNotWritable}, {"irq_invalid_cpus", irq.ErrInvalidCPUs}, {"irq_no_device", irq.ErrNoDevice},
-	{"tune_invalid_input", tune.ErrInvalidInput}, {"tune_locked", tune.ErrLocked}, {"tune_pending", tune.ErrPending},
+	{"invalid_netns_name", host.ErrInvalidNetnsName}, {"tune_invalid_input", tune.ErrInvalidInput}, {"tune_locked", tune.ErrLocked}, {"tune_pending", tune.ErrPending},
 	{"tune_journal", tune.ErrJournal}, {"tune_undo", tune.ErrUndo},
 	{"no_ipv4", ErrNoIPv4},
 	{"permission", os.ErrPermission}, {"not_exist", os.ErrNotExist},

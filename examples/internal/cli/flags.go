@@ -135,6 +135,11 @@ func (f *Flags) check() error {
 	case f.Peer == "" && f.PeerNetns == "" && f.PeerNetdev != "" && f.PeerNetdev != f.Netdev:
 		return errors.New("-peer-netdev needs -peer or -peer-netns (loopback uses -netdev on both ends)")
 	}
+	if f.PeerNetns != "" {
+		if err := host.ValidNetnsName(f.PeerNetns); err != nil {
+			return fmt.Errorf("-peer-netns: %w", err)
+		}
+	}
 	return nil
 }
 
