@@ -15,8 +15,8 @@ import (
 
 // Limits the kernel puts on names and values.
 const (
-	MaxNetdevName   = 15    // IFNAMSIZ - 1
-	MaxRXEName      = 63    // IB_DEVICE_NAME_MAX - 1
+	MaxNetdevName   = 15 // IFNAMSIZ - 1
+	MaxRXEName      = 63 // IB_DEVICE_NAME_MAX - 1
 	MaxNetnsName    = host.MaxNetnsName
 	MaxGovernorName = 15    // CPUFREQ_NAME_LEN - 1
 	MinMTU          = 68    // IPv4's minimum (RFC 791)
