@@ -9,6 +9,9 @@ import (
 
 // tune's namespace check is host's: a name one accepts the other does.
 func TestValidateNetnsIsHosts(t *testing.T) {
+	if MaxNetnsName != host.MaxNetnsName {
+		t.Errorf("MaxNetnsName %d, host.MaxNetnsName %d", MaxNetnsName, host.MaxNetnsName)
+	}
 	for _, name := range []string{"a", "ns-1", "../../proc/self/ns/net", "a/b", "..", "a..b", "-n", "a b", "\x00"} {
 		terr, herr := ValidateNetns(name), host.ValidNetnsName(name)
 		if (terr == nil) != (herr == nil) {

@@ -15,9 +15,9 @@ import (
 
 // Limits the kernel puts on names and values.
 const (
-	MaxNetdevName   = 15 // IFNAMSIZ - 1
-	MaxRXEName      = 63 // IB_DEVICE_NAME_MAX - 1
-	MaxNetnsName    = host.MaxNetnsName
+	MaxNetdevName   = 15    // IFNAMSIZ - 1
+	MaxRXEName      = 63    // IB_DEVICE_NAME_MAX - 1
+	MaxNetnsName    = 255   // a file name in /run/netns (host.MaxNetnsName)
 	MaxGovernorName = 15    // CPUFREQ_NAME_LEN - 1
 	MinMTU          = 68    // IPv4's minimum (RFC 791)
 	MaxMTU          = 65536 // lo's MTU; Ethernet stops at 65535 (ETH_MAX_MTU)
