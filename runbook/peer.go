@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rocekit/rocekit/host"
@@ -31,6 +32,11 @@ type Peer struct {
 	JournalDir string
 	// Netns is a network namespace on the peer; "" is the login's.
 	Netns string
+	// CallTimeout is the deadline of every agent call (0: 30 s, and 3 min
+	// for prepare-rxe and restore); the agent gets it as -timeout too.
+	CallTimeout time.Duration
+	// MaxReplyBytes bounds each reply of the agent (0: 64 MiB).
+	MaxReplyBytes int
 }
 
 // DefaultPeerJournalDir is where the agent keeps journals by default.
@@ -91,7 +97,31 @@ func (p *Peer) call(ctx context.Context, op string, arg, out any) error {
 	if dir == "" {
 		dir = DefaultPeerJournalDir
 	}
-	proc, err := host.Run(ctx, p.SSH, host.Cmd{Argv: []string{agent, "-protocol", fmt.Sprint(PeerProtocol), "-journal-dir", dir, "-netns", p.Netns, op, string(a)}})
+	timeout, max := p.callTimeout(op), p.maxReply()
+	tooLarge := &PeerReplyTooLargeError{Op: op, Max: max}
+	cctx, cancel := context.WithTimeoutCause(ctx, timeout, &PeerTimeoutError{Op: op, Timeout: timeout})
+	defer cancel()
+	rctx, stop := context.WithCancelCause(cctx)
+	defer stop(nil)
+	var mu sync.Mutex
+	n := 0
+	count := func(line string) { // every byte that crosses, kept or not
+		mu.Lock()
+		defer mu.Unlock()
+		if n += len(line) + 1; n > max {
+			stop(tooLarge)
+		}
+	}
+	proc, err := host.Run(rctx, p.SSH, host.Cmd{Argv: []string{agent, "-protocol", fmt.Sprint(PeerProtocol), "-journal-dir", dir, "-netns", p.Netns,
+		"-timeout", timeout.String(), op, string(a)}, MaxOutputBytes: max, OnStdout: count, OnStderr: count})
+	if cause := context.Cause(rctx); rctx.Err() != nil && ctx.Err() == nil {
+		return &PeerError{Op: op, Err: cause}
+	}
+	if proc != nil {
+		if lines, _ := proc.Stdout().Dropped(); lines > 0 {
+			return &PeerError{Op: op, Err: tooLarge}
+		}
+	}
 	var ee *host.ExitError
 	if proc == nil || (err != nil && !errors.As(err, &ee)) {
 		return &PeerError{Op: op, Err: err}
