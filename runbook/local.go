@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/irq"
@@ -31,8 +32,9 @@ type Local struct {
 	// the namespace) stay live.
 	ProcRoot, SysRoot string
 
-	mu   sync.Mutex
-	sess *tune.Session
+	mu     sync.Mutex
+	sess   *tune.Session
+	stamps []stamp // when each pending change was asked for, oldest first
 }
 
 // fs returns the side's root as irq sees it; nic.Root(fs) and rxe.Root(fs)
@@ -74,7 +76,9 @@ func (l *Local) apply(ctx context.Context, changes ...tune.Change) error {
 		}
 		l.sess = s
 	}
+	at := time.Now()
 	_, err := l.sess.Apply(ctx, changes...)
+	l.stamp(at)
 	return err
 }
 
@@ -90,7 +94,7 @@ func (l *Local) Restore(ctx context.Context) error {
 		return fmt.Errorf("restore (journal %s): %w", l.Journal, err)
 	}
 	l.sess.Close()
-	l.sess = nil
+	l.sess, l.stamps = nil, nil
 	return nil
 }
 
@@ -100,7 +104,7 @@ func (l *Local) Close() error {
 	defer l.mu.Unlock()
 	if l.sess != nil {
 		err := l.sess.Close()
-		l.sess = nil
+		l.sess, l.stamps = nil, nil
 		return err
 	}
 	return nil

@@ -37,6 +37,8 @@ type Peer struct {
 	CallTimeout time.Duration
 	// MaxReplyBytes bounds each reply of the agent (0: 64 MiB).
 	MaxReplyBytes int
+
+	noSince bool // the agent does not know restore-since
 }
 
 // DefaultPeerJournalDir is where the agent keeps journals by default.
@@ -258,6 +260,9 @@ func servePeer(ctx context.Context, journalDir, netns, op, arg string) (any, err
 		// missing folder is an error: a mistyped -journal-dir.
 		return struct{}{}, RestoreDir(ctx, journalDir, arg == `"if-any"`)
 	}
+	if op == "restore-since" {
+		return struct{}{}, restoreSinceDir(ctx, journalDir, arg)
+	}
 	if !slices.Contains(peerOps, op) {
 		return nil, fmt.Errorf("%w: unknown operation %q", tune.ErrInvalidInput, op)
 	}
@@ -335,6 +340,12 @@ func RestoreDir(ctx context.Context, dir string, missingOK bool) error {
 			names = append(names, filepath.Join(dir, e.Name()))
 		}
 	}
+	return recoverNewestFirst(ctx, names)
+}
+
+// recoverNewestFirst recovers the journals named, newest (the greatest
+// name) first, and removes those it restored completely.
+func recoverNewestFirst(ctx context.Context, names []string) error {
 	slices.Sort(names)
 	var errs []error
 	for _, name := range slices.Backward(names) {

@@ -21,7 +21,7 @@ const (
 )
 
 // slowPeerOps are the calls DefaultPeerSlowCallTimeout bounds.
-var slowPeerOps = []string{"prepare-rxe", "restore"}
+var slowPeerOps = []string{"prepare-rxe", "restore", "restore-since"}
 
 // ErrPeerTimeout is matched by a *PeerTimeoutError.
 var ErrPeerTimeout = errors.New("runbook: peer call timed out")

@@ -57,9 +57,11 @@ func (s *Sides) ends() (near, far Side, err error) {
 }
 
 // Restore undoes both sides' changes with a fresh one-minute context (the
-// run's may be cancelled already: Ctrl-C) and closes them. This host comes
-// first: it is always reachable, the far one may not be. A side that is
-// nil has nothing to undo.
+// run's may be cancelled already: Ctrl-C) and closes them, newest first
+// across both ends: both may be one kernel (-peer to this very host,
+// containers on one node), where the far end's journal holds the value the
+// near end had set. When the far end cannot be reached, this host is still
+// restored whole. A side that is nil has nothing to undo.
 func (s *Sides) Restore() error {
 	if s == nil {
 		return nil
@@ -67,10 +69,12 @@ func (s *Sides) Restore() error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var errs []error
-	if s.Near != nil {
+	switch {
+	case s.Near != nil && s.Far != nil && s.Far != s.Near:
+		errs = append(restoreOrdered(ctx, s.Near, s.Far), s.Near.Close(), s.Far.Close())
+	case s.Near != nil:
 		errs = append(errs, s.Near.Restore(ctx), s.Near.Close())
-	}
-	if s.Far != nil && s.Far != s.Near {
+	case s.Far != nil:
 		errs = append(errs, s.Far.Restore(ctx), s.Far.Close())
 	}
 	return errors.Join(errs...)

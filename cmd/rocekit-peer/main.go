@@ -21,6 +21,7 @@
 //	rocekit-peer set-sysctl '{"key":"net.core.rmem_max","value":"4194304"}'
 //	rocekit-peer host
 //	rocekit-peer restore
+//	rocekit-peer restore-since '{"since":"2026-12-01T20:00:00Z"}'   # the calls made since then, newest first
 package main
 
 import (
