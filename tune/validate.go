@@ -243,6 +243,8 @@ func (e Entry) validateUndo() error {
 		ok = v.IRQBalance != nil
 	case KindNetns, KindVeth:
 		return validateTopology(e.Kind, e.Target, v)
+	case KindProcess:
+		ok = v.Process != nil && !v.Process.Running
 	}
 	if !ok {
 		return invalid(string(e.Kind), e.Kind.target(e.Target), "journal entry #%d has no old value", e.Seq)
@@ -276,6 +278,8 @@ func validateTarget(k Kind, t Target) error {
 		return nil
 	case KindNetns, KindVeth:
 		return validateTopologyTarget(k, t)
+	case KindProcess:
+		return validateProcessTarget(t)
 	case KindRXE:
 		return ValidateRXEName(t.Link)
 	case KindAffinity:
