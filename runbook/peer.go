@@ -74,13 +74,10 @@ func (e *PeerError) Unwrap() error { return e.Err }
 // Name returns the SSH address.
 func (p *Peer) Name() string { return p.SSH.String() }
 
-// Runner returns the SSH connection.
-func (p *Peer) Runner() host.Runner {
-	if p.Netns != "" {
-		return peerNetns{p.SSH, p.Netns}
-	}
-	return p.SSH
-}
+// Runner runs the peer's programs over SSH through the agent, which
+// journals each (rocekit-peer exec), so that Restore, or the next run's,
+// ends one a lost link or a killed driver left behind.
+func (p *Peer) Runner() host.Runner { return peerRunner{p} }
 
 // Close closes the SSH connection.
 func (p *Peer) Close() error { return p.SSH.Close() }
@@ -92,13 +89,7 @@ func (p *Peer) call(ctx context.Context, op string, arg, out any) error {
 	if err != nil {
 		return err
 	}
-	agent, dir := p.Agent, p.JournalDir
-	if agent == "" {
-		agent = "rocekit-peer"
-	}
-	if dir == "" {
-		dir = DefaultPeerJournalDir
-	}
+	agent, dir := p.agentAndDir()
 	timeout, max := p.callTimeout(op), p.maxReply()
 	tooLarge := &PeerReplyTooLargeError{Op: op, Max: max}
 	cctx, cancel := context.WithTimeoutCause(ctx, timeout, &PeerTimeoutError{Op: op, Timeout: timeout})
@@ -134,6 +125,18 @@ func (p *Peer) call(ctx context.Context, op string, arg, out any) error {
 		pe.Err = err // the exit status, when the agent failed
 	}
 	return rerr
+}
+
+// agentAndDir are the agent and its journal folder, defaults filled in.
+func (p *Peer) agentAndDir() (agent, dir string) {
+	agent, dir = p.Agent, p.JournalDir
+	if agent == "" {
+		agent = "rocekit-peer"
+	}
+	if dir == "" {
+		dir = DefaultPeerJournalDir
+	}
+	return agent, dir
 }
 
 // PrepareRXE runs Local.PrepareRXE on the peer.
@@ -246,7 +249,7 @@ func ServePeer(ctx context.Context, protocol int, journalDir, netns, op, arg str
 }
 
 // peerOps are the agent's operations besides restore.
-var peerOps = []string{"prepare-rxe", "set-mtu", "host", "kernel-log", "set-sysctl", "port-counters", "netdev", "counters", "spread-irqs", "set-governor"}
+var peerOps = []string{"prepare-rxe", "set-mtu", "host", "kernel-log", "set-sysctl", "port-counters", "netdev", "counters", "spread-irqs", "set-governor", "exec"}
 
 func servePeer(ctx context.Context, journalDir, netns, op, arg string) (any, error) {
 	if netns != "" {
@@ -301,6 +304,12 @@ func servePeer(ctx context.Context, journalDir, netns, op, arg string) (any, err
 			return nil, err
 		}
 		return struct{}{}, l.SetSysctl(ctx, a.Key, a.Value)
+	case "exec":
+		var a execArg
+		if err := unmarshal(&a); err != nil {
+			return nil, err
+		}
+		return nil, l.execTracked(a.Argv) // returns only if it failed
 	}
 	var s string
 	if err := unmarshal(&s); err != nil {

@@ -19,8 +19,9 @@ import (
 // passes it with -protocol, the agent refuses another and says which it
 // speaks, so that an agent from another build never answers with zero
 // values. Version 3: NetdevInfo lost numa_node and its warnings became
-// warnjson.Errors.
-const PeerProtocol = 3
+// warnjson.Errors. Version 4: exec (the peer's programs run through the
+// agent, journaled) and restore-since.
+const PeerProtocol = 4
 
 // ErrPeerProtocol is matched by a *PeerError whose agent speaks another
 // protocol version than this build.
