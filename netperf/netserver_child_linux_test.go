@@ -35,4 +35,3 @@ func TestRootNetserverNoPerTestChild(t *testing.T) {
 		t.Errorf("netserver (PID %d) has children %v during a test: one outlives a killed caller", s.PID(), children)
 	}
 }
-
