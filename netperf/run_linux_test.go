@@ -267,8 +267,8 @@ func TestRootBusyPort(t *testing.T) {
 	}
 }
 
-// Cancelling mid-run kills netperf, netserver and netserver's per-test
-// child: nothing is left in /proc.
+// Cancelling mid-run kills netperf and netserver (which runs the test
+// itself, -f): nothing is left in /proc.
 func TestRootCancelKillsAll(t *testing.T) {
 	p := newPair(t)
 	srvIno, cliIno := netnsInode(t, p.srv.Name), netnsInode(t, p.cli.Name)
@@ -311,9 +311,9 @@ func TestRootCancelKillsAll(t *testing.T) {
 	t.Logf("all %d processes gone %v after cancel", len(pids), time.Since(start))
 }
 
-// Cancelling only the run (netserver kept) kills netperf at once; the
-// test child netserver forked ends when it sees the control connection
-// close, and the netserver itself keeps serving.
+// Cancelling only the run (netserver kept) kills netperf at once;
+// netserver ends the test when it sees the control connection close, and
+// keeps serving.
 func TestRootCancelRunOnly(t *testing.T) {
 	p := newPair(t)
 	srvIno, cliIno := netnsInode(t, p.srv.Name), netnsInode(t, p.cli.Name)
@@ -355,7 +355,7 @@ func TestRootCancelRunOnly(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	t.Logf("netperf %v and netserver's test child gone %v after cancel", cli, time.Since(start))
+	t.Logf("netperf %v gone, netserver back to serving, %v after cancel", cli, time.Since(start))
 	if _, err := Run(context.Background(), p.cli, Options{Test: TestTCPRR, Host: srvAddr, Port: 12874, Length: time.Second}); err != nil {
 		t.Fatalf("netserver no longer serves: %v", err)
 	}
