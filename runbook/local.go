@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -289,10 +290,17 @@ func (l *Local) SpreadIRQs(ctx context.Context, netdev string) (Spread, error) {
 }
 
 // SetSysctl sets a kernel parameter in the side's namespace through the
-// journal.
+// journal. A value the parameter has already is not journaled (as SetGovernor
+// leaves CPUs that run the governor): with both ends on one kernel, the
+// later end would journal the value the earlier one set, and write it
+// back after the earlier one restored (after a crash too, when each
+// journal is recovered alone).
 //
 // Similar to: sysctl -w KEY=VALUE
 func (l *Local) SetSysctl(ctx context.Context, key, value string) error {
+	if cur, err := tune.ReadSysctl(l.Netns, key); err == nil && cur == strings.Join(strings.Fields(value), " ") {
+		return nil
+	}
 	return l.apply(ctx, tune.Sysctl(l.Netns, key, value))
 }
 

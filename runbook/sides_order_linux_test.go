@@ -2,6 +2,7 @@ package runbook
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,9 +16,11 @@ import (
 
 // Both ends on one kernel (-peer to this very host, containers sharing the
 // host's network): net.core.rmem_max is the kernel's, so the far end's
-// journal records the value the near end had set. Restoring in reverse global order (far's
-// later change first) leaves it as found; near first left it raised. The
-// preflight says both ends share a kernel.
+// journal records the value the near end had set (here the far end sets
+// another: a value already set is not journaled at all). Restoring in
+// reverse global order (far's later change first) leaves it as found;
+// near first left the near end's value. The preflight says both ends
+// share a kernel.
 func TestSidesRestoreOneKernel(t *testing.T) {
 	const key = "net.core.rmem_max"
 	orig, err := tune.ReadSysctl("", key)
@@ -26,7 +29,7 @@ func TestSidesRestoreOneKernel(t *testing.T) {
 	}
 	t.Cleanup(func() { os.WriteFile("/proc/sys/net/core/rmem_max", []byte(orig), 0) })
 	n, _ := strconv.Atoi(orig)
-	raised := strconv.Itoa(n + 4096)
+	raised, raisedFar := strconv.Itoa(n+4096), strconv.Itoa(n+8192)
 	d := labtest.StartSSHD(t)
 	agent := buildAgent(t)
 
@@ -61,7 +64,7 @@ func TestSidesRestoreOneKernel(t *testing.T) {
 			if err := s.Near.SetSysctl(ctx, key, raised); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Far.SetSysctl(ctx, key, raised); err != nil {
+			if err := s.Far.SetSysctl(ctx, key, raisedFar); err != nil {
 				t.Fatal(err)
 			}
 			if err := s.Restore(); err != nil {
@@ -86,4 +89,37 @@ func hasRule(fs []report.Finding, rule string) bool {
 		}
 	}
 	return false
+}
+
+// The same after a crash, where each end's journal is recovered alone,
+// this host's first (the examples at their next start): the far end did
+// not journal the value that was already set, so nothing writes it back.
+func TestOneKernelCrashRecover(t *testing.T) {
+	const key = "net.core.rmem_max"
+	orig, err := tune.ReadSysctl("", key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.WriteFile("/proc/sys/net/core/rmem_max", []byte(orig), 0) })
+	n, _ := strconv.Atoi(orig)
+	raised := strconv.Itoa(n + 8192)
+	ctx := context.Background()
+	dir := t.TempDir()
+	near, far := &Local{Journal: filepath.Join(dir, "near.jsonl")}, &Local{Journal: filepath.Join(dir, "far.jsonl")}
+	if err := near.SetSysctl(ctx, key, raised); err != nil {
+		t.Fatal(err)
+	}
+	if err := far.SetSysctl(ctx, key, raised); err != nil {
+		t.Fatal(err)
+	}
+	near.Close() // the crash: nothing restored
+	far.Close()
+	for _, j := range []string{near.Journal, far.Journal} {
+		if _, err := tune.Recover(ctx, j); err != nil && !errors.Is(err, os.ErrNotExist) {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := tune.ReadSysctl("", key); got != orig {
+		t.Errorf("%s after recovering both journals: %s, want %s", key, got, orig)
+	}
 }
