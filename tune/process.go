@@ -39,19 +39,28 @@ func ProcessStart(pid int) (start uint64, zombie bool, err error) {
 	if err != nil {
 		return 0, false, err
 	}
+	start, zombie, err = parseProcStat(b)
+	if err != nil {
+		return 0, false, fmt.Errorf("tune: /proc/%d/stat: %w", pid, err)
+	}
+	return start, zombie, nil
+}
+
+// parseProcStat reads the state and start time of a /proc/PID/stat line.
+func parseProcStat(b []byte) (start uint64, zombie bool, err error) {
 	// comm is in parentheses and may hold anything: split after the last ')'.
 	i := strings.LastIndexByte(string(b), ')')
 	if i < 0 {
-		return 0, false, fmt.Errorf("tune: /proc/%d/stat: no ')'", pid)
+		return 0, false, errors.New("no ')' after the command name")
 	}
 	f := strings.Fields(string(b[i+1:]))
 	// f[0] is field 3 (state); field 22 is f[19].
 	if len(f) < 20 {
-		return 0, false, fmt.Errorf("tune: /proc/%d/stat: %d fields after comm", pid, len(f))
+		return 0, false, fmt.Errorf("%d fields after the command name, want at least 20", len(f))
 	}
 	start, err = strconv.ParseUint(f[19], 10, 64)
 	if err != nil {
-		return 0, false, fmt.Errorf("tune: /proc/%d/stat: start time: %w", pid, err)
+		return 0, false, fmt.Errorf("start time: %w", err)
 	}
 	return start, f[0] == "Z" || f[0] == "X", nil
 }
