@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -74,10 +73,11 @@ func (n Netns) TCPSockets(ctx context.Context) ([]TCPSocket, error) {
 }
 
 // path returns /run/netns/NAME, or an error wrapping ErrNoNamespace when
-// the name is malformed or the namespace does not exist.
+// the name is malformed (host.ValidNetnsName, also matched) or the
+// namespace does not exist.
 func (n Netns) path() (string, error) {
-	if n.Name == "" || n.Name == "." || n.Name == ".." || strings.ContainsAny(n.Name, "/\x00") || strings.HasPrefix(n.Name, "-") {
-		return "", fmt.Errorf("%w: invalid name %q", ErrNoNamespace, n.Name)
+	if err := ValidNetnsName(n.Name); err != nil {
+		return "", fmt.Errorf("%w: %w", ErrNoNamespace, err)
 	}
 	p := filepath.Join(NetnsDir, n.Name)
 	if _, err := os.Stat(p); err != nil {

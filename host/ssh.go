@@ -67,6 +67,12 @@ type SSHConfig struct {
 	// SessionTimeout bounds opening the session of each command; 0 means
 	// 20 s.
 	SessionTimeout time.Duration
+
+	// MaxOutputBytes is Cmd.MaxOutputBytes for the commands that set none,
+	// so that what crosses the connection is kept within a bound (the
+	// rest counted, Output.Dropped); 0 means DefaultSSHMaxOutputBytes,
+	// negative keeps everything.
+	MaxOutputBytes int
 }
 
 // Defaults of SSHConfig's bounds.
@@ -75,6 +81,7 @@ const (
 	DefaultSSHKeepaliveInterval = 3 * time.Second
 	DefaultSSHKeepaliveMissed   = 3
 	DefaultSSHSessionTimeout    = 20 * time.Second
+	DefaultSSHMaxOutputBytes    = 64 << 20
 )
 
 func orDefault[T comparable](v, def T) T {
@@ -109,6 +116,7 @@ type SSH struct {
 	client         *ssh.Client
 	agentConn      net.Conn
 	sessionTimeout time.Duration
+	maxOutput      int // Cmd.MaxOutputBytes when the Cmd sets none; <= 0: all
 
 	closed   chan struct{} // closed by Close: stops the keepalives
 	closeMu  sync.Mutex
@@ -199,7 +207,7 @@ func DialSSH(ctx context.Context, addr string, cfg SSHConfig) (*SSH, error) {
 		closeAgent()
 		return nil, fmt.Errorf("host: ssh %s: %w", addr, err)
 	}
-	sc := newSSH(ssh.NewClient(c, chans, reqs), addr, userName, orDefault(cfg.SessionTimeout, DefaultSSHSessionTimeout))
+	sc := newSSH(ssh.NewClient(c, chans, reqs), addr, userName, orDefault(cfg.SessionTimeout, DefaultSSHSessionTimeout), cfg.MaxOutputBytes)
 	sc.agentConn = agentConn
 	if iv := orDefault(cfg.KeepaliveInterval, DefaultSSHKeepaliveInterval); iv > 0 {
 		go sc.keepalive(iv, orDefault(cfg.KeepaliveMissed, DefaultSSHKeepaliveMissed))
@@ -207,14 +215,15 @@ func DialSSH(ctx context.Context, addr string, cfg SSHConfig) (*SSH, error) {
 	return sc, nil
 }
 
-func newSSH(client *ssh.Client, addr, user string, sessionTimeout time.Duration) *SSH {
-	return &SSH{addr: addr, user: user, client: client, sessionTimeout: sessionTimeout, closed: make(chan struct{})}
+func newSSH(client *ssh.Client, addr, user string, sessionTimeout time.Duration, maxOutput int) *SSH {
+	return &SSH{addr: addr, user: user, client: client, sessionTimeout: sessionTimeout,
+		maxOutput: orDefault(maxOutput, DefaultSSHMaxOutputBytes), closed: make(chan struct{})}
 }
 
 // NewSSH wraps a client connected by the caller (through a jump host, say).
 // Close closes it.
 func NewSSH(client *ssh.Client) *SSH {
-	return newSSH(client, client.RemoteAddr().String(), client.User(), DefaultSSHSessionTimeout)
+	return newSSH(client, client.RemoteAddr().String(), client.User(), DefaultSSHSessionTimeout, 0)
 }
 
 // String returns "ssh USER@HOST:PORT".

@@ -103,6 +103,9 @@ func (s *SSH) Start(ctx context.Context, c Cmd) (*Process, error) {
 	if err := context.Cause(ctx); err != nil {
 		return fail(err)
 	}
+	if c.MaxOutputBytes == 0 && s.maxOutput > 0 {
+		c.MaxOutputBytes = s.maxOutput
+	}
 	sess, err := s.newSession()
 	if err != nil {
 		return fail(err)

@@ -33,6 +33,14 @@ type ServerOptions struct {
 	//
 	// Similar to: taskset -c 3 netserver -D
 	CPUs []int
+	// Concurrent lets netserver fork a child per test (its default), so
+	// that tests run at once; without it netserver runs them one after
+	// the other in its own process (-f), which PDEATHSIG and a kill of its
+	// process group end whole: a child forked per test outlives a caller
+	// killed with SIGKILL.
+	//
+	// Similar to: netserver -D (without -f)
+	Concurrent bool
 }
 
 func (o *ServerOptions) port() uint16 {
@@ -58,11 +66,16 @@ func (o *ServerOptions) Validate() error {
 
 // Argv returns netserver's command line: always -D, so that netserver stays
 // in the foreground and its PID (and process group, which holds the child
-// it forks per test) is the one the runner started, and always -p.
+// it forks per test with Concurrent) is the one the runner started, -f
+// unless Concurrent, and always -p.
 //
-// Similar to: netserver -D -p 12865 -4 -L 198.18.70.1
+// Similar to: netserver -D -f -p 12865 -4 -L 198.18.70.1
 func (o *ServerOptions) Argv() []string {
-	a := []string{"netserver", "-D", "-p", strconv.Itoa(int(o.port()))}
+	a := []string{"netserver", "-D"}
+	if !o.Concurrent {
+		a = append(a, "-f")
+	}
+	a = append(a, "-p", strconv.Itoa(int(o.port())))
 	if fam, _ := o.Family.flag(); fam != "" {
 		a = append(a, fam)
 	}

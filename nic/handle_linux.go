@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/rocekit/rocekit/host"
 	"github.com/safchain/ethtool"
 	"github.com/vishvananda/netlink"
 	"github.com/vishvananda/netns"
@@ -29,6 +30,9 @@ type Handle struct {
 func Open(opts Options) (*Handle, error) {
 	h := &Handle{opts: opts, ns: netns.None()}
 	if opts.Netns != "" {
+		if err := host.ValidNetnsName(opts.Netns); err != nil {
+			return nil, fmt.Errorf("nic: %w", err)
+		}
 		ns, err := netns.GetFromName(opts.Netns)
 		if err != nil {
 			return nil, fmt.Errorf("nic: network namespace %q: %w", opts.Netns, err)

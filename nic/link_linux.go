@@ -21,7 +21,8 @@ func (h *Handle) MTU(ctx context.Context, netdev string) (int, error) {
 }
 
 // SetMTU sets a netdev's MTU, reads it back, and returns the MTU it
-// replaced (restore it with another SetMTU). A value the device refuses is
+// replaced (restore it with another SetMTU). An MTU outside
+// MinMTU..MaxMTU, refused before netlink, or a value the device refuses is
 // an *Error of kind ErrInvalidValue; one that reads back differently of
 // kind ErrVerify. An rxe device on the netdev follows the new MTU (see
 // RXEPathMTU).
@@ -29,6 +30,9 @@ func (h *Handle) MTU(ctx context.Context, netdev string) (int, error) {
 // Similar to: ip link set NAME mtu MTU
 func (h *Handle) SetMTU(ctx context.Context, netdev string, mtu int) (old int, err error) {
 	const op = "set mtu"
+	if err := checkMTU(op, netdev, mtu); err != nil {
+		return 0, err
+	}
 	if err := h.ready(ctx); err != nil {
 		return 0, err
 	}

@@ -24,6 +24,10 @@ type PeerConfig struct {
 	Timeout time.Duration
 	// Agent, JournalDir and Netns are the Peer's fields of the same names.
 	Agent, JournalDir, Netns string
+	// CallTimeout and MaxReplyBytes bound each agent call and its reply,
+	// as the Peer's fields of the same names (0: their defaults).
+	CallTimeout   time.Duration
+	MaxReplyBytes int
 }
 
 // DialPeer connects to the far host over SSH and returns it as a Peer. It
@@ -32,6 +36,11 @@ type PeerConfig struct {
 //
 // Similar to: ssh -i IDENTITY -o UserKnownHostsFile=KNOWN_HOSTS user@host
 func DialPeer(ctx context.Context, c PeerConfig) (*Peer, error) {
+	if c.Netns != "" {
+		if err := host.ValidNetnsName(c.Netns); err != nil {
+			return nil, err
+		}
+	}
 	cfg := host.SSHConfig{Agent: os.Getenv("SSH_AUTH_SOCK") != "", DialTimeout: c.Timeout, SessionTimeout: c.Timeout}
 	addr := c.Target
 	if u, h, ok := strings.Cut(addr, "@"); ok {
@@ -47,5 +56,5 @@ func DialPeer(ctx context.Context, c PeerConfig) (*Peer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Peer{SSH: ssh, Agent: c.Agent, JournalDir: c.JournalDir, Netns: c.Netns}, nil
+	return &Peer{SSH: ssh, Agent: c.Agent, JournalDir: c.JournalDir, Netns: c.Netns, CallTimeout: c.CallTimeout, MaxReplyBytes: c.MaxReplyBytes}, nil
 }

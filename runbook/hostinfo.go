@@ -21,6 +21,11 @@ import (
 type HostInfo struct {
 	Hostname string `json:"hostname"`
 	Kernel   string `json:"kernel"`
+	// BootID is /proc/sys/kernel/random/boot_id: two ends with the same
+	// one are one kernel (Sides.OneKernel). NetnsInode identifies the
+	// side's network namespace.
+	BootID     string `json:"boot_id,omitempty"`
+	NetnsInode uint64 `json:"netns_inode,omitempty"`
 	// Governors are the CPUs' cpufreq governors; none in most VMs.
 	Governors []irq.CPUGovernor `json:"governors,omitempty"`
 	// IRQBalance are the PIDs of running irqbalance daemons.
@@ -55,6 +60,11 @@ func (l *Local) Host(ctx context.Context) (HostInfo, error) {
 	warn := func(err error) { h.Warnings = append(h.Warnings, err) }
 	h.Hostname = readTrim("/proc/sys/kernel/hostname", warn)
 	h.Kernel = readTrim("/proc/sys/kernel/osrelease", warn)
+	if id, ino, err := l.kernelIdentity(); err == nil {
+		h.BootID, h.NetnsInode = id, ino
+	} else {
+		warn(err)
+	}
 	fs := l.fs()
 	if gs, err := fs.Governors(); err == nil {
 		h.Governors = gs

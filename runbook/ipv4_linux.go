@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/vishvananda/netlink"
 	"github.com/vishvananda/netns"
@@ -46,6 +47,9 @@ func (l *Local) IPv4(_ context.Context, netdev string) (string, error) {
 func (l *Local) routeHandle() (*netlink.Handle, error) {
 	if l.Netns == "" {
 		return netlink.NewHandle()
+	}
+	if err := host.ValidNetnsName(l.Netns); err != nil {
+		return nil, err
 	}
 	ns, err := netns.GetFromName(l.Netns)
 	if err != nil {

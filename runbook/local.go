@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/irq"
@@ -31,8 +33,9 @@ type Local struct {
 	// the namespace) stay live.
 	ProcRoot, SysRoot string
 
-	mu   sync.Mutex
-	sess *tune.Session
+	mu     sync.Mutex
+	sess   *tune.Session
+	stamps []stamp // when each pending change was asked for, oldest first
 }
 
 // fs returns the side's root as irq sees it; nic.Root(fs) and rxe.Root(fs)
@@ -74,7 +77,9 @@ func (l *Local) apply(ctx context.Context, changes ...tune.Change) error {
 		}
 		l.sess = s
 	}
+	at := time.Now()
 	_, err := l.sess.Apply(ctx, changes...)
+	l.stamp(at)
 	return err
 }
 
@@ -90,7 +95,7 @@ func (l *Local) Restore(ctx context.Context) error {
 		return fmt.Errorf("restore (journal %s): %w", l.Journal, err)
 	}
 	l.sess.Close()
-	l.sess = nil
+	l.sess, l.stamps = nil, nil
 	return nil
 }
 
@@ -100,7 +105,7 @@ func (l *Local) Close() error {
 	defer l.mu.Unlock()
 	if l.sess != nil {
 		err := l.sess.Close()
-		l.sess = nil
+		l.sess, l.stamps = nil, nil
 		return err
 	}
 	return nil
@@ -285,10 +290,17 @@ func (l *Local) SpreadIRQs(ctx context.Context, netdev string) (Spread, error) {
 }
 
 // SetSysctl sets a kernel parameter in the side's namespace through the
-// journal.
+// journal. A value the parameter has already is not journaled (as SetGovernor
+// leaves CPUs that run the governor): with both ends on one kernel, the
+// later end would journal the value the earlier one set, and write it
+// back after the earlier one restored (after a crash too, when each
+// journal is recovered alone).
 //
 // Similar to: sysctl -w KEY=VALUE
 func (l *Local) SetSysctl(ctx context.Context, key, value string) error {
+	if cur, err := tune.ReadSysctl(l.Netns, key); err == nil && cur == strings.Join(strings.Fields(value), " ") {
+		return nil
+	}
 	return l.apply(ctx, tune.Sysctl(l.Netns, key, value))
 }
 

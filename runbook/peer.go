@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rocekit/rocekit/host"
@@ -32,6 +33,13 @@ type Peer struct {
 	JournalDir string
 	// Netns is a network namespace on the peer; "" is the login's.
 	Netns string
+	// CallTimeout is the deadline of every agent call (0: 30 s, and 3 min
+	// for prepare-rxe and restore); the agent gets it as -timeout too.
+	CallTimeout time.Duration
+	// MaxReplyBytes bounds each reply of the agent (0: 64 MiB).
+	MaxReplyBytes int
+
+	noSince bool // the agent does not know restore-since
 }
 
 // DefaultPeerJournalDir is where the agent keeps journals by default.
@@ -67,13 +75,10 @@ func (e *PeerError) Unwrap() error { return e.Err }
 // Name returns the SSH address.
 func (p *Peer) Name() string { return p.SSH.String() }
 
-// Runner returns the SSH connection.
-func (p *Peer) Runner() host.Runner {
-	if p.Netns != "" {
-		return peerNetns{p.SSH, p.Netns}
-	}
-	return p.SSH
-}
+// Runner runs the peer's programs over SSH through the agent, which
+// journals each (rocekit-peer exec), so that Restore, or the next run's,
+// ends one a lost link or a killed driver left behind.
+func (p *Peer) Runner() host.Runner { return peerRunner{p} }
 
 // Close closes the SSH connection.
 func (p *Peer) Close() error { return p.SSH.Close() }
@@ -85,14 +90,32 @@ func (p *Peer) call(ctx context.Context, op string, arg, out any) error {
 	if err != nil {
 		return err
 	}
-	agent, dir := p.Agent, p.JournalDir
-	if agent == "" {
-		agent = "rocekit-peer"
+	agent, dir := p.agentAndDir()
+	timeout, max := p.callTimeout(op), p.maxReply()
+	tooLarge := &PeerReplyTooLargeError{Op: op, Max: max}
+	cctx, cancel := context.WithTimeoutCause(ctx, timeout, &PeerTimeoutError{Op: op, Timeout: timeout})
+	defer cancel()
+	rctx, stop := context.WithCancelCause(cctx)
+	defer stop(nil)
+	var mu sync.Mutex
+	n := 0
+	count := func(line string) { // every byte that crosses, kept or not
+		mu.Lock()
+		defer mu.Unlock()
+		if n += len(line) + 1; n > max {
+			stop(tooLarge)
+		}
 	}
-	if dir == "" {
-		dir = DefaultPeerJournalDir
+	proc, err := host.Run(rctx, p.SSH, host.Cmd{Argv: []string{agent, "-protocol", fmt.Sprint(PeerProtocol), "-journal-dir", dir, "-netns", p.Netns,
+		"-timeout", timeout.String(), op, string(a)}, MaxOutputBytes: max, OnStdout: count, OnStderr: count})
+	if cause := context.Cause(rctx); rctx.Err() != nil && ctx.Err() == nil {
+		return &PeerError{Op: op, Err: cause}
 	}
-	proc, err := host.Run(ctx, p.SSH, host.Cmd{Argv: []string{agent, "-protocol", fmt.Sprint(PeerProtocol), "-journal-dir", dir, "-netns", p.Netns, op, string(a)}})
+	if proc != nil {
+		if lines, _ := proc.Stdout().Dropped(); lines > 0 {
+			return &PeerError{Op: op, Err: tooLarge}
+		}
+	}
 	var ee *host.ExitError
 	if proc == nil || (err != nil && !errors.As(err, &ee)) {
 		return &PeerError{Op: op, Err: err}
@@ -103,6 +126,18 @@ func (p *Peer) call(ctx context.Context, op string, arg, out any) error {
 		pe.Err = err // the exit status, when the agent failed
 	}
 	return rerr
+}
+
+// agentAndDir are the agent and its journal folder, defaults filled in.
+func (p *Peer) agentAndDir() (agent, dir string) {
+	agent, dir = p.Agent, p.JournalDir
+	if agent == "" {
+		agent = "rocekit-peer"
+	}
+	if dir == "" {
+		dir = DefaultPeerJournalDir
+	}
+	return agent, dir
 }
 
 // PrepareRXE runs Local.PrepareRXE on the peer.
@@ -168,6 +203,9 @@ type peerNetns struct {
 
 // Start runs c under "ip netns exec" on the peer.
 func (n peerNetns) Start(ctx context.Context, c host.Cmd) (*host.Process, error) {
+	if err := host.ValidNetnsName(n.netns); err != nil {
+		return nil, &host.StartError{Where: n.String(), Argv: c.Argv, Err: err}
+	}
 	c.Argv = append([]string{"ip", "netns", "exec", n.netns}, c.Argv...)
 	return n.ssh.Start(ctx, c)
 }
@@ -182,7 +220,12 @@ func (n peerNetns) TCPSockets(ctx context.Context) ([]host.TCPSocket, error) {
 }
 
 // String names the peer and the namespace.
-func (n peerNetns) String() string { return n.ssh.String() + " netns " + n.netns }
+func (n peerNetns) String() string {
+	if n.ssh == nil {
+		return "ssh netns " + n.netns
+	}
+	return n.ssh.String() + " netns " + n.netns
+}
 
 // ServePeer is the agent's side of Peer: it runs one operation on a Local
 // side journaled in a new file of journalDir and writes the reply to w, a
@@ -207,14 +250,22 @@ func ServePeer(ctx context.Context, protocol int, journalDir, netns, op, arg str
 }
 
 // peerOps are the agent's operations besides restore.
-var peerOps = []string{"prepare-rxe", "set-mtu", "host", "kernel-log", "set-sysctl", "port-counters", "netdev", "counters", "spread-irqs", "set-governor"}
+var peerOps = []string{"prepare-rxe", "set-mtu", "host", "kernel-log", "set-sysctl", "port-counters", "netdev", "counters", "spread-irqs", "set-governor", "exec"}
 
 func servePeer(ctx context.Context, journalDir, netns, op, arg string) (any, error) {
+	if netns != "" {
+		if err := host.ValidNetnsName(netns); err != nil {
+			return nil, err
+		}
+	}
 	if op == "restore" {
 		// "if-any" (what Peer.Restore sends): a folder that does not
 		// exist held no journal. Without it, as typed by a person, a
 		// missing folder is an error: a mistyped -journal-dir.
 		return struct{}{}, RestoreDir(ctx, journalDir, arg == `"if-any"`)
+	}
+	if op == "restore-since" {
+		return struct{}{}, restoreSinceDir(ctx, journalDir, arg)
 	}
 	if !slices.Contains(peerOps, op) {
 		return nil, fmt.Errorf("%w: unknown operation %q", tune.ErrInvalidInput, op)
@@ -254,6 +305,12 @@ func servePeer(ctx context.Context, journalDir, netns, op, arg string) (any, err
 			return nil, err
 		}
 		return struct{}{}, l.SetSysctl(ctx, a.Key, a.Value)
+	case "exec":
+		var a execArg
+		if err := unmarshal(&a); err != nil {
+			return nil, err
+		}
+		return nil, l.execTracked(a.Argv) // returns only if it failed
 	}
 	var s string
 	if err := unmarshal(&s); err != nil {
@@ -301,6 +358,12 @@ func RestoreDir(ctx context.Context, dir string, missingOK bool) error {
 			names = append(names, filepath.Join(dir, e.Name()))
 		}
 	}
+	return recoverNewestFirst(ctx, names)
+}
+
+// recoverNewestFirst recovers the journals named, newest (the greatest
+// name) first, and removes those it restored completely.
+func recoverNewestFirst(ctx context.Context, names []string) error {
 	slices.Sort(names)
 	var errs []error
 	for _, name := range slices.Backward(names) {

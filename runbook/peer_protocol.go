@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/rxe"
@@ -18,8 +19,9 @@ import (
 // passes it with -protocol, the agent refuses another and says which it
 // speaks, so that an agent from another build never answers with zero
 // values. Version 3: NetdevInfo lost numa_node and its warnings became
-// warnjson.Errors.
-const PeerProtocol = 3
+// warnjson.Errors. Version 4: exec (the peer's programs run through the
+// agent, journaled) and restore-since.
+const PeerProtocol = 4
 
 // ErrPeerProtocol is matched by a *PeerError whose agent speaks another
 // protocol version than this build.
@@ -56,7 +58,7 @@ var peerKinds = []struct {
 	{"nic_netdev_not_found", nic.ErrNetdevNotFound}, {"nic_not_supported", nic.ErrNotSupported},
 	{"nic_invalid_value", nic.ErrInvalidValue}, {"nic_verify", nic.ErrVerify},
 	{"irq_not_writable", irq.ErrNotWritable}, {"irq_invalid_cpus", irq.ErrInvalidCPUs}, {"irq_no_device", irq.ErrNoDevice},
-	{"tune_invalid_input", tune.ErrInvalidInput}, {"tune_locked", tune.ErrLocked}, {"tune_pending", tune.ErrPending},
+	{"invalid_netns_name", host.ErrInvalidNetnsName}, {"tune_invalid_input", tune.ErrInvalidInput}, {"tune_locked", tune.ErrLocked}, {"tune_pending", tune.ErrPending},
 	{"tune_journal", tune.ErrJournal}, {"tune_undo", tune.ErrUndo},
 	{"no_ipv4", ErrNoIPv4},
 	{"permission", os.ErrPermission}, {"not_exist", os.ErrNotExist},

@@ -20,7 +20,12 @@ func PerftestOptions(opts perftest.Options, sides *Sides, far, near RXEInfo) per
 	if near.Device != far.Device {
 		opts.ClientDevice = near.Device
 	}
-	farRunner := sides.Far.Runner().String()
+	_, farSide, err := sides.ends()
+	if err != nil {
+		opts.GID = perftest.GIDChooserFunc(func(context.Context, host.Runner, string, int) (int, error) { return 0, err })
+		return opts
+	}
+	farRunner := farSide.Runner().String()
 	opts.GID = perftest.GIDChooserFunc(func(_ context.Context, r host.Runner, device string, _ int) (int, error) {
 		switch {
 		case r.String() == farRunner && device == far.Device:
@@ -105,19 +110,23 @@ func (ps Pairs) CounterFiles() ([]report.ArchiveFile, error) {
 // are what both sides printed).
 func RunPairs(ctx context.Context, sides *Sides, far RXEInfo, opts perftest.Options, count int, prog Progress, label string) (Pairs, error) {
 	var ps Pairs
+	nearSide, farSide, err := sides.ends()
+	if err != nil {
+		return ps, err
+	}
 	nearDev := opts.ClientDevice
 	if nearDev == "" {
 		nearDev = opts.Device
 	}
 	for i := range count {
 		step(prog, "%s run %d of %d", label, i+1, count)
-		before := readPairCounters(ctx, sides, opts.Device, nearDev)
-		p, err := perftest.RunPair(ctx, sides.Far.Runner(), sides.Near.Runner(), far.Addr, opts)
+		before := readPairCounters(ctx, nearSide, farSide, opts.Device, nearDev)
+		p, err := perftest.RunPair(ctx, farSide.Runner(), nearSide.Runner(), far.Addr, opts)
 		for retry := 1; retry <= clockRetries && err == nil && p.Client.Result.ClockVoid(); retry++ {
 			ps.Voided = append(ps.Voided, fmt.Sprintf("run %d attempt %d: perftest's clock sampling failed, its numbers are void; ran again", i+1, retry))
-			p, err = perftest.RunPair(ctx, sides.Far.Runner(), sides.Near.Runner(), far.Addr, opts)
+			p, err = perftest.RunPair(ctx, farSide.Runner(), nearSide.Runner(), far.Addr, opts)
 		}
-		ps.Counters = append(ps.Counters, pairCounterDeltas(i+1, before, readPairCounters(ctx, sides, opts.Device, nearDev)))
+		ps.Counters = append(ps.Counters, pairCounterDeltas(i+1, before, readPairCounters(ctx, nearSide, farSide, opts.Device, nearDev)))
 		if err != nil && !runFailed(ctx, err) {
 			ps.Stopped = p
 			return ps, fmt.Errorf("%s run %d: %w", label, i+1, err)
@@ -150,14 +159,14 @@ type pairCounters struct {
 	errs           []error
 }
 
-func readPairCounters(ctx context.Context, sides *Sides, farDev, nearDev string) pairCounters {
+func readPairCounters(ctx context.Context, near, far Side, farDev, nearDev string) pairCounters {
 	var c pairCounters
 	var err error
-	if c.server, err = sides.Far.PortCounters(ctx, farDev); err != nil {
-		c.errs = append(c.errs, fmt.Errorf("%s %s: %w", sides.Far.Name(), farDev, err))
+	if c.server, err = far.PortCounters(ctx, farDev); err != nil {
+		c.errs = append(c.errs, fmt.Errorf("%s %s: %w", far.Name(), farDev, err))
 	}
-	if c.client, err = sides.Near.PortCounters(ctx, nearDev); err != nil {
-		c.errs = append(c.errs, fmt.Errorf("%s %s: %w", sides.Near.Name(), nearDev, err))
+	if c.client, err = near.PortCounters(ctx, nearDev); err != nil {
+		c.errs = append(c.errs, fmt.Errorf("%s %s: %w", near.Name(), nearDev, err))
 	}
 	return c
 }

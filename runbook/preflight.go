@@ -26,34 +26,44 @@ var NetperfPorts = []Port{{"tcp", 12865}, {"udp", 12866}}
 //
 // Similar to: the runbook's checks on both hosts before tuning
 func (s *Sides) Preflight(ctx context.Context, ports []Port, ask report.PreflightAsk) ([]report.HostFacts, []report.Finding, error) {
+	nearSide, farSide, err := s.ends()
+	if err != nil {
+		return nil, nil, err
+	}
 	ends := []struct {
 		role   string
 		side   Side
 		netdev string
-	}{{"near", s.Near, s.NearNetdev}}
-	if s.Far != s.Near {
+	}{{"near", nearSide, s.NearNetdev}}
+	if farSide != nearSide {
 		ends = append(ends, struct {
 			role   string
 			side   Side
 			netdev string
-		}{"far", s.Far, s.FarNetdev})
+		}{"far", farSide, s.FarNetdev})
 	}
 	var facts []report.HostFacts
+	var hosts []HostInfo
 	for _, e := range ends {
-		f, err := hostFacts(ctx, e.role, e.side, e.netdev, ports)
+		h, err := e.side.Host(ctx)
 		if err != nil {
 			return facts, nil, fmt.Errorf("preflight on %s: %w", e.side.Name(), err)
 		}
-		facts = append(facts, f)
+		f, err := hostFacts(ctx, h, e.role, e.side, e.netdev, ports)
+		if err != nil {
+			return facts, nil, fmt.Errorf("preflight on %s: %w", e.side.Name(), err)
+		}
+		facts, hosts = append(facts, f), append(hosts, h)
 	}
-	return facts, report.CheckPreflight(facts, ask), nil
+	findings := report.CheckPreflight(facts, ask)
+	if len(hosts) == 2 {
+		findings = append(findings, oneKernelFinding(s.Mode, hosts[0], hosts[1])...)
+		report.SortFindings(findings)
+	}
+	return facts, findings, nil
 }
 
-func hostFacts(ctx context.Context, role string, side Side, netdev string, ports []Port) (report.HostFacts, error) {
-	h, err := side.Host(ctx)
-	if err != nil {
-		return report.HostFacts{}, err
-	}
+func hostFacts(ctx context.Context, h HostInfo, role string, side Side, netdev string, ports []Port) (report.HostFacts, error) {
 	n, err := side.Netdev(ctx, netdev)
 	if err != nil {
 		return report.HostFacts{}, err

@@ -40,14 +40,41 @@ func step(p Progress, format string, args ...any) {
 	}
 }
 
+// ends returns the two sides, Far being Near in a Loopback without Far,
+// or an error wrapping ErrInvalidSides.
+func (s *Sides) ends() (near, far Side, err error) {
+	if s == nil || s.Near == nil {
+		return nil, nil, fmt.Errorf("%w: no near side", ErrInvalidSides)
+	}
+	far = s.Far
+	if far == nil {
+		if s.Mode != Loopback {
+			return nil, nil, fmt.Errorf("%w: no far side in mode %q", ErrInvalidSides, s.Mode)
+		}
+		far = s.Near
+	}
+	return s.Near, far, nil
+}
+
 // Restore undoes both sides' changes with a fresh one-minute context (the
-// run's may be cancelled already: Ctrl-C) and closes them. This host comes
-// first: it is always reachable, the far one may not be.
+// run's may be cancelled already: Ctrl-C) and closes them, newest first
+// across both ends: both may be one kernel (-peer to this very host,
+// containers on one node), where the far end's journal holds the value the
+// near end had set. When the far end cannot be reached, this host is still
+// restored whole. A side that is nil has nothing to undo.
 func (s *Sides) Restore() error {
+	if s == nil {
+		return nil
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	errs := []error{s.Near.Restore(ctx), s.Near.Close()}
-	if s.Far != s.Near {
+	var errs []error
+	switch {
+	case s.Near != nil && s.Far != nil && s.Far != s.Near:
+		errs = append(restoreOrdered(ctx, s.Near, s.Far), s.Near.Close(), s.Far.Close())
+	case s.Near != nil:
+		errs = append(errs, s.Near.Restore(ctx), s.Near.Close())
+	case s.Far != nil:
 		errs = append(errs, s.Far.Restore(ctx), s.Far.Close())
 	}
 	return errors.Join(errs...)
@@ -58,34 +85,46 @@ func (s *Sides) Restore() error {
 // names are global to a kernel, so a far end in a namespace here gets
 // name+"p".
 func (s *Sides) PrepareRXE(ctx context.Context, name string, mtu int, prog Progress) (far, near RXEInfo, err error) {
+	nearSide, farSide, err := s.ends()
+	if err != nil {
+		return far, near, err
+	}
 	farName := name
 	if s.Mode == TwoNetns {
 		farName = name + "p"
 	}
-	step(prog, "prepare rxe on %s (%s)", s.Far.Name(), s.FarNetdev)
-	if far, err = s.Far.PrepareRXE(ctx, RXEConfig{Netdev: s.FarNetdev, Name: farName, MTU: mtu}); err != nil {
-		return far, near, fmt.Errorf("%s: %w", s.Far.Name(), err)
+	step(prog, "prepare rxe on %s (%s)", farSide.Name(), s.FarNetdev)
+	if far, err = farSide.PrepareRXE(ctx, RXEConfig{Netdev: s.FarNetdev, Name: farName, MTU: mtu}); err != nil {
+		return far, near, fmt.Errorf("%s: %w", farSide.Name(), err)
 	}
 	if s.Mode == Loopback {
 		return far, far, nil
 	}
-	step(prog, "prepare rxe on %s (%s)", s.Near.Name(), s.NearNetdev)
-	if near, err = s.Near.PrepareRXE(ctx, RXEConfig{Netdev: s.NearNetdev, Name: name, MTU: mtu}); err != nil {
-		return far, near, fmt.Errorf("%s: %w", s.Near.Name(), err)
+	step(prog, "prepare rxe on %s (%s)", nearSide.Name(), s.NearNetdev)
+	if near, err = nearSide.PrepareRXE(ctx, RXEConfig{Netdev: s.NearNetdev, Name: name, MTU: mtu}); err != nil {
+		return far, near, fmt.Errorf("%s: %w", nearSide.Name(), err)
 	}
 	return far, near, nil
 }
 
 // SetMTU sets the MTU on both ends (once in loopback).
 func (s *Sides) SetMTU(ctx context.Context, mtu int) error {
-	if err := s.Far.SetMTU(ctx, s.FarNetdev, mtu); err != nil {
-		return fmt.Errorf("%s: %w", s.Far.Name(), err)
+	nearSide, farSide, err := s.ends()
+	if err != nil {
+		return err
+	}
+	if err := farSide.SetMTU(ctx, s.FarNetdev, mtu); err != nil {
+		return fmt.Errorf("%s: %w", farSide.Name(), err)
 	}
 	if s.Mode == Loopback {
 		return nil
 	}
-	if err := s.Near.SetMTU(ctx, s.NearNetdev, mtu); err != nil {
-		return fmt.Errorf("%s: %w", s.Near.Name(), err)
+	if err := nearSide.SetMTU(ctx, s.NearNetdev, mtu); err != nil {
+		return fmt.Errorf("%s: %w", nearSide.Name(), err)
 	}
 	return nil
 }
+
+// ErrInvalidSides means a Sides cannot be used as given: no Near, or no
+// Far outside Loopback.
+var ErrInvalidSides = errors.New("runbook: invalid sides")

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rocekit/rocekit/host"
 	"github.com/vishvananda/netlink"
 	"github.com/vishvananda/netlink/nl"
 	"github.com/vishvananda/netns"
@@ -40,6 +41,9 @@ type Handle struct {
 func Open(opts Options) (*Handle, error) {
 	h := &Handle{opts: opts, ns: netns.None()}
 	if opts.Netns != "" {
+		if err := host.ValidNetnsName(opts.Netns); err != nil {
+			return nil, fmt.Errorf("rxe: %w", err)
+		}
 		ns, err := netns.GetFromName(opts.Netns)
 		if err != nil {
 			return nil, fmt.Errorf("rxe: network namespace %q: %w", opts.Netns, err)

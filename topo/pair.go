@@ -132,11 +132,12 @@ func plan(spec PairSpec) (*Pair, error) {
 }
 
 // Close removes what NewPair made, newest first, and closes the journal:
-// the rxe link, the veth, the namespaces. It is safe to call twice.
+// the rxe link, the veth, the namespaces. It is safe to call twice, and
+// on a nil *Pair (a failed NewPair's result).
 //
 // Similar to: rdma link delete NAME-rxe; ip netns delete NAME-b; ip netns delete NAME-a
 func (p *Pair) Close(ctx context.Context) error {
-	if p.session == nil || p.closed {
+	if p == nil || p.session == nil || p.closed {
 		return nil
 	}
 	p.closed = true

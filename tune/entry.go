@@ -45,6 +45,10 @@ type Target struct {
 	IRQ    int    `json:"irq,omitempty"`
 	CPU    int    `json:"cpu,omitempty"`
 	Key    string `json:"key,omitempty"` // sysctl, "net.core.rmem_max"
+	// PID and PIDStart name a process (KindProcess): its start time tells
+	// it from a later process with the same PID.
+	PID      int    `json:"pid,omitempty"`
+	PIDStart uint64 `json:"pid_start,omitempty"`
 }
 
 // String names the target: "netdev eth0", "netdev v0 in netns a",
@@ -80,6 +84,8 @@ func (k Kind) target(t Target) string {
 		return "irqbalance"
 	case KindNetns:
 		return "netns " + t.Netns
+	case KindProcess:
+		return "process " + strconv.Itoa(t.PID)
 	}
 	return t.String()
 }
@@ -118,6 +124,8 @@ type Value struct {
 	// Netns and Veth are the topology kinds' values (topology.go).
 	Netns *NetnsState `json:"netns,omitempty"`
 	Veth  *VethState  `json:"veth,omitempty"`
+	// Process is KindProcess's value (process.go).
+	Process *ProcessState `json:"process,omitempty"`
 }
 
 // String formats the value as the matching command would take it:
@@ -154,6 +162,9 @@ func (v Value) String() string {
 	}
 	if v.Sysctl != nil {
 		parts = append(parts, strconv.Quote(*v.Sysctl))
+	}
+	if v.Process != nil {
+		parts = append(parts, v.Process.String())
 	}
 	if v.Features != nil {
 		names := make([]string, 0, len(v.Features))

@@ -52,7 +52,13 @@ type InputError struct {
 	Field  string // "netdev", "irq", "cpus", "mtu", ...
 	Value  string
 	Reason string
+	// Err is the check of another package that refused the value
+	// (host.ValidNetnsName's *host.NetnsNameError), nil when tune's own.
+	Err error
 }
+
+// Unwrap returns Err.
+func (e *InputError) Unwrap() error { return e.Err }
 
 // Error names the field, the value and the reason.
 func (e *InputError) Error() string {

@@ -137,6 +137,8 @@ func matches(k Kind, want, got Value) bool {
 		return want.Features != nil
 	case KindNetns, KindVeth:
 		return matchesTopology(k, want, got)
+	case KindProcess:
+		return matchesProcess(want, got)
 	case KindIRQBalance:
 		// Paused: every daemon stopped. Resumed: none of the journaled
 		// ones is (or they are gone).

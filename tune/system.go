@@ -112,6 +112,8 @@ func (s *liveSystem) read(ctx context.Context, k Kind, t Target) (Value, error) 
 		return readIRQBalance(s.irq)
 	case KindNetns, KindVeth:
 		return readTopology(ctx, k, t)
+	case KindProcess:
+		return readProcess(t)
 	}
 	return Value{}, fmt.Errorf("tune: unknown kind %q", k)
 }
@@ -182,6 +184,8 @@ func (s *liveSystem) write(ctx context.Context, k Kind, t Target, v Value) error
 		return writeIRQBalance(s.irq, *v.IRQBalance)
 	case KindNetns, KindVeth:
 		return writeTopology(ctx, k, t, v)
+	case KindProcess:
+		return writeProcess(ctx, t, v)
 	}
 	return fmt.Errorf("tune: unknown kind %q", k)
 }

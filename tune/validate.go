@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/rxe"
 )
@@ -16,7 +18,7 @@ import (
 const (
 	MaxNetdevName   = 15    // IFNAMSIZ - 1
 	MaxRXEName      = 63    // IB_DEVICE_NAME_MAX - 1
-	MaxNetnsName    = 255   // a file name in /run/netns
+	MaxNetnsName    = 255   // a file name in /run/netns (host.MaxNetnsName)
 	MaxGovernorName = 15    // CPUFREQ_NAME_LEN - 1
 	MinMTU          = 68    // IPv4's minimum (RFC 791)
 	MaxMTU          = 65536 // lo's MTU; Ethernet stops at 65535 (ETH_MAX_MTU)
@@ -63,13 +65,23 @@ func ValidateNetdev(name string) error {
 	return nil
 }
 
-// ValidateNetns checks a named network namespace: a file name under
-// /run/netns. "" (the caller's namespace) is valid.
+// ValidateNetns checks a named network namespace with
+// host.ValidNetnsName, the check every package shares: a file name under
+// /run/netns. "" (the caller's namespace) is valid. The *InputError wraps
+// host's *host.NetnsNameError.
 func ValidateNetns(name string) error {
 	if name == "" {
 		return nil
 	}
-	return checkName("netns", name, MaxNetnsName)
+	if err := host.ValidNetnsName(name); err != nil {
+		ie := &InputError{Field: "netns", Value: name, Reason: err.Error(), Err: err}
+		var ne *host.NetnsNameError
+		if errors.As(err, &ne) {
+			ie.Reason = ne.Reason
+		}
+		return ie
+	}
+	return nil
 }
 
 // ValidateRXEName checks an rxe link name: 1 to 63 bytes, no '/', no '%'
@@ -232,6 +244,8 @@ func (e Entry) validateUndo() error {
 		ok = v.IRQBalance != nil
 	case KindNetns, KindVeth:
 		return validateTopology(e.Kind, e.Target, v)
+	case KindProcess:
+		ok = v.Process != nil && !v.Process.Running
 	}
 	if !ok {
 		return invalid(string(e.Kind), e.Kind.target(e.Target), "journal entry #%d has no old value", e.Seq)
@@ -265,6 +279,8 @@ func validateTarget(k Kind, t Target) error {
 		return nil
 	case KindNetns, KindVeth:
 		return validateTopologyTarget(k, t)
+	case KindProcess:
+		return validateProcessTarget(t)
 	case KindRXE:
 		return ValidateRXEName(t.Link)
 	case KindAffinity:

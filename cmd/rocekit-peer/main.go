@@ -3,8 +3,8 @@
 // of runbook.Local there and prints its JSON result; every change is
 // journaled in a file of -journal-dir, and "restore" undoes them all,
 // newest first (also after a crash of either host's run). The reply on
-// standard output is one JSON object: {"protocol":3,"result":...} or
-// {"protocol":3,"error":{"kind":...,"op":...,"message":...}} (exit 1).
+// standard output is one JSON object: {"protocol":4,"result":...} or
+// {"protocol":4,"error":{"kind":...,"op":...,"message":...}} (exit 1).
 //
 // Install it on the peer, as root:
 //
@@ -20,7 +20,9 @@
 //	rocekit-peer set-governor '"performance"'
 //	rocekit-peer set-sysctl '{"key":"net.core.rmem_max","value":"4194304"}'
 //	rocekit-peer host
+//	rocekit-peer exec '{"argv":["netserver","-D"]}'   # journaled, then exec'd in place: restore ends it
 //	rocekit-peer restore
+//	rocekit-peer restore-since '{"since":"2026-12-01T20:00:00Z"}'   # the calls made since then, newest first
 package main
 
 import (

@@ -66,6 +66,9 @@ func TestFlagsOpen(t *testing.T) {
 		{Flags{}, "-netdev is required"},
 		{Flags{Netdev: "eth0", Peer: "h", PeerNetns: "n"}, "-peer and -peer-netns exclude each other"},
 		{Flags{Netdev: "eth0", PeerNetdev: "eth1"}, "-peer-netdev needs -peer or -peer-netns"},
+		// A name that is a path would open another namespace and put the
+		// far journal elsewhere: refused before anything is touched.
+		{Flags{Netdev: "eth0", PeerNetns: "../../proc/self/ns/net", Journal: t.TempDir() + "/j.jsonl"}, "-peer-netns: host: network namespace name"},
 	} {
 		if _, err := c.f.Open(ctx); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Open(%+v) = %v, want %q", c.f, err, c.want)

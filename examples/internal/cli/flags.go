@@ -147,6 +147,11 @@ func (f *Flags) check() error {
 	if os.Geteuid() != 0 {
 		return errors.New("needs root: the run sets MTUs, rxe links, IRQ affinity and sysctls and reads ethtool counters (run it with sudo)")
 	}
+	if f.PeerNetns != "" {
+		if err := host.ValidNetnsName(f.PeerNetns); err != nil {
+			return fmt.Errorf("-peer-netns: %w", err)
+		}
+	}
 	return nil
 }
 
