@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rocekit/rocekit/internal/ownfile"
 	"os"
 	"path/filepath"
 	"slices"
@@ -164,6 +165,11 @@ func restoreSinceDir(ctx context.Context, dir, arg string) error {
 	var a sinceArg
 	if err := json.Unmarshal([]byte(arg), &a); err != nil || a.Since.IsZero() {
 		return fmt.Errorf("%w: restore-since argument %q: want {\"since\":TIME}", tune.ErrInvalidInput, arg)
+	}
+	// The folder rule RestoreDir keeps: journals others could have put
+	// there are not replayed.
+	if err := ownfile.CheckPrivateDir(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("journal folder: %w (nothing was restored)", err)
 	}
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {

@@ -67,6 +67,9 @@ func TestPeerJournalDirMustBeOurs(t *testing.T) {
 		if err := ServePeer(ctx, PeerProtocol, dir, "", "set-mtu", `{"netdev":"rocekit-none0","mtu":1500}`, &bytes.Buffer{}); !errors.Is(err, fs.ErrPermission) {
 			t.Errorf("%s: set-mtu = %v, want fs.ErrPermission", name, err)
 		}
+		if err := ServePeer(ctx, PeerProtocol, dir, "", "restore-since", `{"since":"2001-01-01T00:00:00Z"}`, &bytes.Buffer{}); !errors.Is(err, fs.ErrPermission) {
+			t.Errorf("%s: restore-since = %v, want fs.ErrPermission", name, err)
+		}
 		if after, _ := os.ReadFile(j); !bytes.Equal(before, after) {
 			t.Errorf("%s: journal replayed: %q", name, after)
 		}
