@@ -284,6 +284,9 @@ func TestLower(t *testing.T) {
 	}
 	near(t, "lower", l.Gbps, 9.93, 0.005)
 	l, ok = Lower(a, Path{}.Ceiling(IPStream{MTU: 9000}))
+	if !ok {
+		t.Fatal("one known end: no limit")
+	}
 	near(t, "one known", l.Gbps, 24.82, 0.005)
 	if _, ok := Lower(Ceiling{}, Ceiling{}); ok {
 		t.Error("lower of nothing")

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,7 +53,7 @@ func FuzzParseTo(f *testing.F) {
 // json.Marshal writes.
 func FuzzAppendInterim(f *testing.F) {
 	f.Add(13441.39, "10^6bits/s", 0.331, 1795974172.531)
-	f.Add(1e-7, "Trans/s", 1e21, -0.0)
+	f.Add(1e-7, "Trans/s", 1e21, math.Copysign(0, -1))
 	f.Fuzz(func(t *testing.T, v float64, unit string, iv, e float64) {
 		it := netperf.Interim{Value: v, Unit: netperf.Unit(unit), IntervalSec: iv, EndingUnixSec: e}
 		got, err := appendInterim(nil, it)
