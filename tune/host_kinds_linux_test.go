@@ -60,7 +60,13 @@ func TestRootSysctlFeaturesIRQBalance(t *testing.T) {
 	if gro(t, tn.name, "tk0") == groBefore {
 		t.Error("GRO did not change")
 	}
-	if st := procState(t, daemon.Process.Pid); st != 'T' {
+	// SIGSTOP takes effect when the kernel next schedules the process:
+	// poll for it (seen as R under load) instead of reading once.
+	st := procState(t, daemon.Process.Pid)
+	for deadline := time.Now().Add(5 * time.Second); st != 'T' && time.Now().Before(deadline); st = procState(t, daemon.Process.Pid) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if st != 'T' {
 		t.Errorf("irqbalance state %c, want T (stopped)", st)
 	}
 	// #1 is the refused rmem_max: journaled before it was tried, never done.

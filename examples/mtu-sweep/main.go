@@ -211,6 +211,11 @@ func (sw *sweeper) measure(ctx context.Context, i, mtu int) (report.Round, point
 		round.SetParam("peer_netdev_mtu", fmt.Sprint(p.FarMTU))
 	}
 	p.observe(round, metricKey(sw.c))
+	ends, err := sw.sides.Ends(ctx)
+	if err != nil {
+		return round, p, err
+	}
+	round.Bottleneck = report.Bottleneck(report.BottleneckInput{Round: &round, Ends: ends})
 	files, err := cli.PairsFiles(&round, ps)
 	if err != nil {
 		return round, p, err
@@ -287,15 +292,20 @@ func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode,
 	}); err != nil {
 		return err
 	}
+	var answers strings.Builder
+	if err := report.WriteAnswersMarkdown(&answers, rounds); err != nil {
+		return err
+	}
+	text := answers.String() + md.String() // the runbook's questions first
 	if _, err = cli.WriteFile(c.Out, "report.md", func(f io.Writer) error {
-		_, err := io.WriteString(f, md.String())
+		_, err := io.WriteString(f, text)
 		return err
 	}); err != nil {
 		return err
 	}
 	// report.html and bandwidth.svg: the picture inline, findings first.
 	return page.WriteFiles(c.Out, page.Page{Title: fmt.Sprintf("soft-RoCE MTU sweep (%s)", mode),
-		Sections: []page.Section{{Title: "mtu-sweep", Findings: findings, Rounds: rounds, Figures: figs, Markdown: md.String()}}})
+		Sections: []page.Section{{Title: "mtu-sweep", Findings: findings, Rounds: rounds, Figures: figs, Markdown: text}}})
 }
 
 // writeTable prints one line per MTU: what the kernel chose and the

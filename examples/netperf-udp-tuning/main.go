@@ -458,6 +458,11 @@ func (t *tuner) build(s roundSpec, opts netperf.Options, srv *netperf.Netserver,
 		return fmt.Errorf("sender counters: %w", err)
 	}
 	round.Fingerprint = t.fingerprint(res, opts, srv)
+	round.Bottleneck = report.Bottleneck(report.BottleneckInput{Round: &round,
+		Ends: []report.End{{Host: t.sides.Near.Name(), Snapshot: res.Near.Snapshot}, {Host: t.sides.Far.Name(), Snapshot: res.Far.Snapshot}},
+		Loads: []report.HostLoad{{Host: t.sides.Far.Name() + " (receiver)", Load: res.Receiver.Load, LocalCPUs: res.Far.LocalCPUs},
+			{Host: t.sides.Near.Name() + " (sender)", Load: res.Sender.Load, LocalCPUs: res.Near.LocalCPUs}},
+		NICDelta: &res.Receiver.Stats, UDP: &res.Receiver.UDP})
 	res.Round = round
 	res.GovernorSet = s.Spread && t.governor != nil && t.governor.Set
 	res.Findings = append(res.Findings, t.diagnose(res)...)

@@ -174,6 +174,13 @@ func writeMarkdown(w io.Writer, sides *runbook.Sides, results []roundResult) err
 	}
 	first := results[0]
 	fmt.Fprintf(w, "# netperf UDP_STREAM tuning (%s)\n\n", sides.Mode)
+	rounds := make([]report.Round, len(results))
+	for i, r := range results {
+		rounds[i] = r.Round
+	}
+	if err := report.WriteAnswersMarkdown(w, rounds); err != nil {
+		return err
+	}
 	if fp := first.Round.Fingerprint; fp != nil {
 		fmt.Fprintf(w, "%d runs per round of:\n\n", len(first.Round.Outputs))
 		for _, a := range fp.Argv {

@@ -196,7 +196,9 @@ func (sc *scaler) measure(ctx context.Context, q int) (step, *report.Round, erro
 	}
 	round.SetParam("mode", string(sc.sides.Mode))
 	round.SetParam("netdev_mtu", fmt.Sprint(sc.near.NetdevMTU))
-	s.NearHot, s.FarHot = sc.ends.hot(&round, before, after)
+	var loads []report.HostLoad
+	s.NearHot, s.FarHot, loads = sc.ends.hot(&round, before, after)
+	round.Bottleneck = report.Bottleneck(report.BottleneckInput{Round: &round, Ends: sc.ends.reportEnds(), Loads: loads})
 	s.observe(round)
 	files, err := cli.PairsFiles(&round, ps)
 	if err != nil {
@@ -250,7 +252,7 @@ func (e *ends) read(ctx context.Context) endCounters {
 // hot finds each end's hot softirq core between two reads and adds this
 // end's per-CPU load to the round. What could not be read becomes a round
 // warning and a nil core.
-func (e *ends) hot(r *report.Round, before, after endCounters) (near, far *irq.HotCore) {
+func (e *ends) hot(r *report.Round, before, after endCounters) (near, far *irq.HotCore, loads []report.HostLoad) {
 	load := func(end string, dev runbook.NetdevInfo, b, a runbook.Counters, errs ...error) (*irq.Load, bool) {
 		if err := errors.Join(errs...); err != nil {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s counters: %v", end, err))
@@ -274,15 +276,26 @@ func (e *ends) hot(r *report.Round, before, after endCounters) (near, far *irq.H
 		if err := r.AddCPULoad(*nl); err != nil {
 			r.Warnings = append(r.Warnings, "cpu load: "+err.Error())
 		}
+		loads = append(loads, report.HostLoad{Host: e.sides.Near.Name(), Load: *nl, LocalCPUs: e.near.LocalCPUs})
 	}
 	if e.sides.Mode == runbook.Loopback {
-		return near, near
+		return near, near, loads
 	}
 	if fl, ok := load("far", e.far, before.far, after.far, before.farErr, after.farErr); ok {
 		h := fl.Hot()
 		far = &h
+		loads = append(loads, report.HostLoad{Host: e.sides.Far.Name(), Load: *fl, LocalCPUs: e.far.LocalCPUs})
 	}
-	return near, far
+	return near, far, loads
+}
+
+// reportEnds are both netdevs as report.Bottleneck takes them.
+func (e *ends) reportEnds() []report.End {
+	out := []report.End{{Host: e.sides.Near.Name(), Snapshot: e.near.Snapshot}}
+	if e.sides.Mode != runbook.Loopback {
+		out = append(out, report.End{Host: e.sides.Far.Name(), Snapshot: e.far.Snapshot})
+	}
+	return out
 }
 
 // writeOutputs prints the table and the findings, then writes report.md,
@@ -319,15 +332,20 @@ func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode,
 	}); err != nil {
 		return err
 	}
+	var answers strings.Builder
+	if err := report.WriteAnswersMarkdown(&answers, rounds); err != nil {
+		return err
+	}
+	text := answers.String() + md.String() // the runbook's questions first
 	if _, err := cli.WriteFile(c.Out, "report.md", func(f io.Writer) error {
-		_, err := io.WriteString(f, md.String())
+		_, err := io.WriteString(f, text)
 		return err
 	}); err != nil {
 		return err
 	}
 	// report.html, qps.svg and cpu-ROUND.svg: the pictures inline, findings first.
 	return page.WriteFiles(c.Out, page.Page{Title: fmt.Sprintf("soft-RoCE QP scaling (%s)", mode),
-		Sections: []page.Section{{Title: "qp-scaling", Findings: findings, Rounds: rounds, Figures: figs, Markdown: md.String()}}})
+		Sections: []page.Section{{Title: "qp-scaling", Findings: findings, Rounds: rounds, Figures: figs, Markdown: text}}})
 }
 
 // writeTable prints one line per QP count.

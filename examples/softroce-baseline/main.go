@@ -102,7 +102,11 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	var md strings.Builder
 	w := io.MultiWriter(out, &md)
 	writeHeader(w, sides, far, near)
-	b := &baseline{c: c, sides: sides, far: far, near: near, prog: prog, store: report.OpenStore(c.Store), w: w,
+	ends, err := sides.Ends(ctx)
+	if err != nil {
+		return err
+	}
+	b := &baseline{c: c, sides: sides, far: far, near: near, ends: ends, prog: prog, store: report.OpenStore(c.Store), w: w,
 		sum: summary{Mode: string(sides.Mode), Server: far, Client: near}}
 	var rounds []report.Round
 	for _, test := range tests {
@@ -155,6 +159,7 @@ type baseline struct {
 	c         config
 	sides     *runbook.Sides
 	far, near runbook.RXEInfo
+	ends      []report.End // both netdevs, for the bottleneck verdict
 	prog      *cli.Progress
 	store     *report.Store
 	w         io.Writer // the report as it grows
@@ -187,6 +192,7 @@ func (b *baseline) measure(ctx context.Context, test perftest.Test) (report.Roun
 	round.SetParam("mode", string(sides.Mode))
 	round.SetParam("netdev_mtu", fmt.Sprint(near.NetdevMTU))
 	round.Warnings = append(append(round.Warnings, ps.Failures...), ps.Voided...)
+	round.Bottleneck = report.Bottleneck(report.BottleneckInput{Round: &round, Ends: b.ends})
 	files, err := cli.PairsFiles(&round, ps)
 	if err != nil {
 		return round, false, err
@@ -230,6 +236,11 @@ func writeOutputs(c config, mode runbook.Mode, md string, sum summary, rounds []
 	if _, err := cli.WriteFile(c.Out, "summary.json", func(f io.Writer) error { return report.WriteJSON(f, sum) }); err != nil {
 		return err
 	}
+	var answers strings.Builder
+	if err := report.WriteAnswersMarkdown(&answers, rounds); err != nil {
+		return err
+	}
+	md = answers.String() + md // the runbook's questions first
 	if _, err := cli.WriteFile(c.Out, "report.md", func(f io.Writer) error {
 		_, err := io.WriteString(f, md)
 		return err
