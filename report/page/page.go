@@ -46,12 +46,34 @@ func Write(w io.Writer, p Page) error {
 	if p.Intro != "" {
 		fmt.Fprintf(bw, "<p>%s</p>\n", esc(p.Intro))
 	}
+	writeAnswers(bw, p.Sections)
 	writeFindings(bw, p.Sections)
 	for i, s := range p.Sections {
 		writeSection(bw, i, s)
 	}
 	bw.WriteString("</body>\n</html>\n")
 	return bw.Flush()
+}
+
+// writeAnswers opens the page with what the runbooks ask: each round's
+// rate, ceiling, share and bottleneck as stored with it
+// (report.Round.Bottleneck), one table per section that has any.
+func writeAnswers(bw *bufio.Writer, secs []Section) {
+	var md strings.Builder
+	for _, s := range secs {
+		var t strings.Builder
+		if report.WriteAnswersMarkdown(&t, s.Rounds) != nil || t.Len() == 0 {
+			continue
+		}
+		if len(secs) > 1 {
+			md.WriteString(strings.Replace(t.String(), "## Answers", "## Answers: "+s.Title, 1))
+		} else {
+			md.WriteString(t.String())
+		}
+	}
+	if md.Len() > 0 {
+		bw.WriteString("<div class=\"answers\">\n" + Markdown(md.String()) + "</div>\n")
+	}
 }
 
 // writeFindings lists every section's findings, the most severe first.

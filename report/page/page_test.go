@@ -208,3 +208,25 @@ func TestWriteFilesNamesClash(t *testing.T) {
 		}
 	}
 }
+
+// The answers stored with the rounds open the page, before the findings.
+func TestPageOpensWithAnswers(t *testing.T) {
+	p := demoPage(t)
+	v := report.Bottleneck(report.BottleneckInput{Round: &p.Sections[1].Rounds[0]})
+	if v == nil {
+		t.Fatalf("no verdict for %s", p.Sections[1].Rounds[0].Name)
+	}
+	p.Sections[1].Rounds[0].Bottleneck = v
+	var b bytes.Buffer
+	if err := Write(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	h := b.String()
+	a, f := strings.Index(h, "Answers: mtu-sweep"), strings.Index(h, `id="findings"`)
+	if a < 0 || a > f {
+		t.Fatalf("answers at %d, findings at %d", a, f)
+	}
+	if !strings.Contains(h[a:f], "none-found") || !strings.Contains(h[a:f], "no known ceiling") {
+		t.Errorf("answers %s", h[a:f])
+	}
+}
