@@ -351,15 +351,24 @@ func demoteHeadings(md []byte) []byte {
 	return b.Bytes()
 }
 
-// printFindings prints the summary's section titles and findings.
+// printFindings prints the summary's section titles, each example's
+// answers (round, rate, ceiling, share, bottleneck) and its findings.
 func printFindings(w io.Writer, md []byte) {
 	sc := bufio.NewScanner(bytes.NewReader(md))
 	sc.Buffer(nil, 1<<20)
+	answers := false
 	for sc.Scan() {
 		l := sc.Text()
 		switch {
 		case strings.HasPrefix(l, "## "), strings.HasPrefix(l, "### "):
 			fmt.Fprintln(w, strings.TrimLeft(l, "# "))
+			answers = false
+		case strings.HasPrefix(l, "#") && strings.HasSuffix(l, " Answers"):
+			answers = true
+		case strings.HasPrefix(l, "#"):
+			answers = false
+		case answers && strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "| round "):
+			fmt.Fprintln(w, "  answer: "+strings.Trim(strings.ReplaceAll(l, " | ", "; "), "| "))
 		case strings.HasPrefix(l, "- **"), strings.HasPrefix(l, "Restored afterwards"):
 			fmt.Fprintln(w, "  "+l)
 		}

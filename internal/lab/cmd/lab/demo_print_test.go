@@ -1,0 +1,23 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// The demo's terminal summary prints each example's answers and findings.
+func TestPrintFindingsAnswers(t *testing.T) {
+	md := "## trixie (kernel 6.12)\n\n### mtu-sweep: ok\n\n##### Answers\n\n| round | rate | ceiling | share | bottleneck |\n|---|---:|---:|---:|---|\n" +
+		"| ib_send_bw_mtu1500 | 412 Mbit/s (n = 3: no CI) | unknown | — | **none-found**: 412 Mbit/s against no known ceiling |\n\n" +
+		"#### Findings\n\n| a | b |\n- **info** mtu_took_effect: MTU 1500 took effect\n"
+	var b bytes.Buffer
+	printFindings(&b, []byte(md))
+	want := "trixie (kernel 6.12)\nmtu-sweep: ok\n  answer: ib_send_bw_mtu1500; 412 Mbit/s (n = 3: no CI); unknown; —; **none-found**: 412 Mbit/s against no known ceiling\n  - **info** mtu_took_effect: MTU 1500 took effect\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	if strings.Contains(b.String(), "| a | b |") {
+		t.Error("a table outside the answers was printed")
+	}
+}
