@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rocekit/rocekit/rxe"
 	"time"
 )
 
@@ -83,7 +84,10 @@ func (s *Sides) Restore() error {
 // PrepareRXE prepares rxe on both ends (once in loopback) with the same
 // link name and MTU, announcing each on prog (nil: silent). rdma device
 // names are global to a kernel, so a far end in a namespace here gets
-// name+"p".
+// name+"p". A pair that cannot work is refused here, before any test:
+// the two chosen GIDs must be of one RoCE version and both IPv4-mapped
+// or both IPv6 (rxe.CheckCompatible; the error, matching
+// rxe.ErrIncompatibleGIDs, names both entries).
 func (s *Sides) PrepareRXE(ctx context.Context, name string, mtu int, prog Progress) (far, near RXEInfo, err error) {
 	nearSide, farSide, err := s.ends()
 	if err != nil {
@@ -103,6 +107,9 @@ func (s *Sides) PrepareRXE(ctx context.Context, name string, mtu int, prog Progr
 	step(prog, "prepare rxe on %s (%s)", nearSide.Name(), s.NearNetdev)
 	if near, err = nearSide.PrepareRXE(ctx, RXEConfig{Netdev: s.NearNetdev, Name: name, MTU: mtu}); err != nil {
 		return far, near, fmt.Errorf("%s: %w", nearSide.Name(), err)
+	}
+	if err := rxe.CheckCompatible(near.GID.Entry, far.GID.Entry); err != nil {
+		return far, near, fmt.Errorf("%s against %s: %w", nearSide.Name(), farSide.Name(), err)
 	}
 	return far, near, nil
 }
