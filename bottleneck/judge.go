@@ -213,8 +213,8 @@ func coreCause(c Core) cause {
 func clampCause(cs []Clamp) cause {
 	var parts []string
 	for _, c := range cs {
-		parts = append(parts, fmt.Sprintf("%s %s buffer asked %d B, read back %d B where a granted request reads %d B (%s)",
-			c.Host, c.Direction, c.AskedBytes, c.GotBytes, 2*c.AskedBytes, c.Sysctl))
+		parts = append(parts, fmt.Sprintf("%s %s buffer asked %s, read back %s where a granted request reads %s (%s)",
+			c.Host, c.Direction, size(c.AskedBytes), size(c.GotBytes), size(2*c.AskedBytes), c.Sysctl))
 	}
 	return cause{SocketBuf, fmt.Sprintf("%d socket buffer(s) clamped by the kernel: %s", len(cs), parts[0]), parts}
 }
@@ -243,4 +243,16 @@ func rate(gbps float64) string {
 	default:
 		return fmt.Sprintf("%.0f kbit/s", gbps*1e6)
 	}
+}
+
+// size prints a byte count as the tools' flags take it: 2 MiB, 416 KiB,
+// 1500 B.
+func size(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
 }

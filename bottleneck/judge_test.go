@@ -46,7 +46,7 @@ func TestJudge(t *testing.T) {
 			Drops:  []Drop{{Host: "netserver's host", Counter: "Udp RcvbufErrors", Delta: 120345}}},
 		bound:    SocketBuf,
 		fraction: 0.1295,
-		summary:  []string{"asked 2097152 B, read back 425984 B where a granted request reads 4194304 B (net.core.rmem_max)"},
+		summary:  []string{"asked 2 MiB, read back 416 KiB where a granted request reads 4 MiB (net.core.rmem_max)"},
 		also:     1,
 	}, {
 		name:     "loss alone: RDMA retransmissions",

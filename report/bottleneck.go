@@ -217,38 +217,54 @@ func pathCeiling(ends []End, s limits.Stream) limits.Ceiling {
 	return out
 }
 
-// WriteAnswersMarkdown writes what the runbooks ask first: for each round
-// with a rate, the rate with its spread, the ceiling of its path, the
-// share of it reached and what held it back; rounds without one are
-// left out. Nothing is written when no round has one.
-func WriteAnswersMarkdown(w io.Writer, rounds []Round) error {
-	var rows [][]string
+// Answer is one round's line of the answers that open a report: its
+// rate with the spread, the ceiling of its path, the share reached and
+// what held it back (Round.Bottleneck).
+type Answer struct {
+	Round   string
+	Rate    string // "3.85 Gbit/s (n = 3: no CI)"
+	Ceiling string // "23.9 Gbit/s (link)", "unknown"
+	Share   string // "16 %", "—"
+	Bound   string // "cpu", "link", "none-found"
+	Summary string // the verdict's sentence
+}
+
+// Answers returns the answer of every round with a verdict, in order.
+func Answers(rounds []Round) []Answer {
+	var out []Answer
 	for _, r := range rounds {
-		if r.Bottleneck == nil {
+		v := r.Bottleneck
+		if v == nil {
 			continue
 		}
-		v := r.Bottleneck
-		rate := "—"
+		a := Answer{Round: r.Name, Rate: "—", Ceiling: "unknown", Share: "—", Bound: string(v.Bound), Summary: v.Summary}
 		if m, ok := largestBW(r); ok {
-			rate = rateText(Summarize(m), 1)
+			a.Rate = rateText(Summarize(m), 1)
 		} else if m, ok := r.Metric("recv_throughput"); ok {
-			rate = rateText(Summarize(m), 1e-3)
+			a.Rate = rateText(Summarize(m), 1e-3)
 		} else if m, ok := r.Metric("throughput"); ok {
-			rate = rateText(Summarize(m), 1e-3)
+			a.Rate = rateText(Summarize(m), 1e-3)
 		}
-		ceiling, share := "unknown", "—"
 		if v.Ceiling != nil {
-			ceiling = fmt.Sprintf("%s (%s)", scaledRate(v.Ceiling.Gbps), v.Ceiling.Resource)
-			share = fmt.Sprintf("%.0f %%", 100*v.Fraction)
+			a.Ceiling = fmt.Sprintf("%s (%s)", scaledRate(v.Ceiling.Gbps), v.Ceiling.Resource)
+			a.Share = fmt.Sprintf("%.0f %%", 100*v.Fraction)
 		}
-		rows = append(rows, []string{r.Name, rate, ceiling, share, "**" + string(v.Bound) + "**: " + v.Summary})
+		out = append(out, a)
 	}
-	if len(rows) == 0 {
+	return out
+}
+
+// WriteAnswersMarkdown writes what the runbooks ask first: for each round
+// with a verdict, its Answer; nothing when no round has one.
+func WriteAnswersMarkdown(w io.Writer, rounds []Round) error {
+	as := Answers(rounds)
+	if len(as) == 0 {
 		return nil
 	}
 	var b strings.Builder
 	b.WriteString("## Answers\n\n| round | rate | ceiling | share | bottleneck |\n|---|---:|---:|---:|---|\n")
-	for _, row := range rows {
+	for _, a := range as {
+		row := []string{a.Round, a.Rate, a.Ceiling, a.Share, "**" + a.Bound + "**: " + a.Summary}
 		for i := range row {
 			row[i] = strings.ReplaceAll(row[i], "|", `\|`)
 		}

@@ -55,25 +55,41 @@ func Write(w io.Writer, p Page) error {
 	return bw.Flush()
 }
 
-// writeAnswers opens the page with what the runbooks ask: each round's
-// rate, ceiling, share and bottleneck as stored with it
-// (report.Round.Bottleneck), one table per section that has any.
+// writeAnswers opens the page with what the runbooks ask, in one compact
+// table: each round's rate, ceiling, share and bottleneck as stored with
+// it (report.Round.Bottleneck), the verdict's sentence cut to a line
+// (the whole of it is in the run's report below).
 func writeAnswers(bw *bufio.Writer, secs []Section) {
-	var md strings.Builder
+	var rows strings.Builder
 	for _, s := range secs {
-		var t strings.Builder
-		if report.WriteAnswersMarkdown(&t, s.Rounds) != nil || t.Len() == 0 {
-			continue
-		}
-		if len(secs) > 1 {
-			md.WriteString(strings.Replace(t.String(), "## Answers", "## Answers: "+s.Title, 1))
-		} else {
-			md.WriteString(t.String())
+		for i, a := range report.Answers(s.Rounds) {
+			run := ""
+			if i == 0 && len(secs) > 1 {
+				run = s.Title
+			}
+			fmt.Fprintf(&rows, "<tr><td>%s</td><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td><b>%s</b>: %s</td></tr>\n",
+				esc(run), esc(a.Round), esc(a.Rate), esc(a.Ceiling), esc(a.Share), esc(a.Bound), esc(firstClause(a.Summary, 90)))
 		}
 	}
-	if md.Len() > 0 {
-		bw.WriteString("<div class=\"answers\">\n" + Markdown(md.String()) + "</div>\n")
+	if rows.Len() == 0 {
+		return
 	}
+	bw.WriteString("<h2 id=\"answers\">Answers</h2>\n<div class=\"scroll answers\"><table>\n" +
+		"<tr><th>run</th><th>round</th><th>rate</th><th>ceiling</th><th>share</th><th>bottleneck</th></tr>\n")
+	bw.WriteString(rows.String())
+	bw.WriteString("</table></div>\n")
+}
+
+// firstClause cuts s at its first "; " (the verdict's second clause),
+// then to at most n runes with an ellipsis.
+func firstClause(s string, n int) string {
+	if i := strings.Index(s, "; "); i > 0 {
+		s = s[:i]
+	}
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 // writeFindings lists every section's findings, the most severe first.

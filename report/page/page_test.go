@@ -3,7 +3,9 @@ package page
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	stdhtml "html"
 	"image/png"
 	"os"
 	"os/exec"
@@ -222,11 +224,128 @@ func TestPageOpensWithAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := b.String()
-	a, f := strings.Index(h, "Answers: mtu-sweep"), strings.Index(h, `id="findings"`)
-	if a < 0 || a > f {
-		t.Fatalf("answers at %d, findings at %d", a, f)
+	a, f := strings.Index(h, `id="answers"`), strings.Index(h, `id="findings"`)
+	if a < 0 || a > f || !strings.Contains(h[a:f], "<td>mtu-sweep</td><td>ib_send_bw_mtu1500</td>") {
+		t.Fatalf("answers at %d, findings at %d: %s", a, f, h[max(a, 0):f])
 	}
 	if !strings.Contains(h[a:f], "none-found") || !strings.Contains(h[a:f], "no known ceiling") {
 		t.Errorf("answers %s", h[a:f])
+	}
+}
+
+// firstScreenProbe runs in the browser after load: where the answers'
+// heading is, whether it and the page title fit the first 1280×800
+// screen, and which text boxes there overlap. It writes its findings into
+// the DOM, which --dump-dom returns.
+const firstScreenProbe = `<script>
+window.addEventListener("load", () => {
+  const h = window.innerHeight, out = {height: h, outer: outerWidth + "x" + outerHeight, headings: [], overlaps: []};
+  for (const e of document.querySelectorAll("h1, #answers, .answers tr:nth-child(2)")) {
+    const r = e.getBoundingClientRect();
+    out.headings.push({text: e.textContent, bottom: r.bottom});
+  }
+  const boxes = [];
+  for (const e of document.querySelectorAll("h1, h2, p, li, th, td, summary")) {
+    const r = e.getBoundingClientRect();
+    if (r.top < h && r.width > 0 && r.height > 0 && e.textContent.trim() !== "") boxes.push({e, r});
+  }
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const a = boxes[i], b = boxes[j];
+    if (a.e.contains(b.e) || b.e.contains(a.e)) continue;
+    const x = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+    const y = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+    if (x > 1 && y > 1) out.overlaps.push(a.e.tagName + " '" + a.e.textContent.slice(0, 30) + "' / " + b.e.tagName + " '" + b.e.textContent.slice(0, 30) + "'");
+  }
+  const pre = document.createElement("pre");
+  pre.id = "probe";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+});
+</script>`
+
+// screenProbe is what firstScreenProbe found.
+type screenProbe struct {
+	Height   float64
+	Outer    string
+	Headings []struct {
+		Text   string
+		Bottom float64
+	}
+	Overlaps []string
+}
+
+// probeFirstScreen opens page with firstScreenProbe in headless Chromium
+// in a 1280×800 window and returns what it found.
+func probeFirstScreen(t *testing.T, chromium, page string) screenProbe {
+	t.Helper()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(file, []byte(strings.Replace(page, "</body>", firstScreenProbe+"</body>", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	flags := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir=" + filepath.Join(dir, "profile"),
+		"--window-size=1280,800", "--virtual-time-budget=5000", "--dump-dom", "file://" + file}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	dom, err := exec.CommandContext(ctx, chromium, flags...).Output()
+	if err != nil {
+		t.Fatalf("chromium --dump-dom: %v", err)
+	}
+	m := regexp.MustCompile(`<pre id="probe">([^<]*)</pre>`).FindSubmatch(dom)
+	if m == nil {
+		t.Fatalf("no probe result in the DOM (%d bytes)", len(dom))
+	}
+	var got screenProbe
+	if err := json.Unmarshal([]byte(stdhtml.UnescapeString(string(m[1]))), &got); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// TestPageFirstScreenInChromium: the demo's page with the verdicts
+// stored on its rounds, opened in headless Chromium in a 1280×800 window
+// (its viewport is 1280×657: Chromium keeps room for its bars): the
+// title and the answers' headings are on the first screen, and no two
+// text boxes there overlap.
+func TestPageFirstScreenInChromium(t *testing.T) {
+	const chromium = "/usr/bin/chromium"
+	if _, err := os.Stat(chromium); err != nil {
+		t.Skip("no /usr/bin/chromium (Debian package chromium): the page is not opened in a browser")
+	}
+	p := demoPage(t)
+	verdicts := 0
+	for i := range p.Sections {
+		for j := range p.Sections[i].Rounds {
+			r := &p.Sections[i].Rounds[j]
+			if r.Bottleneck = report.Bottleneck(report.BottleneckInput{Round: r}); r.Bottleneck != nil {
+				verdicts++
+			}
+		}
+	}
+	if verdicts < 4 {
+		t.Fatalf("%d rounds with a verdict", verdicts)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	got := probeFirstScreen(t, chromium, b.String())
+	t.Logf("viewport %v px; headings %+v", got.Height, got.Headings)
+	if got.Outer != "1280x800" || got.Height < 600 || len(got.Headings) != 3 {
+		t.Fatalf("probe %+v", got)
+	}
+	for _, h := range got.Headings {
+		if h.Bottom > got.Height {
+			t.Errorf("heading %q ends at %v px, below the first screen (%v px)", h.Text, h.Bottom, got.Height)
+		}
+	}
+	for _, o := range got.Overlaps {
+		t.Errorf("text boxes overlap on the first screen: %s", o)
+	}
+	// The probe does see an overlap where there is one.
+	bad := probeFirstScreen(t, chromium, `<html><body><p style="position:absolute;top:10px">one</p><p style="position:absolute;top:12px">two</p></body></html>`)
+	if len(bad.Overlaps) != 1 || bad.Overlaps[0] != "P 'one' / P 'two'" {
+		t.Errorf("overlapping paragraphs: probe found %q", bad.Overlaps)
 	}
 }
