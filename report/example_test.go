@@ -25,7 +25,7 @@ func Example() {
 	// Output:
 	// ## mtu9000 vs mtu1500
 	//
-	// Parameters changed: `mtu` 1500 → 9000.
+	// Changed: `mtu` 1500 → 9000.
 	//
 	// **Environment differs from the baseline:** `nic[eth1].mtu` 1500 → 9000, `nic[eth1].roce_path_mtu` 1024 → 4096.
 	//

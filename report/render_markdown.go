@@ -48,8 +48,12 @@ func WriteRoundMarkdown(w io.Writer, r Round) error {
 func WriteComparisonMarkdown(w io.Writer, c Comparison) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "## %s vs %s\n\n", mdEscape(c.Candidate), mdEscape(c.Baseline))
-	if len(c.ParamDiff) > 0 {
-		bw.WriteString("Parameters changed: " + diffList(c.ParamDiff) + ".\n\n")
+	if ds, argv := paramChanges(c.ParamDiff); len(ds) > 1 {
+		bw.WriteString(fmt.Sprintf("Several parameters changed at once (%d): %s%s. The comparison cannot tell which one made the difference.\n\n", len(ds), diffList(ds), argv))
+	} else if len(ds) == 1 {
+		bw.WriteString("Changed: " + diffList(ds) + argv + ".\n\n")
+	} else if argv != "" {
+		bw.WriteString("Changed: the command line only.\n\n")
 	}
 	if len(c.EnvDiff) > 0 {
 		bw.WriteString("**Environment differs from the baseline:** " + diffList(c.EnvDiff) + ".\n\n")
@@ -111,6 +115,21 @@ func writeWarnings(bw *bufio.Writer, ws []string) {
 	for _, w := range ws {
 		bw.WriteString("- " + strings.ReplaceAll(w, "\n", " ") + "\n")
 	}
+}
+
+// paramChanges leaves the command line out of the parameters that
+// changed (it follows from the others) and says whether it changed too.
+func paramChanges(ds []FieldDiff) ([]FieldDiff, string) {
+	var out []FieldDiff
+	argv := ""
+	for _, d := range ds {
+		if d.Field == "argv" {
+			argv = " (and so the command line)"
+			continue
+		}
+		out = append(out, d)
+	}
+	return out, argv
 }
 
 func diffList(ds []FieldDiff) string {

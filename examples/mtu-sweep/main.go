@@ -270,6 +270,10 @@ func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode,
 	fmt.Fprintf(w, "\n## Findings\n\n")
 	report.WriteFindingsMarkdown(w, findings)
 	fmt.Fprintln(w)
+	// The store holds this run's rounds too; Previous takes earlier ones.
+	if err := report.WriteAgainstPrevious(w, report.OpenStore(c.Store), rounds); err != nil {
+		return err
+	}
 	var fig plot.Figure
 	var err error
 	if c.AllSizes {

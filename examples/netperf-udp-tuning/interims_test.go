@@ -77,7 +77,7 @@ func TestInterimsInOutputs(t *testing.T) {
 	dir := t.TempDir()
 	sides := &runbook.Sides{Mode: runbook.TwoNetns, Near: &runbook.Local{}, Far: &runbook.Local{Netns: "udppeer"},
 		NearNetdev: "eth0", FarNetdev: "eth1"}
-	if err := writeOutputs(dir, io.Discard, sides, results); err != nil {
+	if err := writeOutputs(dir, io.Discard, sides, report.OpenStore(filepath.Join(dir, "rounds.jsonl")), results); err != nil {
 		t.Fatal(err)
 	}
 	svg, err := os.ReadFile(filepath.Join(dir, "interims-throughput.svg"))

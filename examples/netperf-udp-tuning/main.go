@@ -171,7 +171,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		results = append(results, res)
 	}
 	prog.Done()
-	return writeOutputs(c.Out, out, sides, results)
+	return writeOutputs(c.Out, out, sides, store, results)
 }
 
 // validate checks every flag, touching nothing: run calls it before

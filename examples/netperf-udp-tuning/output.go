@@ -108,9 +108,17 @@ func nicDrops(d nic.StatsDelta) uint64 {
 
 // writeOutputs writes report.md (also to out), summary.json, report.html
 // and the plots to dir.
-func writeOutputs(dir string, out io.Writer, sides *runbook.Sides, results []roundResult) error {
+func writeOutputs(dir string, out io.Writer, sides *runbook.Sides, store *report.Store, results []roundResult) error {
 	var md strings.Builder
 	if err := writeMarkdown(&md, sides, results); err != nil {
+		return err
+	}
+	rs := make([]report.Round, len(results))
+	for i, r := range results {
+		rs[i] = r.Round
+	}
+	// The store holds this run's rounds too; Previous takes earlier ones.
+	if err := report.WriteAgainstPrevious(&md, store, rs); err != nil {
 		return err
 	}
 	if _, err := io.WriteString(out, md.String()); err != nil {

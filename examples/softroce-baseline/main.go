@@ -277,17 +277,17 @@ func (s *summary) add(r report.Round, findings []report.Finding) {
 	s.Findings = append(s.Findings, findings...)
 }
 
-// writeRound compares the round with the last one of the same name and
-// parameters in the store (if any), prints it and the findings, then
-// appends it.
+// writeRound compares the round with the store's latest earlier round of
+// the same test, whatever changed (the changed parameters named), prints
+// it and the findings, then appends it.
 func writeRound(out io.Writer, store *report.Store, round report.Round, near runbook.RXEInfo) ([]report.Finding, error) {
-	prev, _, err := store.Query(round.Name, round.Params...)
-	if err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, report.ErrUnknownName) {
-		return nil, err // a store holding no round of this name or parameter has no previous one
+	prev, ok, err := store.Previous(round) // whatever changed: the runbook's "change one thing, rerun, compare"
+	if err != nil {
+		return nil, err
 	}
-	if len(prev) > 0 {
+	if ok {
 		fmt.Fprintf(out, "## %s against the previous round\n\n", round.Name)
-		if err := report.WriteComparisonMarkdown(out, report.Compare(prev[len(prev)-1], round, report.CompareOptions{})); err != nil {
+		if err := report.WriteComparisonMarkdown(out, report.Compare(prev, round, report.CompareOptions{})); err != nil {
 			return nil, err
 		}
 	} else {

@@ -78,7 +78,14 @@ func TestWriteRoundFirstOfItsName(t *testing.T) {
 	if !strings.Contains(b.String(), "## ib_send_bw (first round: the baseline)") {
 		t.Errorf("report:\n%s", b.String())
 	}
-	if _, err := writeRound(&b, store, round, runbook.RXEInfo{}); err != nil || !strings.Contains(b.String(), "## ib_send_bw against the previous round") {
+	// Rerun with another MTU: compared with the previous round all the
+	// same, the change named (issue: "changed: mtu 1500 → 9000").
+	next := round
+	next.Start = round.Start.Add(time.Minute)
+	next.Params = []report.Param{{Key: "mode", Value: "loopback"}, {Key: "netdev_mtu", Value: "1500"}}
+	b.Reset()
+	if _, err := writeRound(&b, store, next, runbook.RXEInfo{}); err != nil || !strings.Contains(b.String(), "## ib_send_bw against the previous round") ||
+		!strings.Contains(b.String(), "Changed: `netdev_mtu` 9000 → 1500.") {
 		t.Errorf("second round: %v\n%s", err, b.String())
 	}
 }
