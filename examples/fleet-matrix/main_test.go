@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/internal/labtest"
 )
 
 // TestValidate: the flags that were read only once hosts were open (or
@@ -23,35 +22,22 @@ func TestValidate(t *testing.T) {
 			Schedule: "all", PerHost: 1, Tool: "perftest", Duration: 5, PairTimeout: time.Minute, MinRatio: 0.9, SlowRatio: 0.7,
 			Timeout: time.Hour, Out: filepath.Join(dir, "out"), Store: filepath.Join(dir, "rounds.jsonl")}
 	}
-	if err := good().validate(); err != nil {
-		t.Fatalf("good flags: %v", err)
-	}
-	for _, tc := range []struct {
-		set  func(*config)
-		want string
-	}{
-		{func(c *config) { c.Timeout = -time.Second }, "-timeout -1s: want 0 or more"},
-		{func(c *config) { c.PairTimeout = -time.Second }, "-pair-timeout -1s: want 0 or more"},
-		{func(c *config) { c.SSH.Timeout = -time.Second }, "-ssh-timeout -1s: want 0 or more"},
-		{func(c *config) { c.MTU = 70000 }, "-mtu 70000: want 68 to 65535"},
-		{func(c *config) { c.MinRatio = 5 }, "-min-ratio 5: want more than 0 and at most 1"},
-		{func(c *config) { c.SlowRatio = -1 }, "-slow-ratio -1: want more than 0 and at most 1"},
-		{func(c *config) { c.LineRate = -1 }, "-line-rate -1: want 0 or more"},
-		{func(c *config) { c.MaxPairs = -1 }, "-max-pairs -1: want 0 or more"},
-		{func(c *config) { c.QPTimeout = 99 }, "QPTimeout"},
-		{func(c *config) { c.Hosts = c.Hosts[:1] }, "-host: at least two hosts"},
-	} {
-		c := good()
-		tc.set(&c)
-		err := c.validate()
-		if !errors.Is(err, cli.ErrBadFlag) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("validate = %v, want %q", err, tc.want)
-		}
-		if err := run(context.Background(), c, io.Discard, io.Discard); !errors.Is(err, cli.ErrBadFlag) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("run = %v, want the refusal %q first", err, tc.want)
-		}
-	}
+	labtest.CheckRefusals(t, func() config { return good() }, []labtest.Refusal[config]{
+		{Set: func(c *config) { c.Timeout = -time.Second }, Want: "-timeout -1s: want 0 or more"},
+		{Set: func(c *config) { c.PairTimeout = -time.Second }, Want: "-pair-timeout -1s: want 0 or more"},
+		{Set: func(c *config) { c.SSH.Timeout = -time.Second }, Want: "-ssh-timeout -1s: want 0 or more"},
+		{Set: func(c *config) { c.MTU = 70000 }, Want: "-mtu 70000: want 68 to 65535"},
+		{Set: func(c *config) { c.MinRatio = 5 }, Want: "-min-ratio 5: want more than 0 and at most 1"},
+		{Set: func(c *config) { c.SlowRatio = -1 }, Want: "-slow-ratio -1: want more than 0 and at most 1"},
+		{Set: func(c *config) { c.LineRate = -1 }, Want: "-line-rate -1: want 0 or more"},
+		{Set: func(c *config) { c.MaxPairs = -1 }, Want: "-max-pairs -1: want 0 or more"},
+		{Set: func(c *config) { c.QPTimeout = 99 }, Want: "QPTimeout"},
+		{Set: func(c *config) { c.Hosts = c.Hosts[:1] }, Want: "-host: at least two hosts"},
+	}, config.validate, quietRun, cli.ErrBadFlag)
 	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
 		t.Error("-out made by a refused run")
 	}
 }
+
+// quietRun runs the example with its output discarded.
+func quietRun(c config) error { return run(context.Background(), c, io.Discard, io.Discard) }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/report"
@@ -272,32 +273,16 @@ func TestValidate(t *testing.T) {
 		return config{Flags: cli.Flags{Netdev: "rktest0", PeerNetns: "rktestpeer", PeerNetdev: "rktest1", Journal: dir + "/journal.jsonl"},
 			Rounds: "A,S,B,C", MTU: 9000, Length: 1, MsgSize: 1400, SockBuf: "2M", Count: 1, Governor: "performance", Interval: 1, Out: dir + "/out"}
 	}
-	if err := good().validate(); err != nil {
-		t.Fatalf("good flags: %v", err)
-	}
-	for _, tc := range []struct {
-		set  func(*config)
-		want string
-	}{
-		{func(c *config) { c.Governor = "perfomance" }, `-governor "perfomance": want one of the kernel's governors`},
-		{func(c *config) { c.Timeout = -time.Second }, "-timeout -1s: want 0 or more"},
-		{func(c *config) { c.Count = 0 }, "-count 0: want 1 or more"},
-		{func(c *config) { c.Length = -1 }, "-l -1: want 1 or more"},
-		{func(c *config) { c.Interval = -1 }, "-interval -1: want 0 (off) or more"},
-		{func(c *config) { c.MTU = 70000 }, "-mtu 70000: round B needs an MTU from 68 to 65535"},
-		{func(c *config) { c.SockBuf = "2X" }, "-sockbuf"},
-		{func(c *config) { c.Rounds = "B,A" }, "round A after B"},
-	} {
-		c := good()
-		tc.set(&c)
-		err := c.validate()
-		if !errors.Is(err, cli.ErrBadFlag) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("validate = %v, want %q", err, tc.want)
-		}
-		if err := run(context.Background(), c, io.Discard, io.Discard); !errors.Is(err, cli.ErrBadFlag) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("run = %v, want the refusal %q first", err, tc.want)
-		}
-	}
+	labtest.CheckRefusals(t, func() config { return good() }, []labtest.Refusal[config]{
+		{Set: func(c *config) { c.Governor = "perfomance" }, Want: `-governor "perfomance": want one of the kernel's governors`},
+		{Set: func(c *config) { c.Timeout = -time.Second }, Want: "-timeout -1s: want 0 or more"},
+		{Set: func(c *config) { c.Count = 0 }, Want: "-count 0: want 1 or more"},
+		{Set: func(c *config) { c.Length = -1 }, Want: "-l -1: want 1 or more"},
+		{Set: func(c *config) { c.Interval = -1 }, Want: "-interval -1: want 0 (off) or more"},
+		{Set: func(c *config) { c.MTU = 70000 }, Want: "-mtu 70000: round B needs an MTU from 68 to 65535"},
+		{Set: func(c *config) { c.SockBuf = "2X" }, Want: "-sockbuf"},
+		{Set: func(c *config) { c.Rounds = "B,A" }, Want: "round A after B"},
+	}, config.validate, quietRun, cli.ErrBadFlag)
 	// The governor is only read with round C.
 	c := good()
 	c.Rounds, c.Governor = "A,B", "perfomance"
@@ -305,3 +290,6 @@ func TestValidate(t *testing.T) {
 		t.Errorf("-governor without round C: %v", err)
 	}
 }
+
+// quietRun runs the example with its output discarded.
+func quietRun(c config) error { return run(context.Background(), c, io.Discard, io.Discard) }

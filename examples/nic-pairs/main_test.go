@@ -2,16 +2,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/internal/labtest"
 )
 
 func goodConfig(dir string) config {
@@ -41,40 +40,24 @@ func TestNetdevs(t *testing.T) {
 // system, naming the flag and its range; run refuses it first.
 func TestValidate(t *testing.T) {
 	dir := t.TempDir()
-	if err := goodConfig(dir).validate(); err != nil {
-		t.Fatalf("good flags: %v", err)
-	}
-	for _, tc := range []struct {
-		set  func(*config)
-		want string
-	}{
-		{func(c *config) { c.Port = 70000 }, "-port 70000: want 1 to 65534 for 2 consecutive ports"},
-		{func(c *config) { c.Port, c.Netdevs = 70000, "rktest0" }, "-port 70000: want 1 to 65535, or 0"},
-		{func(c *config) { c.Port = 65535 }, "-port 65535: want 1 to 65534 for 2 consecutive ports"},
-		{func(c *config) { c.MinRatio = 5 }, "-min-ratio 5: want more than 0 and at most 1"},
-		{func(c *config) { c.LineRate = -1 }, "-line-rate -1: want 0 or more"},
-		{func(c *config) { c.Duration = 0 }, "-D 0: want 1 or more"},
-		{func(c *config) { c.Iterations = 3 }, "-n 3: want 5 or more"},
-		{func(c *config) { c.QPTimeout = 99 }, "-qp-timeout 99: want 0 to 31"},
-		{func(c *config) { c.MTU = 70000 }, "-mtu 70000: want 68 to 65535"},
-		{func(c *config) { c.Timeout = -time.Second }, "-timeout -1s: want 0 or more"},
-		{func(c *config) { c.Tool = "iperf" }, `-tool "iperf": want perftest or netperf`},
-		{func(c *config) { c.Netdevs = "" }, "-netdevs (or -netdev) is required"},
-		{func(c *config) { c.Netdevs = "a0,a/b" }, `-netdevs "a/b": want a netdev name`},
-		{func(c *config) { c.PeerNetdevs = "b0"; c.PeerNetdev = "b1" }, "-peer-netdev and -peer-netdevs exclude each other"},
-		{func(c *config) { c.Netdev = "a9" }, "-netdev and -netdevs exclude each other"},
-		{func(c *config) { c.Peer = ""; c.PeerNetdevs = "b0,b1" }, "-peer-netdevs needs -peer or -peer-netns"},
-	} {
-		c := goodConfig(dir)
-		tc.set(&c)
-		err := c.validate()
-		if !errors.Is(err, cli.ErrBadFlag) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("validate = %v, want %q", err, tc.want)
-		}
-		if err := run(context.Background(), c, io.Discard, io.Discard); !errors.Is(err, cli.ErrBadFlag) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("run = %v, want the refusal %q first", err, tc.want)
-		}
-	}
+	labtest.CheckRefusals(t, func() config { return goodConfig(dir) }, []labtest.Refusal[config]{
+		{Set: func(c *config) { c.Port = 70000 }, Want: "-port 70000: want 1 to 65534 for 2 consecutive ports"},
+		{Set: func(c *config) { c.Port, c.Netdevs = 70000, "rktest0" }, Want: "-port 70000: want 1 to 65535, or 0"},
+		{Set: func(c *config) { c.Port = 65535 }, Want: "-port 65535: want 1 to 65534 for 2 consecutive ports"},
+		{Set: func(c *config) { c.MinRatio = 5 }, Want: "-min-ratio 5: want more than 0 and at most 1"},
+		{Set: func(c *config) { c.LineRate = -1 }, Want: "-line-rate -1: want 0 or more"},
+		{Set: func(c *config) { c.Duration = 0 }, Want: "-D 0: want 1 or more"},
+		{Set: func(c *config) { c.Iterations = 3 }, Want: "-n 3: want 5 or more"},
+		{Set: func(c *config) { c.QPTimeout = 99 }, Want: "-qp-timeout 99: want 0 to 31"},
+		{Set: func(c *config) { c.MTU = 70000 }, Want: "-mtu 70000: want 68 to 65535"},
+		{Set: func(c *config) { c.Timeout = -time.Second }, Want: "-timeout -1s: want 0 or more"},
+		{Set: func(c *config) { c.Tool = "iperf" }, Want: `-tool "iperf": want perftest or netperf`},
+		{Set: func(c *config) { c.Netdevs = "" }, Want: "-netdevs (or -netdev) is required"},
+		{Set: func(c *config) { c.Netdevs = "a0,a/b" }, Want: `-netdevs "a/b": want a netdev name`},
+		{Set: func(c *config) { c.PeerNetdevs = "b0"; c.PeerNetdev = "b1" }, Want: "-peer-netdev and -peer-netdevs exclude each other"},
+		{Set: func(c *config) { c.Netdev = "a9" }, Want: "-netdev and -netdevs exclude each other"},
+		{Set: func(c *config) { c.Peer = ""; c.PeerNetdevs = "b0,b1" }, Want: "-peer-netdevs needs -peer or -peer-netns"},
+	}, config.validate, quietRun, cli.ErrBadFlag)
 	// -D is not read with -n.
 	c := goodConfig(dir)
 	c.Duration, c.Iterations = 0, 1000
@@ -85,3 +68,6 @@ func TestValidate(t *testing.T) {
 		t.Error("-out written by a refused run")
 	}
 }
+
+// quietRun runs the example with its output discarded.
+func quietRun(c config) error { return run(context.Background(), c, io.Discard, io.Discard) }

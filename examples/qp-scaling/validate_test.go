@@ -2,15 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/internal/labtest"
 )
 
 // TestValidate: every bad flag is refused by validate, a pure function,
@@ -20,40 +18,18 @@ import (
 // here without touching a real one.
 func TestValidate(t *testing.T) {
 	dir := t.TempDir()
-	if err := goodConfig(dir).validate(); err != nil {
-		t.Fatalf("good flags: %v", err)
-	}
-	for _, tc := range badFlags {
-		c := goodConfig(dir)
-		tc.set(&c)
-		err := c.validate()
-		if !errors.Is(err, cli.ErrBadFlag) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("validate = %v, want %q", err, tc.want)
-		}
-		if err := run(context.Background(), c, io.Discard, io.Discard); !errors.Is(err, cli.ErrBadFlag) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("run = %v, want the refusal %q first", err, tc.want)
-		}
-	}
-	for _, p := range []string{"out", "journal.jsonl", "rounds.jsonl"} {
-		if _, err := os.Stat(filepath.Join(dir, p)); err == nil {
-			t.Errorf("%s written by a refused run", p)
-		}
-	}
+	labtest.CheckRefusals(t, func() config { return goodConfig(dir) }, badFlags, config.validate, quietRun, cli.ErrBadFlag,
+		filepath.Join(dir, "out"), filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "rounds.jsonl"))
 }
 
 // common are the flags every perftest example checks the same way.
-var common = []badFlag{
-	{func(c *config) { c.Count = -1 }, "-count -1: want 1 or more"},
-	{func(c *config) { c.Iterations = -1 }, "-n -1: want 5 or more"},
-	{func(c *config) { c.QPTimeout = 99 }, "-qp-timeout 99: want 0 to 31"},
-	{func(c *config) { c.Timeout = -time.Second }, "-timeout -1s: want 0 or more"},
-	{func(c *config) { c.RXE = "" }, `-rxe "": want an RDMA device name`},
-	{func(c *config) { c.Netdev = "eth0:1" }, `-netdev "eth0:1": want a netdev name`},
-}
-
-type badFlag struct {
-	set  func(*config)
-	want string
+var common = []labtest.Refusal[config]{
+	{Set: func(c *config) { c.Count = -1 }, Want: "-count -1: want 1 or more"},
+	{Set: func(c *config) { c.Iterations = -1 }, Want: "-n -1: want 5 or more"},
+	{Set: func(c *config) { c.QPTimeout = 99 }, Want: "-qp-timeout 99: want 0 to 31"},
+	{Set: func(c *config) { c.Timeout = -time.Second }, Want: "-timeout -1s: want 0 or more"},
+	{Set: func(c *config) { c.RXE = "" }, Want: `-rxe "": want an RDMA device name`},
+	{Set: func(c *config) { c.Netdev = "eth0:1" }, Want: `-netdev "eth0:1": want a netdev name`},
 }
 
 func goodFlags(dir string) cli.Flags {
@@ -65,7 +41,10 @@ func goodConfig(dir string) config {
 		Out: filepath.Join(dir, "out"), Store: filepath.Join(dir, "rounds.jsonl")}
 }
 
-var badFlags = append([]badFlag{
-	{func(c *config) { c.MTU = 70000 }, "-mtu 70000: want 68 to 65535"},
-	{func(c *config) { c.QPs = "1,0" }, `-qps "1,0": 0 is outside`},
+var badFlags = append([]labtest.Refusal[config]{
+	{Set: func(c *config) { c.MTU = 70000 }, Want: "-mtu 70000: want 68 to 65535"},
+	{Set: func(c *config) { c.QPs = "1,0" }, Want: `-qps "1,0": 0 is outside`},
 }, common...)
+
+// quietRun runs the example with its output discarded.
+func quietRun(c config) error { return run(context.Background(), c, io.Discard, io.Discard) }

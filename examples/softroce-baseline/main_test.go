@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
 )
@@ -28,37 +27,17 @@ func goodConfig(dir string) config {
 // that a regression fails here without touching a real one.
 func TestValidate(t *testing.T) {
 	dir := t.TempDir()
-	if err := goodConfig(dir).validate(); err != nil {
-		t.Fatalf("good flags: %v", err)
-	}
-	for _, tc := range []struct {
-		set  func(*config)
-		want string
-	}{
-		{func(c *config) { c.Count = -1 }, "-count -1: want 1 or more"},
-		{func(c *config) { c.Iterations = -1 }, "-n -1: want 5 or more"},
-		{func(c *config) { c.MTU = 70000 }, "-mtu 70000: want 68 to 65535"},
-		{func(c *config) { c.QPTimeout = 99 }, "-qp-timeout 99: want 0 to 31"},
-		{func(c *config) { c.Soak = -5 * time.Second }, "-soak -5s: want 0 or more"},
-		{func(c *config) { c.Timeout = -time.Second }, "-timeout -1s: want 0 or more"},
-		{func(c *config) { c.RXE = "rxe/../x" }, `-rxe "rxe/../x"`},
-		{func(c *config) { c.Netdev = "" }, "-netdev is required"},
-	} {
-		c := goodConfig(dir)
-		tc.set(&c)
-		err := c.validate()
-		if !errors.Is(err, cli.ErrBadFlag) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("validate = %v, want %q", err, tc.want)
-		}
-		if err := run(context.Background(), c, io.Discard, io.Discard); !errors.Is(err, cli.ErrBadFlag) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("run = %v, want the refusal %q first", err, tc.want)
-		}
-	}
-	for _, p := range []string{"out", "journal.jsonl", "rounds.jsonl"} {
-		if _, err := os.Stat(filepath.Join(dir, p)); err == nil {
-			t.Errorf("%s written by a refused run", p)
-		}
-	}
+	labtest.CheckRefusals(t, func() config { return goodConfig(dir) }, []labtest.Refusal[config]{
+		{Set: func(c *config) { c.Count = -1 }, Want: "-count -1: want 1 or more"},
+		{Set: func(c *config) { c.Iterations = -1 }, Want: "-n -1: want 5 or more"},
+		{Set: func(c *config) { c.MTU = 70000 }, Want: "-mtu 70000: want 68 to 65535"},
+		{Set: func(c *config) { c.QPTimeout = 99 }, Want: "-qp-timeout 99: want 0 to 31"},
+		{Set: func(c *config) { c.Soak = -5 * time.Second }, Want: "-soak -5s: want 0 or more"},
+		{Set: func(c *config) { c.Timeout = -time.Second }, Want: "-timeout -1s: want 0 or more"},
+		{Set: func(c *config) { c.RXE = "rxe/../x" }, Want: `-rxe "rxe/../x"`},
+		{Set: func(c *config) { c.Netdev = "" }, Want: "-netdev is required"},
+	}, config.validate, quietRun, cli.ErrBadFlag,
+		filepath.Join(dir, "out"), filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "rounds.jsonl"))
 }
 
 // TestWriteRoundFirstOfItsName: a store holding other tests' rounds has
@@ -89,3 +68,6 @@ func TestWriteRoundFirstOfItsName(t *testing.T) {
 		t.Errorf("second round: %v\n%s", err, b.String())
 	}
 }
+
+// quietRun runs the example with its output discarded.
+func quietRun(c config) error { return run(context.Background(), c, io.Discard, io.Discard) }
