@@ -52,3 +52,13 @@ func TestAgainstPrevious(t *testing.T) {
 		t.Errorf("no store: %v %v", ok, err)
 	}
 }
+
+func TestRoundEfficiency(t *testing.T) {
+	r := Round{DurationSec: 40, ToolSec: 36}
+	if e, ok := r.Efficiency(); !ok || e != 0.9 {
+		t.Errorf("%v %v", e, ok)
+	}
+	if _, ok := (&Round{DurationSec: 40}).Efficiency(); ok {
+		t.Error("no tool time, an efficiency")
+	}
+}

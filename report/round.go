@@ -114,9 +114,13 @@ type Output struct {
 // Round is one measurement: a set of parameters run once or repeatedly in
 // one environment, and what came out.
 type Round struct {
-	Name        string       `json:"name"`                  // what is measured: "send_bw_mtu9000"
-	Start       time.Time    `json:"start"`                 // when the first repeat started
-	DurationSec float64      `json:"duration_sec"`          // wall time of all repeats, seconds
+	Name        string    `json:"name"`         // what is measured: "send_bw_mtu9000"
+	Start       time.Time `json:"start"`        // when the first repeat started
+	DurationSec float64   `json:"duration_sec"` // wall time of all repeats, seconds
+	// ToolSec is the part of DurationSec the tools themselves ran
+	// (perftest pairs, netperf runs): the rest is rocekit's own work
+	// between them (counters, readiness, SSH). 0 when not recorded.
+	ToolSec     float64      `json:"tool_sec,omitempty"`
 	Params      []Param      `json:"params,omitempty"`      // ordered: test, device, qps, mtu, ...
 	Fingerprint *Fingerprint `json:"fingerprint,omitempty"` // the environment; nil when not taken
 	Metrics     []Metric     `json:"metrics"`               // what came out
@@ -126,6 +130,15 @@ type Round struct {
 	// it so that reports and pages read it instead of working it out
 	// again.
 	Bottleneck *bottleneck.Verdict `json:"bottleneck,omitempty"`
+}
+
+// Efficiency returns ToolSec over DurationSec (0.93: the tools ran 93 % of
+// the round's wall time); false when either is not recorded.
+func (r *Round) Efficiency() (float64, bool) {
+	if r.ToolSec <= 0 || r.DurationSec <= 0 {
+		return 0, false
+	}
+	return r.ToolSec / r.DurationSec, true
 }
 
 // Param returns the value of a parameter and whether it is set.

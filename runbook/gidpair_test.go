@@ -5,7 +5,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/rxe"
 )
 
@@ -57,5 +59,12 @@ func TestPrepareRXERefusesIncompatibleGIDs(t *testing.T) {
 			!strings.Contains(err.Error(), v4.GID.Addr().String()) || !strings.Contains(err.Error(), c.far.GID.Addr().String())):
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+func TestPairsToolSec(t *testing.T) {
+	p := Pairs{Pairs: []*perftest.PairResult{{Elapsed: 1500 * time.Millisecond}, nil, {Elapsed: 500 * time.Millisecond}}}
+	if got := p.ToolSec(); got != 2 {
+		t.Errorf("ToolSec %v, want 2", got)
 	}
 }

@@ -59,6 +59,18 @@ type Pairs struct {
 	Stopped *perftest.PairResult
 }
 
+// ToolSec is the wall time of every pair that ran (each from the server's
+// start to both sides' end), in seconds: report.Round.ToolSec.
+func (p Pairs) ToolSec() float64 {
+	var d float64
+	for _, pr := range p.Pairs {
+		if pr != nil {
+			d += pr.Elapsed.Seconds()
+		}
+	}
+	return d
+}
+
 // PairCounters are the RDMA port counters of one run's two ends.
 type PairCounters struct {
 	Run    int                   `json:"run"` // 1-based

@@ -205,6 +205,7 @@ func (sw *sweeper) measure(ctx context.Context, i, mtu int) (report.Round, point
 		return round, p, fmt.Errorf("MTU %d: %w (%s)", mtu, err, strings.Join(p.Failures, "; "))
 	}
 	round.DurationSec = time.Since(start).Seconds()
+	round.ToolSec = ps.ToolSec()
 	round.SetParam("mode", string(sw.sides.Mode))
 	round.SetParam("netdev_mtu", fmt.Sprint(p.NearMTU))
 	if sw.sides.Mode != runbook.Loopback {

@@ -380,6 +380,7 @@ func (t *tuner) describe(ctx context.Context, res *roundResult) error {
 // netperfRun is one netperf run with both ends' counters around it.
 type netperfRun struct {
 	Result                 *netperf.Result
+	Took                   time.Duration // netperf's own run
 	NearBefore, NearAfter  runbook.Counters
 	FarBefore, FarAfter    runbook.Counters
 	Receiver, Sender       runbook.Growth
@@ -400,9 +401,11 @@ func (t *tuner) runs(ctx context.Context, s roundSpec, opts netperf.Options, res
 		if r.FarBefore, err = sides.Far.Counters(ctx, sides.FarNetdev); err != nil {
 			return nil, fmt.Errorf("counters of %s: %w", sides.Far.Name(), err)
 		}
+		began := time.Now()
 		if r.Result, err = netperf.Run(ctx, sides.Near.Runner(), opts); err != nil {
 			return nil, fmt.Errorf("netperf run %d: %w", i+1, err)
 		}
+		r.Took = time.Since(began)
 		if r.NearAfter, err = sides.Near.Counters(ctx, sides.NearNetdev); err != nil {
 			return nil, fmt.Errorf("counters of %s: %w", sides.Near.Name(), err)
 		}
@@ -430,6 +433,9 @@ func (t *tuner) build(s roundSpec, opts netperf.Options, srv *netperf.Netserver,
 		return err
 	}
 	round.DurationSec = runs[len(runs)-1].NearAfter.Time.Sub(start).Seconds()
+	for _, r := range runs {
+		round.ToolSec += r.Took.Seconds()
+	}
 	round.SetParam("round", s.Letter)
 	round.SetParam("mode", string(t.sides.Mode))
 	round.SetParam("netdev_mtu", fmt.Sprint(res.Far.Snapshot.MTU))

@@ -191,6 +191,7 @@ func (sc *scaler) measure(ctx context.Context, q int) (step, *report.Round, erro
 		return s, nil, fmt.Errorf("%d QPs: %w (%s)", q, err, strings.Join(s.Failures, "; "))
 	}
 	round.DurationSec = time.Since(start).Seconds()
+	round.ToolSec = ps.ToolSec()
 	if _, ok := round.Param("qps"); !ok {
 		round.SetParam("qps", fmt.Sprint(q))
 	}

@@ -189,6 +189,7 @@ func (b *baseline) measure(ctx context.Context, test perftest.Test) (report.Roun
 		return round, false, err
 	}
 	round.DurationSec = time.Since(start).Seconds()
+	round.ToolSec = ps.ToolSec()
 	round.SetParam("mode", string(sides.Mode))
 	round.SetParam("netdev_mtu", fmt.Sprint(near.NetdevMTU))
 	round.Warnings = append(append(round.Warnings, ps.Failures...), ps.Voided...)

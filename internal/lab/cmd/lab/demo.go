@@ -117,6 +117,11 @@ func addSuite(summary *bytes.Buffer, html *page.Page, img *lab.Image, res *demoR
 			status, failed = "FAILED: "+e.exit, failed+1
 		}
 		fmt.Fprintf(summary, "### %s: %s\n\n", e.name, status)
+		if rounds, _, err := report.OpenStore(filepath.Join(dir, e.name, "rounds.jsonl")).Load(); err == nil {
+			if line := efficiencyLine(rounds); line != "" {
+				fmt.Fprintf(summary, "%s\n\n", line)
+			}
+		}
 		if e.report != nil {
 			summary.Write(demoteHeadings(e.report))
 			summary.WriteString("\n")
@@ -351,6 +356,23 @@ func demoteHeadings(md []byte) []byte {
 	return b.Bytes()
 }
 
+// efficiencyLine says how much of the example's measuring rounds the
+// tools themselves ran (report.Round.ToolSec against DurationSec; the
+// preparation before the rounds is not counted), or "" when no round
+// recorded it.
+func efficiencyLine(rounds []report.Round) string {
+	var tool, wall float64
+	for _, r := range rounds {
+		if _, ok := r.Efficiency(); ok {
+			tool, wall = tool+r.ToolSec, wall+r.DurationSec
+		}
+	}
+	if wall == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Efficiency: the tools ran %.0f %% of the rounds' wall time (%.1f s of %.1f s, %d rounds).", 100*tool/wall, tool, wall, len(rounds))
+}
+
 // printFindings prints the summary's section titles, each example's
 // answers (round, rate, ceiling, share, bottleneck) and its findings.
 func printFindings(w io.Writer, md []byte) {
@@ -369,7 +391,7 @@ func printFindings(w io.Writer, md []byte) {
 			answers = false
 		case answers && strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "| round "):
 			fmt.Fprintln(w, "  answer: "+strings.Trim(strings.ReplaceAll(l, " | ", "; "), "| "))
-		case strings.HasPrefix(l, "- **"), strings.HasPrefix(l, "Restored afterwards"):
+		case strings.HasPrefix(l, "- **"), strings.HasPrefix(l, "Restored afterwards"), strings.HasPrefix(l, "Efficiency: "):
 			fmt.Fprintln(w, "  "+l)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/rocekit/rocekit/report"
 )
 
 // The demo's terminal summary prints each example's answers and findings.
@@ -19,5 +21,20 @@ func TestPrintFindingsAnswers(t *testing.T) {
 	}
 	if strings.Contains(b.String(), "| a | b |") {
 		t.Error("a table outside the answers was printed")
+	}
+}
+
+func TestEfficiencyLine(t *testing.T) {
+	rounds := []report.Round{{Name: "a", DurationSec: 10, ToolSec: 9}, {Name: "b", DurationSec: 30, ToolSec: 27}, {Name: "old", DurationSec: 5}}
+	if got, want := efficiencyLine(rounds), "Efficiency: the tools ran 90 % of the rounds' wall time (36.0 s of 40.0 s, 3 rounds)."; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if efficiencyLine(rounds[2:]) != "" {
+		t.Error("a line without any tool time")
+	}
+	var b bytes.Buffer
+	printFindings(&b, []byte("### x: ok\n\nEfficiency: the tools ran 90 %\n"))
+	if !strings.Contains(b.String(), "  Efficiency: the tools ran 90 %") {
+		t.Errorf("printed %q", b.String())
 	}
 }
