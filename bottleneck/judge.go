@@ -118,7 +118,7 @@ func Judge(e Evidence, th Thresholds) Verdict {
 	if frac, low, ok := e.Ceiling.Fraction(e.Gbps); ok && measured {
 		v.Fraction, v.Ceiling = frac, &low
 		v.Evidence = append(v.Evidence, low.String())
-		of = fmt.Sprintf("%s is %.0f %% of the %s %s ceiling", rate(e.Gbps), frac*100, rate(low.Gbps), low.Resource)
+		of = fmt.Sprintf("%s is %.0f %% of the %s %s ceiling", FormatRate(e.Gbps), frac*100, FormatRate(low.Gbps), low.Resource)
 		if frac >= th.NearCeiling {
 			v.Bound = Link
 			if low.Resource == limits.Bus {
@@ -156,9 +156,9 @@ func Judge(e Evidence, th Thresholds) Verdict {
 		v.Bound = None
 		switch {
 		case of != "":
-			v.Summary = "reached " + strings.TrimPrefix(of, rate(e.Gbps)+" is ") + "; no counter or core explains the rest"
+			v.Summary = "reached " + strings.TrimPrefix(of, FormatRate(e.Gbps)+" is ") + "; no counter or core explains the rest"
 		case measured:
-			v.Summary = rate(e.Gbps) + " against no known ceiling; no counter or core explains it"
+			v.Summary = FormatRate(e.Gbps) + " against no known ceiling; no counter or core explains it"
 		default:
 			v.Summary = "no rate was measured; no counter or core stood out"
 		}
@@ -233,16 +233,21 @@ func dropCause(ds []Drop) cause {
 	return cause{Loss, fmt.Sprintf("packets lost: %d counted (%s)", total, strings.Join(parts, "; ")), parts}
 }
 
-// rate prints a rate at a readable scale: 23.4 Gbit/s, 941 Mbit/s, 17 kbit/s.
-func rate(gbps float64) string {
-	switch {
-	case gbps >= 1:
+// FormatRate prints a rate given in Gbit/s at a readable scale, three
+// digits (one decimal from 100 up): 363.5 Gbit/s, 23.4 Gbit/s, 3.85
+// Gbit/s, 941 Mbit/s, 17 kbit/s (never 1.7e-05 Gbit/s).
+func FormatRate(gbps float64) string {
+	switch a := math.Abs(gbps); {
+	case a >= 100:
 		return fmt.Sprintf("%.1f Gbit/s", gbps)
-	case gbps >= 1e-3:
-		return fmt.Sprintf("%.0f Mbit/s", gbps*1e3)
-	default:
-		return fmt.Sprintf("%.0f kbit/s", gbps*1e6)
+	case a >= 1:
+		return fmt.Sprintf("%.3g Gbit/s", gbps)
+	case a >= 1e-3:
+		return fmt.Sprintf("%.3g Mbit/s", gbps*1e3)
+	case a >= 1e-6:
+		return fmt.Sprintf("%.3g kbit/s", gbps*1e6)
 	}
+	return fmt.Sprintf("%.3g bit/s", gbps*1e9)
 }
 
 // size prints a byte count as the tools' flags take it: 2 MiB, 416 KiB,

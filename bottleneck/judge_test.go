@@ -24,7 +24,7 @@ func TestJudge(t *testing.T) {
 		e:        Evidence{Gbps: 92.6, Ceiling: link100.Ceiling(limits.RoCE{PathMTU: 4096, Verb: limits.Write})},
 		bound:    Link,
 		fraction: 0.945,
-		summary:  []string{"92.6 Gbit/s is 94 % of the 98.0 Gbit/s link ceiling", "100000 Mb/s × 98.04 %"},
+		summary:  []string{"92.6 Gbit/s is 94 % of the 98 Gbit/s link ceiling", "100000 Mb/s × 98.04 %"},
 	}, {
 		name: "a NIC trained down to x8",
 		e: Evidence{Gbps: 52, Ceiling: limits.Path{LinkMbps: 100000, PCIe: limits.PCIe{GTps: 8, Width: 8},
@@ -128,10 +128,10 @@ func TestBusiestIsOrderFree(t *testing.T) {
 	}
 }
 
-func TestRate(t *testing.T) {
-	for in, want := range map[float64]string{23.44: "23.4 Gbit/s", 0.941: "941 Mbit/s", 1.7e-05: "17 kbit/s"} {
-		if got := rate(in); got != want {
-			t.Errorf("rate(%g) = %q, want %q", in, got, want)
+func TestFormatRate(t *testing.T) {
+	for in, want := range map[float64]string{23.44: "23.4 Gbit/s", 0.941: "941 Mbit/s", 0.0735: "73.5 Mbit/s", 1.7e-05: "17 kbit/s", 98.04: "98 Gbit/s", 363.47: "363.5 Gbit/s", 3.85: "3.85 Gbit/s", 3e-10: "0.3 bit/s"} {
+		if got := FormatRate(in); got != want {
+			t.Errorf("FormatRate(%g) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -246,7 +245,7 @@ func Answers(rounds []Round) []Answer {
 			a.Rate = rateText(Summarize(m), 1e-3)
 		}
 		if v.Ceiling != nil {
-			a.Ceiling = fmt.Sprintf("%s (%s)", scaledRate(v.Ceiling.Gbps), v.Ceiling.Resource)
+			a.Ceiling = fmt.Sprintf("%s (%s)", bottleneck.FormatRate(v.Ceiling.Gbps), v.Ceiling.Resource)
 			a.Share = fmt.Sprintf("%.0f %%", 100*v.Fraction)
 		}
 		out = append(out, a)
@@ -279,26 +278,12 @@ func WriteAnswersMarkdown(w io.Writer, rounds []Round) error {
 // the metric's unit into Gbit/s. A sample too small for a confidence
 // interval says so ("n = 3: no CI") instead of "± ∞".
 func rateText(s Summary, scale float64) string {
-	t := scaledRate(s.Median * scale)
+	t := bottleneck.FormatRate(s.Median * scale)
 	switch {
 	case s.N < 2:
 		return t + " (n = 1)"
 	case !s.HasCI():
 		return fmt.Sprintf("%s (n = %d: no CI)", t, s.N)
 	}
-	return fmt.Sprintf("%s (%.0f %% CI %s–%s, n = %d)", t, 100*s.Confidence, scaledRate(s.Lo*scale), scaledRate(s.Hi*scale), s.N)
-}
-
-// scaledRate prints a rate in Gbit/s at a readable scale: 23.4 Gbit/s,
-// 941 Mbit/s, 17 kbit/s.
-func scaledRate(gbps float64) string {
-	switch a := math.Abs(gbps); {
-	case a >= 1:
-		return fmt.Sprintf("%.3g Gbit/s", gbps)
-	case a >= 1e-3:
-		return fmt.Sprintf("%.3g Mbit/s", gbps*1e3)
-	case a >= 1e-6:
-		return fmt.Sprintf("%.3g kbit/s", gbps*1e6)
-	}
-	return fmt.Sprintf("%.3g bit/s", gbps*1e9)
+	return fmt.Sprintf("%s (%.0f %% CI %s–%s, n = %d)", t, 100*s.Confidence, bottleneck.FormatRate(s.Lo*scale), bottleneck.FormatRate(s.Hi*scale), s.N)
 }

@@ -76,7 +76,7 @@ func TestBottleneckOnRealOutputs(t *testing.T) {
 	}
 	v = Bottleneck(BottleneckInput{Round: &nr, Ends: []End{linkEnd("netperf", 10000, 1500), linkEnd("netserver", 10000, 1500)}})
 	if v == nil || v.Bound != bottleneck.None || v.Fraction < 0.28 || v.Fraction > 0.30 ||
-		v.Summary != "reached 29 % of the 9.6 Gbit/s link ceiling; no counter or core explains the rest" {
+		v.Summary != "reached 29 % of the 9.61 Gbit/s link ceiling; no counter or core explains the rest" {
 		t.Fatalf("netperf: %+v", v)
 	}
 	// A latency round has no rate to judge.
@@ -112,14 +112,6 @@ func TestBottleneckCoresClampsDrops(t *testing.T) {
 	for _, want := range []string{"## Answers", "| udp | 3.85 Gbit/s (n = 3: no CI) | 23.9 Gbit/s (link) | 16 % | **cpu**: "} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("answers lack %q:\n%s", want, b.String())
-		}
-	}
-}
-
-func TestScaledRate(t *testing.T) {
-	for in, want := range map[float64]string{23.44: "23.4 Gbit/s", 0.941: "941 Mbit/s", 1.7e-05: "17 kbit/s", 98.04: "98 Gbit/s"} {
-		if got := scaledRate(in); got != want {
-			t.Errorf("scaledRate(%g) = %q, want %q", in, got, want)
 		}
 	}
 }
