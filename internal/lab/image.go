@@ -29,6 +29,9 @@ var DefaultPackages = []string{
 	"openssh-server",
 	// nft for the preflight's firewall check (a rule in the way, quoted).
 	"nftables",
+	// Slurm for the fleet over srun (controller on one guest, slurmd on
+	// all): the packages have these names in bookworm (22.05) and trixie.
+	"slurmctld", "slurmd", "slurm-client", "munge",
 }
 
 // DefaultModuleDirs are the kernel module paths (relative to
