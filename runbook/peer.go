@@ -24,6 +24,10 @@ import (
 // crash on either host, "rocekit-peer restore" there does the same.
 type Peer struct {
 	SSH *host.SSH
+	// Via, when set, runs the agent's calls and the programs instead of
+	// SSH: a host.Srun on a node of a Slurm allocation, where there is no
+	// SSH between the nodes. SSH is then unused and may be nil.
+	Via host.Runner
 	// Agent is the rocekit-peer program on the peer ("rocekit-peer": found
 	// in the remote PATH).
 	Agent string
@@ -63,19 +67,32 @@ func (e *PeerError) Error() string {
 // Unwrap returns the SSH or process error.
 func (e *PeerError) Unwrap() error { return e.Err }
 
-// Name returns the SSH address.
-func (p *Peer) Name() string { return p.SSH.String() }
+// Name names the connection: the SSH address, or Via.
+func (p *Peer) Name() string { return p.runner().String() }
 
-// Runner returns the SSH connection.
-func (p *Peer) Runner() host.Runner {
-	if p.Netns != "" {
-		return peerNetns{p.SSH, p.Netns}
+// runner is Via, or else SSH.
+func (p *Peer) runner() host.Runner {
+	if p.Via != nil {
+		return p.Via
 	}
 	return p.SSH
 }
 
-// Close closes the SSH connection.
-func (p *Peer) Close() error { return p.SSH.Close() }
+// Runner returns the connection (Via, or SSH), in Netns when set.
+func (p *Peer) Runner() host.Runner {
+	if p.Netns != "" {
+		return peerNetns{p.runner(), p.Netns}
+	}
+	return p.runner()
+}
+
+// Close closes the SSH connection, if any.
+func (p *Peer) Close() error {
+	if p.SSH == nil {
+		return nil
+	}
+	return p.SSH.Close()
+}
 
 // call runs "AGENT -journal-dir D -netns N OP ARG-JSON" and decodes the
 // JSON it prints into out.
@@ -91,7 +108,7 @@ func (p *Peer) call(ctx context.Context, op string, arg, out any) error {
 	if dir == "" {
 		dir = DefaultPeerJournalDir
 	}
-	proc, err := host.Run(ctx, p.SSH, host.Cmd{Argv: []string{agent, "-protocol", fmt.Sprint(PeerProtocol), "-journal-dir", dir, "-netns", p.Netns, op, string(a)}})
+	proc, err := host.Run(ctx, p.runner(), host.Cmd{Argv: []string{agent, "-protocol", fmt.Sprint(PeerProtocol), "-journal-dir", dir, "-netns", p.Netns, op, string(a)}})
 	var ee *host.ExitError
 	if proc == nil || (err != nil && !errors.As(err, &ee)) {
 		return &PeerError{Op: op, Err: err}
@@ -161,7 +178,7 @@ type mtuArg struct {
 
 // peerNetns runs commands in a namespace of the peer with "ip netns exec".
 type peerNetns struct {
-	ssh   *host.SSH
+	ssh   host.Runner
 	netns string
 }
 
