@@ -49,6 +49,9 @@ NodeName=c NodeAddr=198.18.10.3 RealMemory=256 State=UNKNOWN
 PartitionName=lab Nodes=a,b,c Default=YES MaxTime=INFINITE State=UP
 `
 
+// slurmDone tells b and c that a is done with them.
+const slurmDone = "/run/slurm-lab-done"
+
 const slurmHosts = "127.0.0.1 localhost\n198.18.10.1 a\n198.18.10.2 b\n198.18.10.3 c\n"
 
 // slurmNodeUp is the shell that makes a guest a Slurm node NAME at ADDR:
@@ -130,10 +133,13 @@ func runSlurmGuests(ctx context.Context, t *testing.T, img *lab.Image, agent str
 	if _, err := rand.Read(key); err != nil {
 		t.Fatal(err)
 	}
-	// b and c: slurmd until a has powered off (slurmctld's port, once
-	// seen, stops answering), or the step's timeout.
-	waitForA := "seen=; while :; do if (exec 3<>/dev/tcp/198.18.10.1/6817) 2>/dev/null; then seen=1;" +
-		" elif [ -n \"$seen\" ]; then break; fi; sleep 1; done"
+	// b and c: slurmd until a releases them through srun, or a has
+	// powered off (slurmctld's port, once seen, stops answering), or the
+	// step's timeout.
+	// A connect to a host that is gone can take minutes: each try is
+	// bounded to 3 s.
+	waitForA := "seen=; until [ -e " + slurmDone + " ]; do if timeout 3 bash -c 'exec 3<>/dev/tcp/198.18.10.1/6817' 2>/dev/null; then seen=1;" +
+		" elif [ -n \"$seen\" ]; then echo slurmctld gone; break; fi; sleep 1; done"
 	node := func(name, addr string) lab.Guest {
 		return lab.Guest{Name: suite + "-" + name, Image: img, SMP: 2, MemMiB: 1536,
 			NICs: []lab.NIC{{Network: "lan"}}, Files: slurmFiles(suite, key, bins),
@@ -148,7 +154,8 @@ func runSlurmGuests(ctx context.Context, t *testing.T, img *lab.Image, agent str
 		" -journal-dir /lab -n 200 -size 16384 -tx-depth 16 -qp-timeout 22 -line-rate 1 -pair-timeout 4m -name lab" +
 		" -store " + labOut + "/rounds.jsonl -out " + labOut + "/first"
 	a := lab.Guest{Name: suite + "-a", Image: img, SMP: 2, MemMiB: 1536,
-		NICs: []lab.NIC{{Network: "lan"}}, Files: slurmFiles(suite, key, bins),
+		NICs:  []lab.NIC{{Network: "lan"}},
+		Files: append(slurmFiles(suite, key, bins), lab.OverlayFile{Path: "/lab/bin/fleet-matrix", Mode: 0o755, Source: bins["examples/fleet-matrix"]}),
 		Plan: lab.Plan{Collect: labOut, Steps: []lab.Step{
 			shStep("slurmctld and slurmd", slurmNodeUp("a", labNet+"1")+" && /usr/sbin/slurmctld && /usr/sbin/slurmd -N a"),
 			{Name: "wait for the nodes", Path: "/bin/sh", Timeout: 3 * time.Minute, Args: []string{"-c",
@@ -160,6 +167,7 @@ func runSlurmGuests(ctx context.Context, t *testing.T, img *lab.Image, agent str
 				" > "+labOut+"/nodecheck-b.out; echo $? > "+labOut+"/nodecheck-b.rc; sleep 1; scontrol show node b > "+labOut+"/node-b.txt"),
 			shStep("nodecheck c passes", "srun -N1 -w c -J nodecheck /lab/bin/rocekit-nodecheck -min-gbps 0.01"+
 				" > "+labOut+"/nodecheck-c.out; echo $? > "+labOut+"/nodecheck-c.rc"),
+			shStep("release b and c", "scontrol update NodeName=b State=RESUME; srun -N2 -w b,c -J release touch "+slurmDone),
 		}},
 	}
 	began := time.Now()
