@@ -21,8 +21,10 @@ import (
 // one segment, named a, b and c (hostname, /etc/hosts, NodeName), with
 // Debian's munge, slurmctld (on a) and slurmd (on all three), root as
 // SlurmUser, no cgroups, no accounting. slurmctld and slurmd daemonize,
-// so they outlive the step that started them (the agent kills a step's
-// process group when it ends).
+// so they outlive the step that started them; the step then sleeps a
+// moment, since the agent kills the step's process group when it ends,
+// and a daemon's child that has not yet left the group (setsid) dies
+// with it (in one of three runs b's and c's slurmd did).
 const slurmConf = `ClusterName=lab
 SlurmctldHost=a(198.18.10.1)
 AuthType=auth/munge
@@ -133,41 +135,42 @@ func runSlurmGuests(ctx context.Context, t *testing.T, img *lab.Image, agent str
 	if _, err := rand.Read(key); err != nil {
 		t.Fatal(err)
 	}
-	// b and c: slurmd until a releases them through srun, or a has
-	// powered off (slurmctld's port, once seen, stops answering), or the
-	// step's timeout.
-	// A connect to a host that is gone can take minutes: each try is
-	// bounded to 3 s.
-	waitForA := "seen=; until [ -e " + slurmDone + " ]; do if timeout 3 bash -c 'exec 3<>/dev/tcp/198.18.10.1/6817' 2>/dev/null; then seen=1;" +
-		" elif [ -n \"$seen\" ]; then echo slurmctld gone; break; fi; sleep 1; done"
+	// b and c: slurmd until a releases them through srun, or a is gone:
+	// a closed port of a live a refuses at once, a powered-off a does
+	// not answer (five probes in a row, each bounded to 5 s). Nothing
+	// probes slurmctld's own port.
+	waitForA := "gone=0; until [ -e " + slurmDone + " ]; do" +
+		" if timeout 5 bash -c 'exec 3<>/dev/tcp/198.18.10.1/9' 2>&1 | grep -q refused; then gone=0; else gone=$((gone+1)); fi;" +
+		" if [ $gone -ge 5 ]; then echo a is gone; break; fi; sleep 2; done"
 	node := func(name, addr string) lab.Guest {
 		return lab.Guest{Name: suite + "-" + name, Image: img, SMP: 2, MemMiB: 1536,
 			NICs: []lab.NIC{{Network: "lan"}}, Files: slurmFiles(suite, key, bins),
 			Plan: lab.Plan{Collect: labOut, Steps: []lab.Step{
-				shStep("slurmd", slurmNodeUp(name, addr)+" && /usr/sbin/slurmd -N "+name),
+				shStep("slurmd", slurmNodeUp(name, addr)+" && /usr/sbin/slurmd -N "+name+" && sleep 3"),
 				{Name: "until a is done", Path: "/bin/bash", Args: []string{"-c", waitForA}, Timeout: 15 * time.Minute},
 			}},
 		}
 	}
 	b, c := node("b", labNet+"2"), node("c", labNet+"3")
-	matrix := "salloc -N3 -I120 -J fleet /lab/bin/fleet-matrix -slurm eth0 -peer-agent /usr/local/bin/rocekit-peer" +
+	matrix := "salloc -N3 --immediate=120 -J fleet /lab/bin/fleet-matrix -slurm eth0 -peer-agent /usr/local/bin/rocekit-peer" +
 		" -journal-dir /lab -n 200 -size 16384 -tx-depth 16 -qp-timeout 22 -line-rate 1 -pair-timeout 4m -name lab" +
 		" -store " + labOut + "/rounds.jsonl -out " + labOut + "/first"
 	a := lab.Guest{Name: suite + "-a", Image: img, SMP: 2, MemMiB: 1536,
 		NICs:  []lab.NIC{{Network: "lan"}},
 		Files: append(slurmFiles(suite, key, bins), lab.OverlayFile{Path: "/lab/bin/fleet-matrix", Mode: 0o755, Source: bins["examples/fleet-matrix"]}),
 		Plan: lab.Plan{Collect: labOut, Steps: []lab.Step{
-			shStep("slurmctld and slurmd", slurmNodeUp("a", labNet+"1")+" && /usr/sbin/slurmctld && /usr/sbin/slurmd -N a"),
+			shStep("slurmctld and slurmd", slurmNodeUp("a", labNet+"1")+" && /usr/sbin/slurmctld && /usr/sbin/slurmd -N a && sleep 3"),
 			{Name: "wait for the nodes", Path: "/bin/sh", Timeout: 3 * time.Minute, Args: []string{"-c",
 				"until [ \"$(sinfo -h -N -t idle -o %N | sort -u | wc -l)\" -ge 3 ]; do sleep 1; done; sinfo -N -l"}},
+			shStep("nodes", "sinfo -N -l; scontrol show nodes | grep -E 'NodeName|State|Reason'"),
 			shStep("matrix over srun", matrix),
-			shStep("state after", "srun -N3 -J state sh -c 'echo $(hostname): rxe links $(rdma link show | grep -c rxe), journals $(ls /var/tmp/rocekit-peer 2>/dev/null | wc -l), sshd $(pgrep -c sshd)'"+
+			shStep("state after", "srun --immediate=60 -N3 -J state sh -c 'echo $(hostname): rxe links $(rdma link show | grep -c rxe), journals $(ls /var/tmp/rocekit-peer 2>/dev/null | wc -l), sshd $(pgrep -c sshd)'"+
 				" | sort > "+labOut+"/state-after.txt 2>&1"),
-			shStep("nodecheck b fails", "srun -N1 -w b -J nodecheck /lab/bin/rocekit-nodecheck -min-gbps 1000 -drain -node b"+
+			shStep("nodecheck b fails", "srun --immediate=60 -N1 -w b -J nodecheck /lab/bin/rocekit-nodecheck -min-gbps 1000 -drain -node b"+
 				" > "+labOut+"/nodecheck-b.out; echo $? > "+labOut+"/nodecheck-b.rc; sleep 1; scontrol show node b > "+labOut+"/node-b.txt"),
-			shStep("nodecheck c passes", "srun -N1 -w c -J nodecheck /lab/bin/rocekit-nodecheck -min-gbps 0.01"+
+			shStep("nodecheck c passes", "srun --immediate=60 -N1 -w c -J nodecheck /lab/bin/rocekit-nodecheck -min-gbps 0.01"+
 				" > "+labOut+"/nodecheck-c.out; echo $? > "+labOut+"/nodecheck-c.rc"),
-			shStep("release b and c", "scontrol update NodeName=b State=RESUME; srun -N2 -w b,c -J release touch "+slurmDone),
+			shStep("release b and c", "scontrol update NodeName=b State=RESUME; srun --immediate=60 -N2 -w b,c -J release touch "+slurmDone),
 		}},
 	}
 	began := time.Now()
