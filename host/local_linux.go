@@ -39,31 +39,8 @@ func startExec(ctx context.Context, c Cmd, where string, prefix []string, nsPath
 	if err != nil {
 		return fail(err)
 	}
-	outR, outW, err := os.Pipe()
+	cmd, outR, errR, err := forkGroup(argv, c.Env, c.Dir, c.CPUs)
 	if err != nil {
-		return fail(err)
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		return fail(err)
-	}
-	cmd := &exec.Cmd{
-		Path:        argv[0],
-		Args:        argv,
-		Env:         append(os.Environ(), c.Env...),
-		Dir:         c.Dir,
-		Stdout:      outW,
-		Stderr:      errW,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
-	}
-	onSpawnThread(func() { err = startPinned(cmd, c.CPUs) })
-	outW.Close()
-	errW.Close()
-	if err != nil {
-		outR.Close()
-		errR.Close()
 		return fail(err)
 	}
 	p := newProcess(where, c)
@@ -85,6 +62,39 @@ func startExec(ctx context.Context, c Cmd, where string, prefix []string, nsPath
 		errR.Close()
 	})
 	return p, nil
+}
+
+// forkGroup starts argv (resolved) as the leader of a new process group,
+// with PDEATHSIG, from the spawn thread, its output on two pipes.
+func forkGroup(argv, env []string, dir string, cpus []int) (*exec.Cmd, *os.File, *os.File, error) {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, nil, nil, err
+	}
+	cmd := &exec.Cmd{
+		Path:        argv[0],
+		Args:        argv,
+		Env:         append(os.Environ(), env...),
+		Dir:         dir,
+		Stdout:      outW,
+		Stderr:      errW,
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+	}
+	onSpawnThread(func() { err = startPinned(cmd, cpus) })
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return nil, nil, nil, err
+	}
+	return cmd, outR, errR, nil
 }
 
 // spawnThread is the OS thread every process of the package is forked

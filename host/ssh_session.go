@@ -47,13 +47,7 @@ exec $s "$@"`
 
 // remoteCommand returns the command line the remote login shell runs for c.
 func remoteCommand(nonce string, c Cmd) string {
-	buf := "0"
-	if c.LineBuffered {
-		buf = "1"
-	}
-	args := append([]string{nonce, c.Dir, strconv.Itoa(len(c.Env)), buf, cpuList(c.CPUs)}, c.Env...)
-	args = append(args, c.Argv...)
-	return "exec /bin/sh -c " + Quote(remoteScript) + " rocekit " + QuoteCommand(args)
+	return "exec /bin/sh -c " + Quote(remoteScript) + " rocekit " + QuoteCommand(wrapperArgs(nonce, c))
 }
 
 // remoteStart is what the wrapper's first line said.

@@ -26,6 +26,10 @@ import (
 // crash on either host, "rocekit-peer restore" there does the same.
 type Peer struct {
 	SSH *host.SSH
+	// Via, when set, runs the agent's calls and the programs instead of
+	// SSH: a host.Srun on a node of a Slurm allocation, where there is no
+	// SSH between the nodes. SSH is then unused and may be nil.
+	Via host.Runner
 	// Agent is the rocekit-peer program on the peer ("rocekit-peer": found
 	// in the remote PATH).
 	Agent string
@@ -72,16 +76,30 @@ func (e *PeerError) Error() string {
 // Unwrap returns the SSH or process error.
 func (e *PeerError) Unwrap() error { return e.Err }
 
-// Name returns the SSH address.
-func (p *Peer) Name() string { return p.SSH.String() }
+// Name names the connection: the SSH address, or Via.
+func (p *Peer) Name() string { return p.runner().String() }
 
-// Runner runs the peer's programs over SSH through the agent, which
-// journals each (rocekit-peer exec), so that Restore, or the next run's,
-// ends one a lost link or a killed driver left behind.
+// runner is the connection: Via, or else SSH.
+func (p *Peer) runner() host.Runner {
+	if p.Via != nil {
+		return p.Via
+	}
+	return p.SSH
+}
+
+// Runner runs the peer's programs over the connection (Via, or SSH)
+// through the agent, which journals each (rocekit-peer exec), so that
+// Restore, or the next run's, ends one a lost link or a killed driver
+// left behind; in Netns when set.
 func (p *Peer) Runner() host.Runner { return peerRunner{p} }
 
-// Close closes the SSH connection.
-func (p *Peer) Close() error { return p.SSH.Close() }
+// Close closes the SSH connection, if any.
+func (p *Peer) Close() error {
+	if p.SSH == nil {
+		return nil
+	}
+	return p.SSH.Close()
+}
 
 // call runs "AGENT -journal-dir D -netns N OP ARG-JSON" and decodes the
 // JSON it prints into out.
@@ -106,7 +124,7 @@ func (p *Peer) call(ctx context.Context, op string, arg, out any) error {
 			stop(tooLarge)
 		}
 	}
-	proc, err := host.Run(rctx, p.SSH, host.Cmd{Argv: []string{agent, "-protocol", fmt.Sprint(PeerProtocol), "-journal-dir", dir, "-netns", p.Netns,
+	proc, err := host.Run(rctx, p.runner(), host.Cmd{Argv: []string{agent, "-protocol", fmt.Sprint(PeerProtocol), "-journal-dir", dir, "-netns", p.Netns,
 		"-timeout", timeout.String(), op, string(a)}, MaxOutputBytes: max, OnStdout: count, OnStderr: count})
 	if cause := context.Cause(rctx); rctx.Err() != nil && ctx.Err() == nil {
 		return &PeerError{Op: op, Err: cause}
@@ -197,7 +215,7 @@ type mtuArg struct {
 
 // peerNetns runs commands in a namespace of the peer with "ip netns exec".
 type peerNetns struct {
-	ssh   *host.SSH
+	ssh   host.Runner
 	netns string
 }
 

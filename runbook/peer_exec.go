@@ -35,7 +35,7 @@ type peerRunner struct{ p *Peer }
 // Similar to: ssh HOST rocekit-peer exec '{"argv":["netserver","-D"]}'
 func (r peerRunner) Start(ctx context.Context, c host.Cmd) (*host.Process, error) {
 	if len(c.Argv) == 0 {
-		return r.p.SSH.Start(ctx, c) // refused there, as for any runner
+		return r.p.runner().Start(ctx, c) // refused there, as for any runner
 	}
 	fail := func(err error) (*host.Process, error) {
 		return nil, &host.StartError{Where: r.String(), Argv: append([]string(nil), c.Argv...), Err: err}
@@ -45,7 +45,7 @@ func (r peerRunner) Start(ctx context.Context, c host.Cmd) (*host.Process, error
 			return fail(err)
 		}
 	}
-	probe, err := host.Run(ctx, r.p.SSH, host.Cmd{Argv: []string{"sh", "-c", `command -v -- "$1" >/dev/null 2>&1 || exit 127`, "sh", c.Argv[0]}})
+	probe, err := host.Run(ctx, r.p.runner(), host.Cmd{Argv: []string{"sh", "-c", `command -v -- "$1" >/dev/null 2>&1 || exit 127`, "sh", c.Argv[0]}})
 	var ee *host.ExitError
 	switch {
 	case errors.As(err, &ee) && ee.Status.Code == 127:
@@ -59,24 +59,24 @@ func (r peerRunner) Start(ctx context.Context, c host.Cmd) (*host.Process, error
 	}
 	agent, dir := r.p.agentAndDir()
 	c.Argv = []string{agent, "-protocol", fmt.Sprint(PeerProtocol), "-journal-dir", dir, "-netns", r.p.Netns, "exec", string(a)}
-	return r.p.SSH.Start(ctx, c)
+	return r.p.runner().Start(ctx, c)
 }
 
 // TCPSockets reads the sockets of the peer's namespace (not journaled:
 // readiness polls it).
 func (r peerRunner) TCPSockets(ctx context.Context) ([]host.TCPSocket, error) {
 	if r.p.Netns != "" {
-		return peerNetns{r.p.SSH, r.p.Netns}.TCPSockets(ctx)
+		return peerNetns{r.p.runner(), r.p.Netns}.TCPSockets(ctx)
 	}
-	return r.p.SSH.TCPSockets(ctx)
+	return r.p.runner().TCPSockets(ctx)
 }
 
 // String names the peer (and its namespace).
 func (r peerRunner) String() string {
 	if r.p.Netns != "" {
-		return peerNetns{r.p.SSH, r.p.Netns}.String()
+		return peerNetns{r.p.runner(), r.p.Netns}.String()
 	}
-	return r.p.SSH.String()
+	return r.p.runner().String()
 }
 
 // execTracked journals this process (the agent), then execs argv in its

@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/fleet"
+	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/runbook"
 )
 
 // hostFlag is one -host NAME=TARGET:NETDEV[+NETDEV...].
 type hostFlag struct {
-	Name, Target string // Target: "local" or "user@addr[:port]"
+	Name, Target string // Target: "local", "user@addr[:port]" or "srun:NODE"
 	Netdevs      []string
 }
 
@@ -43,15 +44,38 @@ func (l *hostList) Set(s string) error {
 	return nil
 }
 
-// sshOptions are the flags of the SSH connections.
+// sshOptions are the flags of the SSH connections (and of srun's).
 type sshOptions struct {
 	Identity, KnownHosts, Agent, JournalDir string
 	Timeout                                 time.Duration
+	SlurmJob                                string // srun --jobid; "" is $SLURM_JOB_ID
+}
+
+// srunPrefix marks a target reached with srun: "srun:NODE".
+const srunPrefix = "srun:"
+
+// slurmHosts makes every node of the allocation (or of list) a host of
+// its own name, reached with srun, tested on netdevs ("eth0+eth1").
+//
+// Similar to: for n in $(scontrol show hostnames $SLURM_JOB_NODELIST); do -host $n=srun:$n:NETDEV; done
+func slurmHosts(ctx context.Context, list, netdevs string) (hostList, error) {
+	nodes, err := host.SlurmNodes(ctx, host.Local{}, list)
+	if err != nil {
+		return nil, fmt.Errorf("-slurm: %w", err)
+	}
+	var hosts hostList
+	for _, n := range nodes {
+		if err := hosts.Set(n + "=" + srunPrefix + n + ":" + netdevs); err != nil {
+			return nil, fmt.Errorf("-slurm: %w", err)
+		}
+	}
+	return hosts, nil
 }
 
 // openSides connects every host, up to fleet.DefaultPrepareLimit at
-// once: runbook.Local for "local", a runbook.Peer over SSH (whose
-// leftover journals are restored first) otherwise. The sides that opened
+// once: runbook.Local for "local", a runbook.Peer through srun for
+// "srun:NODE", over SSH otherwise (each Peer's leftover journals are
+// restored first). The sides that opened
 // are returned beside an error naming every host that did not (nil
 // where it failed), for restoring.
 func openSides(ctx context.Context, hosts hostList, o sshOptions) ([]runbook.Side, error) {
@@ -67,6 +91,13 @@ func openSides(ctx context.Context, hosts hostList, o sshOptions) ([]runbook.Sid
 		h := hosts[i]
 		if h.Target == "local" {
 			return &runbook.Local{Journal: filepath.Join(o.JournalDir, "fleet-matrix-journal.jsonl")}, nil
+		}
+		if node, ok := strings.CutPrefix(h.Target, srunPrefix); ok {
+			p := &runbook.Peer{Via: host.Srun{Node: node, JobID: o.SlurmJob}, Agent: o.Agent}
+			if err := p.Restore(ctx); err != nil {
+				return p, fmt.Errorf("restoring an earlier run's changes: %w", err)
+			}
+			return p, nil
 		}
 		p, err := runbook.DialPeer(ctx, runbook.PeerConfig{Target: h.Target, Identity: o.Identity, KnownHosts: o.KnownHosts,
 			Timeout: o.Timeout, Agent: o.Agent})

@@ -23,6 +23,11 @@
 // Usage, as root, on a host that reaches the others over SSH:
 //
 //	go run ./examples/fleet-matrix -host a=local:eth0 -host b=root@198.18.0.2:eth0 -host c=root@198.18.0.3:eth0
+//
+// or inside a Slurm allocation, every node of it reached with srun (no
+// SSH; rocekit-peer in the nodes' PATH or at -peer-agent):
+//
+//	salloc -N3 fleet-matrix -slurm eth0 -line-rate 100
 //	go run ./examples/fleet-matrix -schedule ring -per-host 2 -tool netperf -line-rate 25 -gate -host ...
 package main
 
@@ -48,6 +53,8 @@ import (
 // config is what the flags set.
 type config struct {
 	Hosts       hostList
+	Slurm       string // netdevs tested on every node of the allocation
+	SlurmNodes  string // host list instead of SLURM_JOB_NODELIST
 	SSH         sshOptions
 	Name        string
 	Schedule    string
@@ -72,7 +79,10 @@ type config struct {
 
 func main() {
 	var c config
-	flag.Var(&c.Hosts, "host", "a host: NAME=local:NETDEV or NAME=user@addr[:port]:NETDEV[+NETDEV...] (repeat; one may be local)")
+	flag.Var(&c.Hosts, "host", "a host: NAME=local:NETDEV, NAME=user@addr[:port]:NETDEV[+NETDEV...] or NAME=srun:NODE:NETDEV[+...] (repeat; one may be local)")
+	flag.StringVar(&c.Slurm, "slurm", "", "NETDEV[+NETDEV]: every node of the Slurm allocation ($SLURM_JOB_NODELIST) as a host named by the node, reached with srun")
+	flag.StringVar(&c.SSH.SlurmJob, "slurm-job", "", "the job whose nodes srun runs on (default $SLURM_JOB_ID)")
+	flag.StringVar(&c.SlurmNodes, "slurm-nodelist", "", "Slurm host list to use instead of $SLURM_JOB_NODELIST")
 	flag.StringVar(&c.SSH.Identity, "identity", "", "SSH private key file (default: agent and ~/.ssh/id_*)")
 	flag.StringVar(&c.SSH.KnownHosts, "known-hosts", "", "known_hosts file (default ~/.ssh/known_hosts)")
 	flag.StringVar(&c.SSH.Agent, "peer-agent", "rocekit-peer", "path of rocekit-peer on the other hosts")
@@ -104,6 +114,13 @@ func main() {
 
 // run measures the fleet and restores every host before it returns.
 func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
+	if c.Slurm != "" { // the allocation's nodes: read only, before the flags are judged
+		hosts, err := slurmHosts(ctx, c.SlurmNodes, c.Slurm)
+		if err != nil {
+			return err
+		}
+		c.Hosts = append(c.Hosts, hosts...)
+	}
 	if err := c.validate(); err != nil {
 		return err
 	}

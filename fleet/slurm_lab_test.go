@@ -1,0 +1,253 @@
+//go:build lab && slurm
+
+// Not yet passing, so not in make lab-test: the build tag slurm keeps it
+// out until it does. It needs slurmctld, slurmd, slurm-client and munge
+// in the lab images (internal/lab.DefaultPackages, which do not have them
+// yet). On trixie, one of three runs brought all three nodes up and
+// drained b through a failing rocekit-nodecheck with its reason; two
+// lost b's and c's slurmd (the agent kills a step's process group as the
+// step exits, before slurmd's child calls setsid). Run it with the
+// packages added: go run ./internal/lab/cmd/lab test -run TestGuestsSlurm -pkg ./fleet
+// (and -tags slurm once lab test passes tags through).
+
+package fleet_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rocekit/rocekit/fleet"
+	"github.com/rocekit/rocekit/internal/lab"
+)
+
+// The Slurm cluster of the lab: the three guests of the matrix test on
+// one segment, named a, b and c (hostname, /etc/hosts, NodeName), with
+// Debian's munge, slurmctld (on a) and slurmd (on all three), root as
+// SlurmUser, no cgroups, no accounting. slurmctld and slurmd daemonize,
+// so they outlive the step that started them; the step then sleeps a
+// moment, since the agent kills the step's process group when it ends,
+// and a daemon's child that has not yet left the group (setsid) dies
+// with it (in one of three runs b's and c's slurmd did).
+const slurmConf = `ClusterName=lab
+SlurmctldHost=a(198.18.10.1)
+AuthType=auth/munge
+SlurmUser=root
+SlurmdUser=root
+StateSaveLocation=/var/spool/slurmctld
+SlurmdSpoolDir=/var/spool/slurmd
+SlurmctldPidFile=/run/slurmctld.pid
+SlurmdPidFile=/run/slurmd.pid
+SlurmctldLogFile=/lab/out/slurmctld.log
+SlurmdLogFile=/lab/out/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+SelectType=select/cons_tres
+MpiDefault=none
+ReturnToService=2
+SlurmctldTimeout=30
+SlurmdTimeout=60
+NodeName=a NodeAddr=198.18.10.1 RealMemory=256 State=UNKNOWN
+NodeName=b NodeAddr=198.18.10.2 RealMemory=256 State=UNKNOWN
+NodeName=c NodeAddr=198.18.10.3 RealMemory=256 State=UNKNOWN
+PartitionName=lab Nodes=a,b,c Default=YES MaxTime=INFINITE State=UP
+`
+
+// slurmDone tells b and c that a is done with them.
+const slurmDone = "/run/slurm-lab-done"
+
+const slurmHosts = "127.0.0.1 localhost\n198.18.10.1 a\n198.18.10.2 b\n198.18.10.3 c\n"
+
+// slurmNodeUp is the shell that makes a guest a Slurm node NAME at ADDR:
+// its name, its link, munged (as root: the key is root's) and slurmd.
+func slurmNodeUp(name, addr string) string {
+	return "mkdir -p /lab/out /run/munge /var/spool/slurmd /var/spool/slurmctld /var/log/munge /var/lib/munge" +
+		" && hostname " + name +
+		" && ip addr add " + addr + "/24 dev eth0 && ip link set eth0 up" +
+		" && /usr/sbin/munged --force && sleep 1 && munge -n | unmunge | grep STATUS"
+}
+
+// TestGuestsSlurmMatrix runs on the host (root, QEMU, the lab images with
+// Slurm): three guests form a Slurm cluster, and a runs the fleet matrix
+// inside an allocation of all three (salloc -N3 fleet-matrix -slurm eth0),
+// every command on every node through srun (no SSH anywhere: no sshd
+// runs, no key is installed), then rocekit-nodecheck on b through srun
+// with a floor b cannot reach: it exits 1 with its drain reason and
+// drains b with it; on c with a low floor it passes.
+func TestGuestsSlurmMatrix(t *testing.T) {
+	if os.Getenv(lab.EnvInLab) == "1" {
+		t.Skip("boots its own guests: run it on the host (go run ./internal/lab/cmd/lab test -run TestGuestsSlurm -pkg ./fleet)")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("needs root (QEMU guests)")
+	}
+	if _, err := exec.LookPath("qemu-system-x86_64"); err != nil {
+		t.Skip("qemu-system-x86_64 not installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	agent, err := lab.BuildAgent(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bins := map[string]string{}
+	for _, pkg := range []string{"cmd/rocekit-peer", "cmd/rocekit-nodecheck", "examples/fleet-matrix"} {
+		if bins[pkg], err = lab.BuildBinary(ctx, lab.Module+"/"+pkg, filepath.Join(dir, filepath.Base(pkg))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	asked := os.Getenv(lab.EnvSuites) != ""
+	for _, suite := range strings.Split(envOr(lab.EnvSuites, "bookworm,trixie"), ",") {
+		t.Run(suite, func(t *testing.T) {
+			img, err := lab.Cache{Dir: lab.DefaultCacheDir()}.Lookup(lab.DefaultSpec(suite))
+			switch {
+			case err != nil && asked:
+				t.Fatalf("no %s image: %v (make lab-image)", suite, err)
+			case err != nil:
+				t.Skipf("no %s image: %v (make lab-image)", suite, err)
+			}
+			runSlurmGuests(ctx, t, img, agent, bins)
+		})
+	}
+}
+
+// slurmFiles are the overlay files every node has: the binaries, the
+// cluster's munge key and configuration, the names.
+func slurmFiles(suite string, key []byte, bins map[string]string) []lab.OverlayFile {
+	files := []lab.OverlayFile{
+		{Path: "/usr/local/bin/rocekit-peer", Mode: 0o755, Source: bins["cmd/rocekit-peer"]},
+		{Path: "/lab/bin/rocekit-nodecheck", Mode: 0o755, Source: bins["cmd/rocekit-nodecheck"]},
+		{Path: "/etc/munge/munge.key", Mode: 0o400, Data: key},
+		{Path: "/etc/slurm/slurm.conf", Mode: 0o644, Data: []byte(slurmConf)},
+		{Path: "/etc/hosts", Mode: 0o644, Data: []byte(slurmHosts)},
+	}
+	if suite != "bookworm" {
+		// Slurm 23.11 and later load a cgroup plugin in slurmd whatever
+		// the task and proctrack plugins; the guests mount no cgroup
+		// tree. 22.05 knows no "disabled" and loads none here.
+		files = append(files, lab.OverlayFile{Path: "/etc/slurm/cgroup.conf", Mode: 0o644, Data: []byte("CgroupPlugin=disabled\n")})
+	}
+	return files
+}
+
+func runSlurmGuests(ctx context.Context, t *testing.T, img *lab.Image, agent string, bins map[string]string) {
+	suite := img.Manifest.Suite
+	key := make([]byte, 1024)
+	if _, err := rand.Read(key); err != nil {
+		t.Fatal(err)
+	}
+	// b and c: slurmd until a releases them through srun, or a is gone:
+	// a closed port of a live a refuses at once, a powered-off a does
+	// not answer (five probes in a row, each bounded to 5 s). Nothing
+	// probes slurmctld's own port.
+	waitForA := "gone=0; until [ -e " + slurmDone + " ]; do" +
+		" if timeout 5 bash -c 'exec 3<>/dev/tcp/198.18.10.1/9' 2>&1 | grep -q refused; then gone=0; else gone=$((gone+1)); fi;" +
+		" if [ $gone -ge 5 ]; then echo a is gone; break; fi; sleep 2; done"
+	node := func(name, addr string) lab.Guest {
+		return lab.Guest{Name: suite + "-" + name, Image: img, SMP: 2, MemMiB: 1536,
+			NICs: []lab.NIC{{Network: "lan"}}, Files: slurmFiles(suite, key, bins),
+			Plan: lab.Plan{Collect: labOut, Steps: []lab.Step{
+				shStep("slurmd", slurmNodeUp(name, addr)+" && /usr/sbin/slurmd -N "+name+" && sleep 3"),
+				{Name: "until a is done", Path: "/bin/bash", Args: []string{"-c", waitForA}, Timeout: 15 * time.Minute},
+			}},
+		}
+	}
+	b, c := node("b", labNet+"2"), node("c", labNet+"3")
+	matrix := "salloc -N3 --immediate=120 -J fleet /lab/bin/fleet-matrix -slurm eth0 -peer-agent /usr/local/bin/rocekit-peer" +
+		" -journal-dir /lab -n 200 -size 16384 -tx-depth 16 -qp-timeout 22 -line-rate 1 -pair-timeout 4m -name lab" +
+		" -store " + labOut + "/rounds.jsonl -out " + labOut + "/first"
+	a := lab.Guest{Name: suite + "-a", Image: img, SMP: 2, MemMiB: 1536,
+		NICs:  []lab.NIC{{Network: "lan"}},
+		Files: append(slurmFiles(suite, key, bins), lab.OverlayFile{Path: "/lab/bin/fleet-matrix", Mode: 0o755, Source: bins["examples/fleet-matrix"]}),
+		Plan: lab.Plan{Collect: labOut, Steps: []lab.Step{
+			shStep("slurmctld and slurmd", slurmNodeUp("a", labNet+"1")+" && /usr/sbin/slurmctld && /usr/sbin/slurmd -N a && sleep 3"),
+			{Name: "wait for the nodes", Path: "/bin/sh", Timeout: 3 * time.Minute, Args: []string{"-c",
+				"until [ \"$(sinfo -h -N -t idle -o %N | sort -u | wc -l)\" -ge 3 ]; do sleep 1; done; sinfo -N -l"}},
+			shStep("nodes", "sinfo -N -l; scontrol show nodes | grep -E 'NodeName|State|Reason'"),
+			shStep("matrix over srun", matrix),
+			shStep("state after", "srun --immediate=60 -N3 -J state sh -c 'echo $(hostname): rxe links $(rdma link show | grep -c rxe), journals $(ls /var/tmp/rocekit-peer 2>/dev/null | wc -l), sshd $(pgrep -c sshd)'"+
+				" | sort > "+labOut+"/state-after.txt 2>&1"),
+			shStep("nodecheck b fails", "srun --immediate=60 -N1 -w b -J nodecheck /lab/bin/rocekit-nodecheck -min-gbps 1000 -drain -node b"+
+				" > "+labOut+"/nodecheck-b.out; echo $? > "+labOut+"/nodecheck-b.rc; sleep 1; scontrol show node b > "+labOut+"/node-b.txt"),
+			shStep("nodecheck c passes", "srun --immediate=60 -N1 -w c -J nodecheck /lab/bin/rocekit-nodecheck -min-gbps 0.01"+
+				" > "+labOut+"/nodecheck-c.out; echo $? > "+labOut+"/nodecheck-c.rc"),
+			shStep("release b and c", "scontrol update NodeName=b State=RESUME; srun --immediate=60 -N2 -w b,c -J release touch "+slurmDone),
+		}},
+	}
+	began := time.Now()
+	res, err := lab.Run(ctx, []lab.Guest{a, b, c}, lab.RunOptions{Agent: agent})
+	if res == nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		for _, s := range r.Steps {
+			t.Logf("%s: step %s: %s in %.0f s\n%s%s", r.Guest, s.Step.Name, s.Exit, s.Exit.Seconds, s.Stdout, s.Stderr)
+		}
+	}
+	ra := res[0]
+	if err != nil || !ra.Done {
+		for _, r := range res {
+			t.Logf("%s console tail:\n%s", r.Guest, tail(r.Console, 3000))
+			t.Logf("%s slurm logs:\n%s\n%s", r.Guest, tail(r.Files["slurmctld.log"], 3000), tail(r.Files["slurmd.log"], 3000))
+		}
+		t.Fatalf("guests did not finish: %v", err)
+	}
+	t.Logf("%s: Slurm on three guests in %v", suite, time.Since(began).Round(time.Second))
+	checkSlurmRun(t, res)
+}
+
+// checkSlurmRun checks what a collected.
+func checkSlurmRun(t *testing.T, res []*lab.Result) {
+	ra := res[0]
+	steps := map[string]lab.ExitStatus{}
+	for _, s := range ra.Steps {
+		steps[s.Step.Name] = s.Exit
+	}
+	if !steps["slurmctld and slurmd"].OK() || !steps["wait for the nodes"].OK() {
+		for _, r := range res {
+			t.Logf("%s slurm logs:\n%s\n%s", r.Guest, tail(r.Files["slurmctld.log"], 3000), tail(r.Files["slurmd.log"], 3000))
+		}
+		t.Fatalf("slurm did not come up: %v", steps)
+	}
+	if !steps["matrix over srun"].OK() {
+		t.Errorf("fleet-matrix over srun: %s", steps["matrix over srun"])
+	}
+	var m fleet.Matrix
+	if err := json.Unmarshal(ra.Files["first/matrix.json"], &m); err != nil {
+		t.Fatalf("matrix.json: %v\n%s", err, ra.Files["first/matrix.json"])
+	}
+	t.Logf("matrix:\n%s", ra.Files["first/matrix.md"])
+	if len(m.Cells) != 3 || len(m.Unmeasured) != 0 {
+		t.Errorf("%d cells, %d unmeasured", len(m.Cells), len(m.Unmeasured))
+	}
+	for _, c := range m.Cells {
+		if !c.OK || c.BWGbps <= 0 || c.ANIC+"/"+c.BNIC != "eth0/eth0" {
+			t.Errorf("cell %s–%s: %+v", c.A, c.B, c)
+		}
+	}
+	st := string(ra.Files["state-after.txt"])
+	t.Logf("state after:\n%s", st)
+	if strings.Count(st, "rxe links 0, journals 0, sshd 0") != 3 {
+		t.Errorf("left after the run, or sshd running:\n%s", st)
+	}
+	out, rc := string(ra.Files["nodecheck-b.out"]), strings.TrimSpace(string(ra.Files["nodecheck-b.rc"]))
+	t.Logf("nodecheck on b: exit %s, stdout %q\n%s", rc, out, ra.Files["node-b.txt"])
+	if rc != "1" || strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, "rocekit: loopback netperf ") || !strings.Contains(out, "below 1000 Gbit/s") {
+		t.Errorf("nodecheck on b: exit %s, stdout %q; want 1 and one line naming the loopback netperf", rc, out)
+	}
+	if node := string(ra.Files["node-b.txt"]); !strings.Contains(node, "DRAIN") || !strings.Contains(node, "Reason="+strings.TrimSpace(out)) {
+		t.Errorf("b not drained with the reason:\n%s", node)
+	}
+	if rc := strings.TrimSpace(string(ra.Files["nodecheck-c.rc"])); rc != "0" {
+		t.Errorf("nodecheck on c: exit %s, %s", rc, ra.Files["nodecheck-c.out"])
+	}
+}
