@@ -35,6 +35,9 @@ while :; do
 	if [ $rc -gt 128 ] && kill -0 "$child" 2>/dev/null; then continue; fi
 	break
 done
+# As srun does after the second SIGINT: the step was killed (SIGKILL),
+# whichever of the trap and the reaping came first.
+if [ "$n" -ge 2 ]; then exit 137; fi
 exit $rc
 `
 
@@ -217,7 +220,10 @@ func TestSrunReadiness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Kill()
+	defer func() { // ended before the record folder is removed: the fake writes there on SIGINT
+		p.Kill()
+		p.Wait(context.Background())
+	}()
 	if err := WaitProcessListening(ctx, p, port); err != nil {
 		t.Fatal(err)
 	}

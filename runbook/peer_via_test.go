@@ -19,11 +19,13 @@ func TestPeerVia(t *testing.T) {
 	if err := p.Restore(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"/lab/bin/rocekit-peer", "-protocol", fmt.Sprint(PeerProtocol), "-journal-dir", "/var/tmp/j", "-netns", "", "restore", `"if-any"`}
+	want := []string{"/lab/bin/rocekit-peer", "-protocol", fmt.Sprint(PeerProtocol), "-journal-dir", "/var/tmp/j", "-netns", "",
+		"-timeout", p.callTimeout("restore").String(), "restore", `"if-any"`}
 	if argv := f.Argvs(); len(argv) != 1 || !slices.Equal(argv[0], want) {
 		t.Errorf("agent calls %q, want %q", argv, want)
 	}
-	if p.Runner() != host.Runner(f) || p.Name() != "srun n2" || p.Close() != nil {
+	// Programs run through Via too, by the agent's exec (journaled).
+	if p.Runner().String() != "srun n2" || p.Name() != "srun n2" || p.Close() != nil {
 		t.Errorf("runner %v, name %q", p.Runner(), p.Name())
 	}
 	p.Netns = "ns1"
