@@ -33,14 +33,16 @@ type ServerOptions struct {
 	//
 	// Similar to: taskset -c 3 netserver -D
 	CPUs []int
-	// Concurrent lets netserver fork a child per test (its default), so
-	// that tests run at once; without it netserver runs them one after
-	// the other in its own process (-f), which PDEATHSIG and a kill of its
-	// process group end whole: a child forked per test outlives a caller
-	// killed with SIGKILL.
+	// Serial runs the tests one after the other in netserver's own
+	// process (-f) instead of a child forked per test: PDEATHSIG then ends
+	// everything with a caller killed by SIGKILL, where a forked child
+	// outlives it (a kill of the process group, as Restore does, ends
+	// both either way). Off by default: with -f, netserver 2.7 dies when
+	// a client is cancelled mid-test (seen in TestRootCancelRunOnly,
+	// four runs of six), and tests cannot run at once.
 	//
-	// Similar to: netserver -D (without -f)
-	Concurrent bool
+	// Similar to: netserver -D -f
+	Serial bool
 }
 
 func (o *ServerOptions) port() uint16 {
@@ -66,13 +68,13 @@ func (o *ServerOptions) Validate() error {
 
 // Argv returns netserver's command line: always -D, so that netserver stays
 // in the foreground and its PID (and process group, which holds the child
-// it forks per test with Concurrent) is the one the runner started, -f
-// unless Concurrent, and always -p.
+// it forks per test) is the one the runner started, -f with Serial, and
+// always -p.
 //
-// Similar to: netserver -D -f -p 12865 -4 -L 198.18.70.1
+// Similar to: netserver -D -p 12865 -4 -L 198.18.70.1
 func (o *ServerOptions) Argv() []string {
 	a := []string{"netserver", "-D"}
-	if !o.Concurrent {
+	if o.Serial {
 		a = append(a, "-f")
 	}
 	a = append(a, "-p", strconv.Itoa(int(o.port())))

@@ -11,14 +11,18 @@ import (
 	"github.com/rocekit/rocekit/host"
 )
 
-// netserver runs each test in its own process (-f): no per-test child,
-// which PDEATHSIG would not reach and which would outlive a SIGKILLed
-// caller. During a TCP_STREAM, netserver has no child.
+// With Serial, netserver runs each test in its own process (-f): no
+// per-test child, which PDEATHSIG would not reach and which would outlive
+// a SIGKILLed caller. During a TCP_STREAM, netserver has no child.
 func TestRootNetserverNoPerTestChild(t *testing.T) {
 	p := newPair(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s := startServer(t, ctx, p, 12871)
+	s, err := StartNetserver(ctx, p.srv, ServerOptions{Port: 12871, Family: IPv4, Serial: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Kill() })
 	cli, err := p.cli.Start(ctx, host.Cmd{Argv: (&Options{Test: TestTCPStream, Host: srvAddr, Port: s.Port(), Length: 20 * time.Second}).Argv()})
 	if err != nil {
 		t.Fatal(err)

@@ -267,8 +267,8 @@ func TestRootBusyPort(t *testing.T) {
 	}
 }
 
-// Cancelling mid-run kills netperf and netserver (which runs the test
-// itself, -f): nothing is left in /proc.
+// Cancelling mid-run kills netperf, netserver and netserver's per-test
+// child: nothing is left in /proc.
 func TestRootCancelKillsAll(t *testing.T) {
 	p := newPair(t)
 	srvIno, cliIno := netnsInode(t, p.srv.Name), netnsInode(t, p.cli.Name)
@@ -281,12 +281,12 @@ func TestRootCancelKillsAll(t *testing.T) {
 		done <- err
 	}()
 	// Wait until the test runs: netperf in the client namespace, netserver
-	// in the server's (running the test itself: -f).
+	// and its forked test child in the server's.
 	var pids []int
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		cli, srv := procsIn(cliIno), procsIn(srvIno)
-		if len(cli) >= 1 && len(srv) >= 1 {
+		if len(cli) >= 1 && len(srv) >= 2 {
 			pids = append(cli, srv...)
 			break
 		}
@@ -311,9 +311,9 @@ func TestRootCancelKillsAll(t *testing.T) {
 	t.Logf("all %d processes gone %v after cancel", len(pids), time.Since(start))
 }
 
-// Cancelling only the run (netserver kept) kills netperf at once;
-// netserver ends the test when it sees the control connection close, and
-// keeps serving.
+// Cancelling only the run (netserver kept) kills netperf at once; the
+// test child netserver forked ends when it sees the control connection
+// close, and the netserver itself keeps serving.
 func TestRootCancelRunOnly(t *testing.T) {
 	p := newPair(t)
 	srvIno, cliIno := netnsInode(t, p.srv.Name), netnsInode(t, p.cli.Name)
@@ -328,7 +328,7 @@ func TestRootCancelRunOnly(t *testing.T) {
 	var cli, srv []int
 	for {
 		cli, srv = procsIn(cliIno), procsIn(srvIno)
-		if len(cli) >= 1 && len(srv) >= 1 {
+		if len(cli) >= 1 && len(srv) >= 2 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -355,7 +355,7 @@ func TestRootCancelRunOnly(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	t.Logf("netperf %v gone, netserver back to serving, %v after cancel", cli, time.Since(start))
+	t.Logf("netperf %v and netserver's test child gone %v after cancel", cli, time.Since(start))
 	if _, err := Run(context.Background(), p.cli, Options{Test: TestTCPRR, Host: srvAddr, Port: 12874, Length: time.Second}); err != nil {
 		t.Fatalf("netserver no longer serves: %v", err)
 	}
@@ -378,9 +378,12 @@ func TestRootServerKilled(t *testing.T) {
 		_, err := Run(ctx, p.cli, Options{Test: TestTCPStream, Host: srvAddr, Port: 12875, Length: 20 * time.Second})
 		done <- err
 	}()
-	waitDataConnection(t, p) // netserver runs the test itself (-f)
-	if len(procsIn(srvIno)) != 1 {
-		t.Errorf("processes in the server's namespace: %v, want netserver alone", procsIn(srvIno))
+	deadline := time.Now().Add(10 * time.Second)
+	for len(procsIn(srvIno)) < 2 { // netserver and its test child
+		if time.Now().After(deadline) {
+			t.Fatal("test did not start")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	start := time.Now()
 	if err := s.Kill(); err != nil {

@@ -275,7 +275,7 @@ func TestNetserverFake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"netserver", "-D", "-f", "-p", "13001", "-4"}; !slices.Equal(f.Argvs()[0], want) {
+	if want := []string{"netserver", "-D", "-p", "13001", "-4"}; !slices.Equal(f.Argvs()[0], want) {
 		t.Fatalf("argv %q", f.Argvs()[0])
 	}
 	if s.Port() != 13001 {
@@ -294,7 +294,7 @@ func TestNetserverFake(t *testing.T) {
 	if _, err := StartNetserver(ctx, f, ServerOptions{}); !errors.Is(err, ErrPortBusy) {
 		t.Fatalf("unable to start: %v", err)
 	}
-	if want := []string{"netserver", "-D", "-f", "-p", "12865"}; !slices.Equal(f.Argvs()[0], want) {
+	if want := []string{"netserver", "-D", "-p", "12865"}; !slices.Equal(f.Argvs()[0], want) {
 		t.Fatalf("argv %q", f.Argvs()[0])
 	}
 	f = &host.Fake{Strict: true}
@@ -305,7 +305,7 @@ func TestNetserverFake(t *testing.T) {
 		t.Fatalf("family: %v", err)
 	}
 	o := ServerOptions{Port: 5, Family: IPv6, Addr: "fd00::1"}
-	if want := []string{"netserver", "-D", "-f", "-p", "5", "-6", "-L", "fd00::1"}; !slices.Equal(o.Argv(), want) {
+	if want := []string{"netserver", "-D", "-p", "5", "-6", "-L", "fd00::1"}; !slices.Equal(o.Argv(), want) {
 		t.Fatalf("argv %q", o.Argv())
 	}
 }
