@@ -239,7 +239,7 @@ func checkLabStore(t *testing.T, store string, s summary, names []string, mtus [
 			if f.Round != names[0] {
 				t.Errorf("a clamp finding in %s: %s", f.Round, f.Summary)
 			}
-			clampInA = clampInA || strings.Contains(f.Summary, "net.core.rmem_max is 212992")
+			clampInA = clampInA || strings.Contains(f.Summary, "net.core.rmem_max, which is 212992")
 		}
 	}
 	if !clampInA {
