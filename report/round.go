@@ -130,6 +130,11 @@ type Round struct {
 	// it so that reports and pages read it instead of working it out
 	// again.
 	Bottleneck *bottleneck.Verdict `json:"bottleneck,omitempty"`
+	// Findings are what the round's checks concluded (Diagnose, the
+	// runs' counters, the workflow's own rules), stored with it so that
+	// the page and the demo read them back instead of recomputing or
+	// scraping them.
+	Findings []Finding `json:"findings,omitempty"`
 }
 
 // Efficiency returns ToolSec over DurationSec (0.93: the tools ran 93 % of
