@@ -5,7 +5,8 @@
 // ethtool -S, mpstat) with typed, tested, revertible Go calls, and records
 // every round so that each change is judged against a baseline.
 //
-// The packages, by what they own (see DESIGN.md):
+// The packages, by what they own (ARCHITECTURE.md has the layers and the
+// import rule, RUNBOOKS.md where rocekit departs from the runbooks):
 //
 //   - host: where a command runs (local, a network namespace, SSH)
 //   - rxe: rdma_rxe, rxe links, GID tables and RoCE v2 index selection
@@ -19,6 +20,8 @@
 //     preflight and per round
 //   - runbook: the two sides of a run (this host, a namespace, or SSH
 //     through cmd/rocekit-peer) and the steps on both ends
+//   - workflow: the runbooks' steps as library calls (a perftest step,
+//     a netperf round), each judged, archived and stored
 //   - fleet, topo: many pairs and host matrices; namespaces and veths
 //   - rocekittest: real captures and fakes for testing code built on
 //     rocekit without RDMA

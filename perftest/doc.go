@@ -110,6 +110,7 @@
 // lat rows (bw_peak_gbps, t_avg_us, ...), value, warnings and error
 // {kind, message}, with null for inf, nan and unmeasured peaks.
 //
-// The formats, version by version: shared/reference/perftest.md, from
-// src/perftest_parameters.{c,h} of linux-rdma/perftest.
+// The formats, version by version, are those of
+// src/perftest_parameters.{c,h} of linux-rdma/perftest from 4.5 to 26.04;
+// testdata/README.md says which cases come from which version.
 package perftest
