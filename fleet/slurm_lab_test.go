@@ -30,11 +30,8 @@ import (
 // The Slurm cluster of the lab: the three guests of the matrix test on
 // one segment, named a, b and c (hostname, /etc/hosts, NodeName), with
 // Debian's munge, slurmctld (on a) and slurmd (on all three), root as
-// SlurmUser, no cgroups, no accounting. slurmctld and slurmd daemonize,
-// so they outlive the step that started them; the step then sleeps a
-// moment, since the agent kills the step's process group when it ends,
-// and a daemon's child that has not yet left the group (setsid) dies
-// with it (in one of three runs b's and c's slurmd did).
+// SlurmUser, no cgroups, no accounting. The daemons run detached from
+// the step that starts them (detached).
 const slurmConf = `ClusterName=lab
 SlurmctldHost=a(198.18.10.1)
 AuthType=auth/munge
@@ -66,13 +63,23 @@ const slurmDone = "/run/slurm-lab-done"
 
 const slurmHosts = "127.0.0.1 localhost\n198.18.10.1 a\n198.18.10.2 b\n198.18.10.3 c\n"
 
+// detached starts a daemon in the foreground (-D, -F) in a session of its
+// own (setsid -f), so that the agent, which kills a step's process group
+// when the step ends, cannot take it down: a daemon that forks and calls
+// setsid itself can still be in the step's group at that moment (in one
+// of three runs b's and c's slurmd died so).
+func detached(cmd string) string {
+	return "setsid -f " + cmd + " < /dev/null > /dev/null 2>&1"
+}
+
 // slurmNodeUp is the shell that makes a guest a Slurm node NAME at ADDR:
 // its name, its link, munged (as root: the key is root's) and slurmd.
 func slurmNodeUp(name, addr string) string {
 	return "mkdir -p /lab/out /run/munge /var/spool/slurmd /var/spool/slurmctld /var/log/munge /var/lib/munge" +
 		" && hostname " + name +
 		" && ip addr add " + addr + "/24 dev eth0 && ip link set eth0 up" +
-		" && /usr/sbin/munged --force && sleep 1 && munge -n | unmunge | grep STATUS"
+		" && setsid -f /usr/sbin/munged --force -F > /lab/out/munged.log 2>&1" +
+		" && for i in $(seq 50); do munge -n 2>/dev/null | unmunge 2>/dev/null | grep -q Success && break; sleep 0.2; done; munge -n | unmunge | grep STATUS"
 }
 
 // TestGuestsSlurmMatrix runs on the host (root, QEMU, the lab images with
@@ -156,7 +163,7 @@ func runSlurmGuests(ctx context.Context, t *testing.T, img *lab.Image, agent str
 		return lab.Guest{Name: suite + "-" + name, Image: img, SMP: 2, MemMiB: 1536,
 			NICs: []lab.NIC{{Network: "lan"}}, Files: slurmFiles(suite, key, bins),
 			Plan: lab.Plan{Collect: labOut, Steps: []lab.Step{
-				shStep("slurmd", slurmNodeUp(name, addr)+" && /usr/sbin/slurmd -N "+name+" && sleep 3"),
+				shStep("slurmd", slurmNodeUp(name, addr)+" && "+detached("/usr/sbin/slurmd -D -N "+name)),
 				{Name: "until a is done", Path: "/bin/bash", Args: []string{"-c", waitForA}, Timeout: 15 * time.Minute},
 			}},
 		}
@@ -169,7 +176,7 @@ func runSlurmGuests(ctx context.Context, t *testing.T, img *lab.Image, agent str
 		NICs:  []lab.NIC{{Network: "lan"}},
 		Files: append(slurmFiles(suite, key, bins), lab.OverlayFile{Path: "/lab/bin/fleet-matrix", Mode: 0o755, Source: bins["examples/fleet-matrix"]}),
 		Plan: lab.Plan{Collect: labOut, Steps: []lab.Step{
-			shStep("slurmctld and slurmd", slurmNodeUp("a", labNet+"1")+" && /usr/sbin/slurmctld && /usr/sbin/slurmd -N a && sleep 3"),
+			shStep("slurmctld and slurmd", slurmNodeUp("a", labNet+"1")+" && "+detached("/usr/sbin/slurmctld -D")+" && "+detached("/usr/sbin/slurmd -D -N a")),
 			{Name: "wait for the nodes", Path: "/bin/sh", Timeout: 3 * time.Minute, Args: []string{"-c",
 				"until [ \"$(sinfo -h -N -t idle -o %N | sort -u | wc -l)\" -ge 3 ]; do sleep 1; done; sinfo -N -l"}},
 			shStep("nodes", "sinfo -N -l; scontrol show nodes | grep -E 'NodeName|State|Reason'"),

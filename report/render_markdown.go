@@ -168,12 +168,22 @@ func appendUnique(ss []string, s string) []string {
 	return append(ss, s)
 }
 
-// WriteFindingsMarkdown writes one list item per finding: "- **warning**
-// rule: summary".
+// WriteFindingsMarkdown writes one list item per cause (GroupFindings):
+// "- **warning** rule: summary", and for a cause raised more than once
+// "(N times)" with the other occurrences' summaries indented below it.
 func WriteFindingsMarkdown(w io.Writer, fs []Finding) error {
-	for _, f := range fs {
-		if _, err := fmt.Fprintf(w, "- **%s** %s: %s\n", f.Severity, f.Rule, f.Summary); err != nil {
+	for _, g := range GroupFindings(fs) {
+		f, times := g.Finding, ""
+		if g.Count() > 1 {
+			times = fmt.Sprintf(" (%d times)", g.Count())
+		}
+		if _, err := fmt.Fprintf(w, "- **%s** %s%s: %s\n", f.Severity, f.Rule, times, f.Summary); err != nil {
 			return err
+		}
+		for _, o := range g.Also {
+			if _, err := fmt.Fprintf(w, "  - %s\n", o.Summary); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

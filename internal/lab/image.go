@@ -29,6 +29,9 @@ var DefaultPackages = []string{
 	"openssh-server",
 	// nft for the preflight's firewall check (a rule in the way, quoted).
 	"nftables",
+	// Slurm for the fleet's srun path (fleet/slurm_lab_test.go): controller,
+	// node daemon, client commands and their authentication.
+	"slurmctld", "slurmd", "slurm-client", "munge",
 }
 
 // DefaultModuleDirs are the kernel module paths (relative to
