@@ -29,9 +29,9 @@ func Example() {
 	//
 	// **Environment differs from the baseline:** `nic[eth1].mtu` 1500 → 9000, `nic[eth1].roce_path_mtu` 1024 → 4096.
 	//
-	// | metric | labels | unit | baseline | ± | candidate | ± | delta | p | n | verdict |
+	// | metric | labels | unit | baseline | CI | candidate | CI | delta | p | n | verdict |
 	// |---|---|---|--:|--:|--:|--:|--:|--:|--:|---|
-	// | bw_avg | size=65536 | Gbit/s | 3.97 | 3% | 5.9 | 2% | +48.61% | 0.002 | 6+6 | better |
+	// | bw_avg | size=65536 | Gbit/s | 3.97 | ± 3% | 5.9 | ± 2% | +48.61% | 0.002 | 6+6 | better |
 }
 
 func ExampleWriteBenchfmt() {

@@ -24,12 +24,16 @@ func WriteRoundMarkdown(w io.Writer, r Round) error {
 		}
 		bw.WriteString("\n")
 	}
-	fmt.Fprintf(bw, "| metric | labels | unit | better | n | median | ± CI | min | max |\n|---|---|---|---|--:|--:|--:|--:|--:|\n")
-	for _, m := range r.Metrics {
+	sweep, rest := splitSweep(r.Metrics)
+	writeSweep(bw, sweep)
+	if len(rest) > 0 {
+		fmt.Fprintf(bw, "| metric | labels | unit | better | n | median | CI | min | max |\n|---|---|---|---|--:|--:|--:|--:|--:|\n")
+	}
+	for _, m := range rest {
 		s := summarize(benchmath.NewSample(slices.Clone(m.Values), &benchmath.DefaultThresholds), 0.95)
 		lo, hi := minMax(m.Values)
-		fmt.Fprintf(bw, "| %s | %s | %s | %s | %d | %s | ± %s | %s | %s |\n", mdEscape(m.Name), mdEscape(labelString(m.Labels)),
-			mdEscape(m.Unit), m.Better, len(m.Values), num(s.Median), s.PctRange(), num(lo), num(hi))
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %d | %s | %s | %s | %s |\n", mdEscape(m.Name), mdEscape(labelString(m.Labels)),
+			mdEscape(m.Unit), m.Better, len(m.Values), valueText(s.Median, m.Unit), ciText(s), valueText(lo, m.Unit), valueText(hi, m.Unit))
 	}
 	writeWarnings(bw, r.Warnings)
 	if fs := r.Fingerprint.Fields(); len(fs) > 0 {
@@ -60,7 +64,7 @@ func WriteComparisonMarkdown(w io.Writer, c Comparison) error {
 	} else {
 		bw.WriteString("Environment: same as the baseline.\n\n")
 	}
-	fmt.Fprintf(bw, "| metric | labels | unit | baseline | ± | candidate | ± | delta | p | n | verdict |\n|---|---|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
+	fmt.Fprintf(bw, "| metric | labels | unit | baseline | CI | candidate | CI | delta | p | n | verdict |\n|---|---|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
 	notes := slices.Clone(c.Notes)
 	for _, m := range c.Metrics {
 		verdict := string(m.Verdict)
@@ -69,7 +73,7 @@ func WriteComparisonMarkdown(w io.Writer, c Comparison) error {
 		}
 		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d+%d | %s |\n",
 			mdEscape(m.Name), mdEscape(labelString(m.Labels)), mdEscape(m.Unit),
-			num(m.Baseline.Median), m.Baseline.PctRange(), num(m.Candidate.Median), m.Candidate.PctRange(),
+			valueText(m.Baseline.Median, m.Unit), ciText(m.Baseline), valueText(m.Candidate.Median, m.Unit), ciText(m.Candidate),
 			signedPct(m.DeltaPct), pValue(m.P), m.Baseline.N, m.Candidate.N, verdict)
 		for _, w := range append(append(slices.Clone(m.Warnings), m.Baseline.Warnings...), m.Candidate.Warnings...) {
 			notes = appendUnique(notes, m.Key+": "+w)
@@ -100,7 +104,11 @@ func WriteSideBySideMarkdown(w io.Writer, rounds []Round) error {
 				continue
 			}
 			s := summarize(benchmath.NewSample(slices.Clone(m.Values), &benchmath.DefaultThresholds), 0.95)
-			fmt.Fprintf(bw, " %s ± %s |", num(s.Median), s.PctRange())
+			ci := ciText(s)
+			if !s.HasCI() {
+				ci = "(" + ci + ")"
+			}
+			fmt.Fprintf(bw, " %s %s |", valueText(s.Median, m.Unit), ci)
 		}
 		bw.WriteString("\n")
 	}
@@ -187,4 +195,75 @@ func WriteFindingsMarkdown(w io.Writer, fs []Finding) error {
 		}
 	}
 	return nil
+}
+
+// sweepMinSizes is how many message sizes make a round a sweep (-a), shown
+// as one row per size instead of one row per metric and size.
+const sweepMinSizes = 3
+
+// splitSweep parts a round's metrics into those labelled by message size
+// alone, when there are sweepMinSizes sizes or more, and the rest.
+func splitSweep(ms []Metric) (sweep, rest []Metric) {
+	sizes := map[string]bool{}
+	for _, m := range ms {
+		if len(m.Labels) == 1 && m.Labels[0].Key == "size" {
+			sizes[m.Labels[0].Value] = true
+		}
+	}
+	if len(sizes) < sweepMinSizes {
+		return nil, ms
+	}
+	for _, m := range ms {
+		if len(m.Labels) == 1 && m.Labels[0].Key == "size" {
+			sweep = append(sweep, m)
+		} else {
+			rest = append(rest, m)
+		}
+	}
+	return sweep, rest
+}
+
+// writeSweep writes a sweep as one row per message size (in the order
+// the sizes came) and one column per metric, each cell the median scaled
+// for reading and its CI where the repeats give one.
+func writeSweep(bw *bufio.Writer, ms []Metric) {
+	if len(ms) == 0 {
+		return
+	}
+	var names, units, sizes []string
+	cells := map[[2]string]Metric{}
+	for _, m := range ms {
+		if !slices.Contains(names, m.Name) {
+			names, units = append(names, m.Name), append(units, m.Unit)
+		}
+		if sz := m.Labels[0].Value; !slices.Contains(sizes, sz) {
+			sizes = append(sizes, sz)
+		}
+		cells[[2]string{m.Labels[0].Value, m.Name}] = m
+	}
+	bw.WriteString("| size (B) |")
+	for i, n := range names {
+		fmt.Fprintf(bw, " %s (%s) |", mdEscape(n), mdEscape(units[i]))
+	}
+	bw.WriteString(" n |\n|--:|" + strings.Repeat("--:|", len(names)) + "--:|\n")
+	for _, sz := range sizes {
+		fmt.Fprintf(bw, "| %s |", mdEscape(sz))
+		n := 0
+		for _, name := range names {
+			m, ok := cells[[2]string{sz, name}]
+			if !ok || len(m.Values) == 0 {
+				bw.WriteString(" — |")
+				continue
+			}
+			s := Summarize(m)
+			n = max(n, s.N)
+			if s.HasCI() {
+				fmt.Fprintf(bw, " %s %s |", valueText(s.Median, m.Unit), ciText(s))
+			} else {
+				fmt.Fprintf(bw, " %s |", valueText(s.Median, m.Unit))
+			}
+		}
+		fmt.Fprintf(bw, " %d |\n", n)
+	}
+	bw.WriteString("\n")
 }
