@@ -13,6 +13,7 @@ import (
 
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/netperf"
+	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
 )
@@ -183,6 +184,25 @@ func withInterims(t testing.TB, rounds []report.Round, runs int) []report.Round 
 			}
 		}
 		out[i] = r
+	}
+	return out
+}
+
+// withCeiling judges each round against a link of mbps Mb/s at its RoCE
+// path MTU (report.Bottleneck), as a step stores the verdict.
+func withCeiling(t testing.TB, rounds []report.Round, mbps int) []report.Round {
+	t.Helper()
+	out := slices.Clone(rounds)
+	for i := range out {
+		mtu := 1500
+		if v, ok := out[i].Param("netdev_mtu"); ok {
+			mtu, _ = strconv.Atoi(v)
+		}
+		end := report.End{Host: "lab", Snapshot: nic.Snapshot{Netdev: "eth0", MTU: mtu, Link: &nic.LinkSettings{SpeedMbps: mbps, LinkDetected: true}}}
+		out[i].Bottleneck = report.Bottleneck(report.BottleneckInput{Round: &out[i], Ends: []report.End{end}})
+		if v := out[i].Bottleneck; v == nil || v.Ceiling == nil {
+			t.Fatalf("%s: no ceiling at %d Mb/s: %+v", out[i].Name, mbps, v)
+		}
 	}
 	return out
 }

@@ -32,6 +32,12 @@ func figureCases() []figureCase {
 		{"sweep", func(t *testing.T) (Figure, error) {
 			return Sweep([]report.Round{perftestRound(t, "bookworm mtu1024", "bookworm", "send-bw-a"), perftestRound(t, "trixie mtu1024", "trixie", "send-bw-a")})
 		}, []string{"message size (B, log2)", "bw_avg (Gbit/s)", "msg_rate (Mpps)", "RoCE path MTU 1024 B: every round"}},
+		{"rounds-ceiling", func(t *testing.T) (Figure, error) {
+			return Rounds(withCeiling(t, demoRounds(t, "mtu-sweep"), 1000), "bw_avg/size=65536", RoundsOptions{})
+		}, []string{"ceiling of the round's path"}},
+		{"sweep-ceiling", func(t *testing.T) (Figure, error) {
+			return Sweep(withCeiling(t, []report.Round{perftestRound(t, "trixie mtu1024", "trixie", "send-bw-a")}, 100))
+		}, []string{"ceiling of the path"}},
 		{"latency", func(t *testing.T) (Figure, error) {
 			return Latency([]report.Round{perftestRound(t, "bookworm", "bookworm", "send-lat-a"), perftestRound(t, "trixie", "trixie", "send-lat")})
 		}, []string{"bookworm @2 B", "trixie @2 B", "max/typ ×", "p99.9"}},

@@ -36,13 +36,14 @@ type RoundsOptions struct {
 // Similar to: the (A) default, (B) MTU 9000, (C) + IRQ spread bar chart of a tuning report
 func Rounds(rounds []report.Round, metric string, opts RoundsOptions) (Figure, error) {
 	type row struct {
-		name string
-		m    report.Metric
+		name  string
+		m     report.Metric
+		round report.Round
 	}
 	var rows []row
 	for _, r := range rounds {
 		if m, ok := r.Metric(metric); ok && len(m.Values) > 0 {
-			rows = append(rows, row{r.Name, m})
+			rows = append(rows, row{r.Name, m, r})
 		}
 	}
 	if len(rows) == 0 {
@@ -65,6 +66,16 @@ func Rounds(rounds []report.Round, metric string, opts RoundsOptions) (Figure, e
 	baseMed := report.Summarize(rows[base].m).Median
 	layout.p.Add(lines{Segs: []seg{{baseMed, -0.5, baseMed, float64(len(rows)) - 0.5}}, Style: dashed(grey), NoRange: true})
 	f.legend = append(f.legend, legendEntry{"baseline median (" + rows[base].name + ")", lines{Style: dashed(grey)}})
+	var ceil []seg
+	for i, r := range rows {
+		if c, _, ok := ceilingOf(r.round, r.m.Unit); ok {
+			ceil = append(ceil, seg{c, layout.y(i) - 0.4, c, layout.y(i) + 0.4})
+		}
+	}
+	if len(ceil) > 0 {
+		layout.p.Add(lines{Segs: ceil, Style: ceilingStyle()})
+		f.legend = append(f.legend, legendEntry{"ceiling of the round's path (its verdict's lowest limit)", lines{Style: ceilingStyle()}})
+	}
 	for i, r := range rows {
 		text := "baseline"
 		if i != base {
@@ -75,6 +86,9 @@ func Rounds(rounds []report.Round, metric string, opts RoundsOptions) (Figure, e
 	}
 	caption := fmt.Sprintf("%s of each round: the bar is the median, each dot one run, the line the 95%% CI where there are 6 runs or more; "+
 		"beside each bar the change of the median against %s and whether the Mann–Whitney U test calls it significant.", metric, rows[base].name)
+	if len(ceil) > 0 {
+		caption += " The red mark on a row is what that round's path could carry at best (the lowest ceiling its bottleneck verdict names)."
+	}
 	return f.figure(orDefault(opts.Name, "rounds"), caption)
 }
 

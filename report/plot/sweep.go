@@ -48,7 +48,18 @@ func Sweep(rounds []report.Round) (Figure, error) {
 		return Figure{}, fmt.Errorf("%w: no round has bw_avg at two message sizes (-a)", report.ErrNoData)
 	}
 	f := &frame{title: "bandwidth and message rate vs message size", plotH: 7 * 28.35}
-	f.panels = append(f.panels, panel{sizePanel(bws, "bw_avg ("+bws[0].unit+")", mtus), 1})
+	bwPanel := sizePanel(bws, "bw_avg ("+bws[0].unit+")", mtus)
+	var ceil []seg
+	for _, r := range rounds {
+		if c, _, ok := ceilingOf(r, bws[0].unit); ok {
+			lo, hi := sizeRange(bws)
+			ceil = append(ceil, seg{lo, c, hi, c})
+		}
+	}
+	if len(ceil) > 0 {
+		bwPanel.Add(lines{Segs: ceil, Style: ceilingStyle()})
+	}
+	f.panels = append(f.panels, panel{bwPanel, 1})
 	if len(rates) > 0 {
 		f.panels = append(f.panels, panel{sizePanel(rates, "msg_rate ("+rates[0].unit+")", mtus), 1})
 	}
@@ -71,6 +82,10 @@ func Sweep(rounds []report.Round) (Figure, error) {
 	}
 	caption := "Median bandwidth and message rate of each round at every message size of the sweep, on log2 axes; " +
 		"the dashed lines are the RoCE path MTUs the rounds ran at (a message larger than it is sent as several packets)."
+	if len(ceil) > 0 {
+		f.legend = append(f.legend, legendEntry{"ceiling of the path (the verdict's lowest limit)", lines{Style: ceilingStyle()}})
+		caption += " The red line is what the round's path could carry at best for large messages; small messages are bound by the message rate, not by it."
+	}
 	return f.figure("bandwidth", caption)
 }
 
@@ -189,4 +204,15 @@ func cmpFloat(a, b float64) int {
 func shapeOf(i int) draw.GlyphDrawer {
 	shapes := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{}, draw.CrossGlyph{}, draw.RingGlyph{}}
 	return shapes[(i/len(plotutil.DefaultColors))%len(shapes)]
+}
+
+// sizeRange is the smallest and largest message size of the lines.
+func sizeRange(ls []sizeLine) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, l := range ls {
+		for _, q := range l.pts {
+			lo, hi = math.Min(lo, q.X), math.Max(hi, q.X)
+		}
+	}
+	return lo, hi
 }
