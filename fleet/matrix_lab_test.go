@@ -146,8 +146,15 @@ func runThreeGuests(ctx context.Context, t *testing.T, img *lab.Image, agent str
 			shStep("link up", "ip addr add "+labNet+"1/24 dev eth0 && ip link set eth0 up && "+slowPathTo(labNet+"3")),
 			{Name: "wait for sshd", Path: "/bin/bash", Timeout: 3 * time.Minute,
 				Args: []string{"-c", "for h in " + peers + "; do until (exec 3<>/dev/tcp/$h/22) 2>/dev/null; do sleep 0.5; done; done"}},
-			shStep("matrix", args+" -out "+labOut+"/first"),
+			shStep("matrix", args+" -second-pass -out "+labOut+"/first"),
 			shStep("resume", args+" -out "+labOut+"/second"),
+			// Then b is slowed on every link (its own sending, and a's and
+			// c's towards it), a–c restored, and a fresh run with a second
+			// pass must blame the host b.
+			shStep("slow b everywhere", "tc qdisc del dev eth0 root && "+slowPathTo(labNet+"2")+
+				" && "+ssh+labNet+"3 'tc qdisc del dev eth0 root && "+slowPathTo(labNet+"2")+"'"+
+				" && "+ssh+labNet+"2 'modprobe sch_netem && tc qdisc add dev eth0 root "+labSlowNet+"'"),
+			shStep("host matrix", args+" -name lab-host -second-pass -out "+labOut+"/host"),
 			shStep("state after", "{ tc -s qdisc show dev eth0; rdma link show; for h in "+peers+"; do "+ssh+"$h "+
 				"'tc -s qdisc show dev eth0; rdma link show; echo journals: $(ls /var/tmp/rocekit-peer 2>/dev/null | wc -l)'; done; } > "+labOut+"/state-after.txt 2>&1"),
 			shStep("release", ssh+labNet+"2 touch "+labDone+"; "+ssh+labNet+"3 touch "+labDone),
@@ -228,11 +235,40 @@ func checkMatrixRun(t *testing.T, ra *lab.Result) {
 	if !strings.Contains(string(ra.Steps[3].Stderr), "resuming lab: 3 pairs in the store, 0 to measure") {
 		t.Errorf("rerun's progress:\n%s", ra.Steps[3].Stderr)
 	}
+	checkSecondPass(t, ra, "first", map[string]string{"a–c": "link"})
+	if !ra.Steps[5].Exit.OK() {
+		t.Fatalf("slowing b: %s\n%s", ra.Steps[5].Exit, ra.Steps[5].Stderr)
+	}
+	checkSecondPass(t, ra, "host", map[string]string{"a–b": "host b", "b–c": "host b"})
 	// Every host is back: no rxe link, no journal left on b and c.
 	st := string(ra.Files["state-after.txt"])
 	t.Logf("state after:\n%s", st)
 	if strings.Contains(st, "rxe_") || strings.Count(st, "journals: 0") != 2 {
 		t.Errorf("left after the run:\n%s", st)
+	}
+}
+
+// checkSecondPass checks that the second pass of the run in dir named the
+// culprit of each suspect pair ("link", "host b"), and no other suspect.
+func checkSecondPass(t *testing.T, ra *lab.Result, dir string, want map[string]string) {
+	t.Helper()
+	t.Logf("%s second pass:\n%s", dir, ra.Files[dir+"/second-pass.md"])
+	var sp fleet.SecondPass
+	if err := json.Unmarshal(ra.Files[dir+"/second-pass.json"], &sp); err != nil {
+		t.Errorf("%s/second-pass.json: %v", dir, err)
+		return
+	}
+	got := map[string]string{}
+	for _, s := range sp.Suspects {
+		got[s.Name] = strings.TrimSpace(string(s.Culprit) + " " + s.Host)
+	}
+	if len(got) != len(want) {
+		t.Errorf("%s: suspects %v, want %v", dir, got, want)
+	}
+	for pair, culprit := range want {
+		if got[pair] != culprit {
+			t.Errorf("%s: %s blamed on %q, want %q (%v)", dir, pair, got[pair], culprit, sp.Suspects)
+		}
 	}
 }
 

@@ -18,7 +18,10 @@
 //     outliers (a pair far below its peers' median: the link; a host slow
 //     with every partner: the host) and the line-rate gate (each pair at
 //     -min-ratio of its line rate or more); with -gate, exit 1 when the
-//     gate fails.
+//     gate fails,
+//  5. with -second-pass, re-pair the hosts of every failed or outlier pair
+//     with hosts that passed and name the culprit: a host, both hosts, the
+//     link, or a transient (-out/second-pass.md, .json).
 //
 // Usage, as root, on a host that reaches the others over SSH:
 //
@@ -42,6 +45,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocekit/rocekit/bottleneck"
 	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/fleet"
 	"github.com/rocekit/rocekit/internal/ownfile"
@@ -73,6 +77,7 @@ type config struct {
 	MinRatio    float64
 	SlowRatio   float64
 	Gate        bool
+	SecondPass  bool
 	Store, Out  string
 	Timeout     time.Duration
 }
@@ -105,6 +110,7 @@ func main() {
 	flag.Float64Var(&c.MinRatio, "min-ratio", fleet.DefaultLineRateRatio, "share of the line rate a pair must reach")
 	flag.Float64Var(&c.SlowRatio, "slow-ratio", fleet.DefaultSlowRatio, "share of its peers' median below which a pair is slow")
 	flag.BoolVar(&c.Gate, "gate", false, "exit 1 when a pair fails the line-rate gate")
+	flag.BoolVar(&c.SecondPass, "second-pass", false, "re-pair the hosts of every failed or outlier pair with hosts that passed, and name the culprit (host, both hosts, link, transient): second-pass.md and .json")
 	flag.StringVar(&c.Store, "store", "fleet-rounds.jsonl", "store of the pairs (appended; read to resume)")
 	flag.StringVar(&c.Out, "out", "fleet-matrix-out", "folder for matrix.md, .csv, .json, heatmap.svg, findings.json")
 	flag.DurationVar(&c.Timeout, "timeout", 2*time.Hour, "deadline of the whole run (0: none)")
@@ -147,7 +153,11 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 		return runErr
 	}
 	gateErr, werr := c.write(out, m, hosts)
-	return errors.Join(runErr, werr, gateErr)
+	var passErr error
+	if c.SecondPass && runErr == nil && werr == nil {
+		passErr = c.secondPass(ctx, out, plan, m)
+	}
+	return errors.Join(runErr, werr, gateErr, passErr)
 }
 
 // validate checks every flag, touching nothing: run calls it before any
@@ -265,4 +275,38 @@ func gateText(err error) string {
 		return "passed"
 	}
 	return err.Error()
+}
+
+// secondPass re-pairs the suspects of m with hosts that passed, prints
+// each suspect's culprit and saves second-pass.md and second-pass.json.
+func (c config) secondPass(ctx context.Context, out io.Writer, plan fleet.Plan, m *fleet.Matrix) error {
+	sp, err := plan.SecondPass(ctx, m, fleet.SecondPassOptions{SlowRatio: c.SlowRatio})
+	if sp == nil {
+		return err
+	}
+	var md strings.Builder
+	w := io.MultiWriter(out, &md)
+	fmt.Fprintf(w, "\n## Second pass (reference %s, good hosts: %s)\n\n", bottleneck.FormatRate(sp.ReferenceGbps), strings.Join(sp.Good, ", "))
+	if len(sp.Suspects) == 0 {
+		fmt.Fprintln(w, "no suspect pair: nothing to re-pair")
+	}
+	for _, s := range sp.Suspects {
+		blame := string(s.Culprit)
+		if s.Host != "" {
+			blame += " " + s.Host
+		}
+		fmt.Fprintf(w, "- **%s**: %s — %s\n", s.Name, blame, s.Why)
+	}
+	for _, f := range []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{"second-pass.md", func(f io.Writer) error { _, err := io.WriteString(f, md.String()); return err }},
+		{"second-pass.json", func(f io.Writer) error { return report.WriteJSON(f, sp) }},
+	} {
+		if _, werr := cli.WriteFile(c.Out, f.name, f.write); werr != nil {
+			return errors.Join(err, werr)
+		}
+	}
+	return err
 }
