@@ -1,14 +1,9 @@
-//go:build lab && slurm
+//go:build lab
 
-// Not yet passing, so not in make lab-test: the build tag slurm keeps it
-// out until it does. It needs slurmctld, slurmd, slurm-client and munge
-// in the lab images (internal/lab.DefaultPackages, which do not have them
-// yet). On trixie, one of three runs brought all three nodes up and
-// drained b through a failing rocekit-nodecheck with its reason; two
-// lost b's and c's slurmd (the agent kills a step's process group as the
-// step exits, before slurmd's child calls setsid). Run it with the
-// packages added: go run ./internal/lab/cmd/lab test -run TestGuestsSlurm -pkg ./fleet
-// (and -tags slurm once lab test passes tags through).
+// TestGuestsSlurmMatrix boots three guests with Debian's Slurm
+// (internal/lab.DefaultPackages has slurmctld, slurmd, slurm-client and
+// munge); make lab-test runs it on the host once per image. Alone:
+// go run ./internal/lab/cmd/lab test -run TestGuestsSlurm -pkg ./fleet
 
 package fleet_test
 
@@ -30,7 +25,7 @@ import (
 // The Slurm cluster of the lab: the three guests of the matrix test on
 // one segment, named a, b and c (hostname, /etc/hosts, NodeName), with
 // Debian's munge, slurmctld (on a) and slurmd (on all three), root as
-// SlurmUser, no cgroups, no accounting. The daemons run detached from
+// SlurmUser, no accounting, cgroups only where slurmd insists (slurmFiles). The daemons run detached from
 // the step that starts them (detached).
 const slurmConf = `ClusterName=lab
 SlurmctldHost=a(198.18.10.1)
@@ -76,6 +71,8 @@ func detached(cmd string) string {
 // its name, its link, munged (as root: the key is root's) and slurmd.
 func slurmNodeUp(name, addr string) string {
 	return "mkdir -p /lab/out /run/munge /var/spool/slurmd /var/spool/slurmctld /var/log/munge /var/lib/munge" +
+		" && if grep -q '^CgroupPlugin=cgroup/v1' /etc/slurm/cgroup.conf; then mount -t tmpfs cgroup_root /sys/fs/cgroup &&" +
+		" for c in freezer cpuset memory devices; do mkdir -p /sys/fs/cgroup/$c && mount -t cgroup -o $c cgroup /sys/fs/cgroup/$c || exit 1; done; fi" +
 		" && hostname " + name +
 		" && ip addr add " + addr + "/24 dev eth0 && ip link set eth0 up" +
 		" && setsid -f /usr/sbin/munged --force -F > /lab/out/munged.log 2>&1" +
@@ -137,12 +134,16 @@ func slurmFiles(suite string, key []byte, bins map[string]string) []lab.OverlayF
 		{Path: "/etc/slurm/slurm.conf", Mode: 0o644, Data: []byte(slurmConf)},
 		{Path: "/etc/hosts", Mode: 0o644, Data: []byte(slurmHosts)},
 	}
-	if suite != "bookworm" {
-		// Slurm 23.11 and later load a cgroup plugin in slurmd whatever
-		// the task and proctrack plugins; the guests mount no cgroup
-		// tree. 22.05 knows no "disabled" and loads none here.
-		files = append(files, lab.OverlayFile{Path: "/etc/slurm/cgroup.conf", Mode: 0o644, Data: []byte("CgroupPlugin=disabled\n")})
+	// slurmd loads a cgroup plugin whatever the task and proctrack
+	// plugins. Slurm 23.11 and later (trixie) can be told not to; 22.05
+	// (bookworm) knows no "disabled" and fails without a cgroup tree
+	// ("Unable to initialize cgroup plugin"), so the guest mounts cgroup
+	// v1 hierarchies (slurmNodeUp) and slurmd uses cgroup/v1.
+	conf := "CgroupPlugin=disabled\n"
+	if suite == "bookworm" {
+		conf = "CgroupPlugin=cgroup/v1\nCgroupAutomount=yes\n"
 	}
+	files = append(files, lab.OverlayFile{Path: "/etc/slurm/cgroup.conf", Mode: 0o644, Data: []byte(conf)})
 	return files
 }
 
