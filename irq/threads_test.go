@@ -71,7 +71,10 @@ func TestReadThreadStatsCaptures(t *testing.T) {
 // error, and what was read before the bad field is kept.
 func TestParseThreadStatBad(t *testing.T) {
 	real := strings.Split(string(readFixture(t, "threads/odd-comm.stat")), "\n")[0]
-	cut := func(n int) string { f := strings.Fields(real[strings.LastIndexByte(real, ')')+1:]); return real[:strings.LastIndexByte(real, ')')+1] + " " + strings.Join(f[:n], " ") }
+	cut := func(n int) string {
+		f := strings.Fields(real[strings.LastIndexByte(real, ')')+1:])
+		return real[:strings.LastIndexByte(real, ')')+1] + " " + strings.Join(f[:n], " ")
+	}
 	for _, c := range []struct {
 		name, line string
 		keepTID    bool
