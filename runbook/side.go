@@ -107,6 +107,10 @@ type Counters struct {
 	UDP        nic.UDPCounters  `json:"udp"`
 	Interrupts irq.Interrupts   `json:"interrupts"`
 	Load       irq.LoadSnapshot `json:"load"`
+	// Threads are every thread's CPU time by the CPU it last ran on
+	// (irq.FS.Threads): which thread kept a busy core busy (rxe_wq's
+	// kworker, ksoftirqd/N, the tool).
+	Threads irq.ThreadSnapshot `json:"threads"`
 }
 
 // Growth is what happened on a side between two Counters.
@@ -114,6 +118,9 @@ type Growth struct {
 	Stats nic.StatsDelta
 	UDP   nic.UDPCounters
 	Load  irq.Load
+	// Threads are the threads that used CPU time, most first
+	// (irq.ThreadsBetween); nil when a side's Counters had none.
+	Threads []irq.ThreadLoad
 	// Distribution judges where the netdev's queue interrupts landed.
 	Distribution irq.Distribution
 }
@@ -129,6 +136,7 @@ func Between(dev NetdevInfo, before, after Counters) (Growth, error) {
 		Stats:        d,
 		UDP:          after.UDP.Sub(before.UDP),
 		Load:         irq.LoadBetween(before.Load, after.Load),
+		Threads:      irq.ThreadsBetween(before.Threads, after.Threads),
 		Distribution: irq.Distribute(dev.IRQNetdev(), before.Interrupts, after.Interrupts, node, nil),
 	}, nil
 }
