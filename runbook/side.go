@@ -10,6 +10,7 @@ import (
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/kmsg"
 	"github.com/rocekit/rocekit/nic"
+	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/rxe"
 )
 
@@ -139,6 +140,17 @@ func Between(dev NetdevInfo, before, after Counters) (Growth, error) {
 		Threads:      irq.ThreadsBetween(before.Threads, after.Threads),
 		Distribution: irq.Distribute(dev.IRQNetdev(), before.Interrupts, after.Interrupts, node, nil),
 	}, nil
+}
+
+// HostLoad is the growth's CPU load and threads as report.Bottleneck and
+// report.CheckBusyCore take them, for the end named host; the NIC's
+// NUMA-local CPUs come from dev (nil when unknown).
+func (g Growth) HostLoad(host string, dev NetdevInfo) report.HostLoad {
+	var local []int
+	if dev.Snapshot.Device.NUMANode >= 0 && len(dev.LocalCPUs) > 0 {
+		local = dev.LocalCPUs
+	}
+	return report.HostLoad{Host: host, Load: g.Load, LocalCPUs: local, Threads: g.Threads}
 }
 
 // Spread is what SpreadIRQs did.
