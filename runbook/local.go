@@ -116,6 +116,9 @@ func (l *Local) Close() error {
 // RoCE v2 IPv4 GID of the netdev's address and selects it.
 func (l *Local) PrepareRXE(ctx context.Context, c RXEConfig) (RXEInfo, error) {
 	info := RXEInfo{Netdev: c.Netdev}
+	if err := l.netdevUp(ctx, c.Netdev); err != nil {
+		return info, err
+	}
 	root := rxe.Root(l.fs())
 	mod, err := root.RXEModule()
 	if err != nil {
@@ -181,6 +184,33 @@ func (l *Local) PrepareRXE(ctx context.Context, c RXEConfig) (RXEInfo, error) {
 	}
 	info.GID, err = rxe.SelectGID(table, rxe.SelectOptions{})
 	return info, err
+}
+
+// netdevUp returns at once with an *rxe.NetdevDownError for a netdev that
+// is administratively down, and after rxe.CarrierGrace for one that is up
+// without a carrier: its rxe port would wait for ACTIVE until ctx ends.
+func (l *Local) netdevUp(ctx context.Context, netdev string) error {
+	h, err := l.openNIC()
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	since := time.Now()
+	for {
+		st, err := h.State(ctx, netdev)
+		if err != nil {
+			return err
+		}
+		ready, err := rxe.NetdevUp(l.Netns, netdev, st.AdminUp, st.OperState, since, time.Now())
+		if ready || err != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("runbook: netdev %s has no carrier (operstate %s): %w", netdev, st.OperState, ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 func (l *Local) mtu(ctx context.Context, netdev string) (int, error) {
