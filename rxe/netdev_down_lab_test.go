@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/vishvananda/netlink"
 )
 
@@ -16,6 +17,7 @@ import (
 // and "ip link set rxd0 up" while its context has an hour left, instead of
 // waiting for ACTIVE until then.
 func TestLabWaitActiveNetdevDown(t *testing.T) {
+	labtest.Guest(t)
 	ctx := labContext(t)
 	h := openLab(t, ctx)
 	newVeth(t, "rxd0", "rxd1", "198.18.23.1/24")
