@@ -23,10 +23,9 @@ func (h *Handle) UDPBound(ctx context.Context) ([]UDPSocket, error) {
 	}
 	var out []UDPSocket
 	err := h.inNetns(func() error {
-		name := "proc/self"
-		if h.ns.IsOpen() {
-			name = "proc/thread-self" // this thread's namespace, not the process's
-		}
+		// This thread's namespace: /proc/self/net is the main thread's,
+		// which a goroutine locked to it may have moved.
+		name := "proc/thread-self"
 		dir, ok := h.opts.Root.sys().OSPath(name)
 		if !ok {
 			return errors.New("procfs needs a directory, not an fs.FS root")

@@ -207,7 +207,11 @@ func checkRDMAEnd(e RDMAFacts, need []string) []Finding {
 			if r.Largest > 0 {
 				evs = append(evs, ev("largest_mtu", float64(r.Largest), "bytes"))
 			}
-			add(RuleGIDPathMTU, SeverityWarning, evs, fmt.Sprintf("set the same MTU on both ends and every switch port between them, or run at the MTU the path carries (ping -M do -s %d %s)", max(r.Largest-28, 0), r.Addr),
+			action := fmt.Sprintf("set the same MTU on both ends and every switch port between them, or run at the MTU the path carries (ping -M do -s %d %s)", r.Largest-28, r.Addr)
+			if r.Largest <= 0 {
+				action = fmt.Sprintf("set the same MTU on both ends and every switch port between them; find what the path carries with ping -M do -s SIZE %s, SIZE lowered from %d", r.Addr, r.MTU-28)
+			}
+			add(RuleGIDPathMTU, SeverityWarning, evs, action,
 				"%s's address %s answers, but not a %d-byte don't-fragment echo (%s)%s", r.To, r.Addr, r.MTU, r.Why, largestText(r.Largest))
 		}
 	}
