@@ -2,6 +2,8 @@ package runbook
 
 import (
 	"context"
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -89,5 +91,24 @@ func TestPreflightRDMAFakes(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no unknown-reach finding: %+v", fs)
+	}
+}
+
+// TestHostInfoRDMAJSON: what PreflightRDMA reads of a far end crosses
+// the peer protocol's JSON whole (the port states included).
+func TestHostInfoRDMAJSON(t *testing.T) {
+	in := HostInfo{Hostname: "b", Tools: map[string]string{"ib_send_bw": "/usr/bin/ib_send_bw", "netperf": ""}, RoCEv2Known: true,
+		RoCEv2Bound: []string{"0.0.0.0:4791", "[::]:4791"}, RDMADevices: []rxe.Device{{Name: "rxe0", Parent: "eth1",
+			Ports: []rxe.Port{{Device: "rxe0", Port: 1, State: rxe.PortDown, PhysState: rxe.PhysDisabled}}}}}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out HostInfo
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(in, out) {
+		t.Errorf("round trip:\n%+v\n%+v", in, out)
 	}
 }
