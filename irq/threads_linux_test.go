@@ -109,3 +109,18 @@ func unsafePtr(s string) unsafe.Pointer {
 	b := append([]byte(s), 0)
 	return unsafe.Pointer(&b[0])
 }
+
+// BenchmarkHostThreads reads every thread of this host, as Counters does
+// twice a round; threads/op says how many there were.
+func BenchmarkHostThreads(b *testing.B) {
+	fs, err := DefaultFS()
+	if err != nil {
+		b.Skip(err)
+	}
+	n := 0
+	for b.Loop() {
+		s, _ := fs.Threads()
+		n = len(s.Threads)
+	}
+	b.ReportMetric(float64(n), "threads/op")
+}

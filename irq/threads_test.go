@@ -170,3 +170,15 @@ func FuzzParseThreadStat(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkParseThreadStat parses the real kthreads capture line by line.
+func BenchmarkParseThreadStat(b *testing.B) {
+	data := readFixture(b, "threads/kthreads.stat")
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ReadThreadStats(bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
