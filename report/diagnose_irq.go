@@ -38,7 +38,9 @@ func CheckIRQDistribution(d irq.Distribution) []Finding {
 }
 
 // CheckSoftirq reports a CPU that spent more than MaxSoftPct of its time in
-// softirq: the core that limits a soft-RoCE or UDP run.
+// softirq: the core that limits a soft-RoCE or UDP run. It sees one host's
+// softirq only; CheckBusyCore judges both ends on softirq, irq and system
+// time and names the thread.
 //
 // Similar to: mpstat -P ALL 1, looking for %soft near 100
 func CheckSoftirq(h irq.HotCore, th Thresholds) []Finding {
