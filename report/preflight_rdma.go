@@ -20,6 +20,11 @@ type RDMAFacts struct {
 	// RoCE v2, each with its port ("udp/4791: inet filter input: udp dport
 	// 4791 drop (line 4)").
 	FirewallBlocks []string `json:"firewall_blocks,omitempty"`
+	// ServerPort is the exchange port the end's perftest server will
+	// listen on (0: the end runs no server); ServerPortBusy says a socket
+	// already listens there (a server left running from an earlier test).
+	ServerPort     int  `json:"server_port,omitempty"`
+	ServerPortBusy bool `json:"server_port_busy,omitempty"`
 	// SoftRoCE says the end's RDMA device is rdma_rxe (a parent netdev in
 	// sysfs, or asked so): only then is UDP 4791 a socket to look for.
 	SoftRoCE bool `json:"soft_roce"`
@@ -102,6 +107,7 @@ const (
 	RuleGIDReachUnknown    = "preflight_gid_reach_unknown"
 	RuleRDMAPreflightReady = "preflight_rdma_ready"
 	RuleRDMANotRead        = "preflight_rdma_not_read"
+	RulePerftestPortBusy   = "preflight_perftest_port_in_use"
 )
 
 // CheckRDMAPreflight runs the soft-RoCE runbook's troubleshooting on both
@@ -175,6 +181,11 @@ func checkRDMAEnd(e RDMAFacts, need []string) []Finding {
 		add(RuleRDMAFirewall, SeverityCritical, nil, action, "the firewall stops %s: %s", b, why)
 	}
 
+	if e.ServerPortBusy {
+		add(RulePerftestPortBusy, SeverityCritical, []Evidence{ev("port", float64(e.ServerPort), "port")},
+			fmt.Sprintf("find what holds it (ss -tlnp 'sport = :%d'), end it, or give perftest another port (-p)", e.ServerPort),
+			"TCP %d already has a listener: perftest's server will fail with \"Couldn't listen to port %d\" (a server left running from an earlier test?)", e.ServerPort, e.ServerPort)
+	}
 	if e.SoftRoCE && e.RoCEv2Known && len(e.RoCEv2Bound) == 0 {
 		if len(e.RoCEv2BoundHost) > 0 {
 			add(RuleRoCEv2HostNetns, SeverityInfo, nil, "if pairs fail with retry-exceeded completions, put this end in the host's namespace or use a kernel whose rdma_rxe binds its socket per namespace",

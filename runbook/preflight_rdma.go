@@ -82,6 +82,14 @@ func (s *Sides) PreflightRDMA(ctx context.Context, ask RDMAAsk) ([]report.RDMAFa
 		for _, w := range h.Warnings {
 			f.Warnings = append(f.Warnings, w.Error())
 		}
+		if e.role == "far" || len(ends) == 1 { // where perftest's server runs
+			f.ServerPort = port
+			if socks, err := e.side.Runner().TCPSockets(ctx); err == nil {
+				f.ServerPortBusy = host.ListeningOn(socks, uint16(port))
+			} else {
+				f.Warnings = append(f.Warnings, fmt.Sprintf("TCP sockets: %v", err))
+			}
+		}
 		e.mtu = e.info.NetdevMTU
 		if e.info.Addr == "" || e.mtu == 0 {
 			n, err := e.side.Netdev(ctx, e.netdev)

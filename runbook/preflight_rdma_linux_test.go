@@ -3,6 +3,7 @@ package runbook
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -56,30 +57,17 @@ func testPreflightRDMA(t *testing.T) {
 	if out, err := nft.CombinedOutput(); err != nil {
 		t.Fatalf("nft: %v: %s", err, out)
 	}
-	// rdma_rxe's socket, on the near end only.
-	sock := make(chan *net.UDPConn, 1)
-	go func() {
-		runtime.LockOSThread() // left locked if it cannot go back: Go drops the thread
-		orig, _ := netns.Get()
-		if err := netns.Set(nsNear); err != nil {
-			t.Error(err)
-			sock <- nil
-			return
-		}
-		c, err := net.ListenUDP("udp4", &net.UDPAddr{Port: 4791})
-		if err != nil {
-			t.Error(err)
-		}
-		if netns.Set(orig) == nil {
-			runtime.UnlockOSThread()
-		}
-		sock <- c
-	}()
-	c := <-sock
-	if c == nil {
-		t.FailNow()
-	}
+	// rdma_rxe's socket on the near end only; a stale perftest server's
+	// listener on TCP 18515 on the far end.
+	c := inNetns(t, nsNear, func() (io.Closer, error) { return net.ListenUDP("udp4", &net.UDPAddr{Port: 4791}) })
 	defer c.Close()
+	nsFar, err := netns.GetFromName(far)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nsFar.Close()
+	l := inNetns(t, nsFar, func() (io.Closer, error) { return net.Listen("tcp4", ":18515") })
+	defer l.Close()
 	// PATH with only ib_send_bw and rdma (and what the sides run: ip, nft).
 	bin := t.TempDir()
 	for _, name := range []string{"ib_send_bw", "rdma"} {
@@ -137,6 +125,7 @@ func testPreflightRDMA(t *testing.T) {
 		check(report.RuleRoCEv2Unbound, 1, "critical far", "nothing is bound to UDP 4791")
 	}
 	check(report.RuleRDMANoDevice, 2, "no RDMA device on pr0", "no RDMA device on pr1")
+	check(report.RulePerftestPortBusy, 1, "critical far", "TCP 18515 already has a listener")
 	check(report.RuleGIDUnreachable, 1, "critical near", "far's GID address 198.18.96.2 does not answer an echo from here")
 	if len(facts[1].Reach) != 1 || !facts[1].Reach[0].Answered || !facts[1].Reach[0].Carried || facts[1].Reach[0].MTU != 1500 {
 		t.Errorf("far to near: %+v", facts[1].Reach)
@@ -144,4 +133,38 @@ func testPreflightRDMA(t *testing.T) {
 	if len(facts[0].RoCEv2Bound) != 1 || facts[0].RoCEv2Bound[0] != "0.0.0.0:4791" || !facts[1].RoCEv2Known || facts[1].RoCEv2Bound != nil {
 		t.Errorf("4791: near %v, far %v", facts[0].RoCEv2Bound, facts[1].RoCEv2Bound)
 	}
+}
+
+// inNetns makes a socket on a thread in ns and returns it; the thread goes
+// back to its namespace (or is dropped by Go, left locked).
+func inNetns(t *testing.T, ns netns.NsHandle, mk func() (io.Closer, error)) io.Closer {
+	t.Helper()
+	type res struct {
+		c   io.Closer
+		err error
+	}
+	ch := make(chan res, 1)
+	go func() {
+		runtime.LockOSThread()
+		orig, err := netns.Get()
+		if err != nil {
+			ch <- res{nil, err}
+			return
+		}
+		defer orig.Close()
+		if err := netns.Set(ns); err != nil {
+			ch <- res{nil, err}
+			return
+		}
+		c, err := mk()
+		if netns.Set(orig) == nil {
+			runtime.UnlockOSThread()
+		}
+		ch <- res{c, err}
+	}()
+	r := <-ch
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	return r.c
 }

@@ -3,6 +3,7 @@ package runbook
 import (
 	"context"
 	"encoding/json"
+	"net/netip"
 	"reflect"
 	"strings"
 	"testing"
@@ -48,7 +49,7 @@ func TestPreflightRDMAFakes(t *testing.T) {
 		}
 		return host.FakeScript{Stdout: "2 packets transmitted, 2 received, 0% packet loss, time 1001ms\n"}
 	}}
-	farRun := &host.Fake{}
+	farRun := &host.Fake{Sockets: []host.TCPSocket{{Local: netip.MustParseAddrPort("0.0.0.0:18515"), State: host.TCPListen}}}
 	near := &fakeRDMASide{run: nearRun, addr: "198.18.7.1", host: HostInfo{Hostname: "a", Tools: tools, RoCEv2Known: true,
 		RoCEv2Bound: []string{"0.0.0.0:4791"}, RDMADevices: dev("rxe0", "eth0", rxe.PortActive, rxe.PhysLinkUp)}}
 	far := &fakeRDMASide{run: farRun, addr: "198.18.7.2", host: HostInfo{Hostname: "b", Tools: tools, RoCEv2Known: true,
@@ -73,10 +74,13 @@ func TestPreflightRDMAFakes(t *testing.T) {
 	for _, f := range fs {
 		rules = append(rules, f.Rule)
 	}
-	if strings.Join(rules, ",") != report.RuleRDMAPortNotActive+","+report.RuleGIDPathMTU {
+	if strings.Join(rules, ",") != report.RulePerftestPortBusy+","+report.RuleRDMAPortNotActive+","+report.RuleGIDPathMTU {
 		t.Fatalf("rules %v: %+v", rules, fs)
 	}
-	if a := fs[1].Action; !strings.HasSuffix(a, "find what the path carries with ping -M do -s SIZE 198.18.7.2, SIZE lowered from 8972") {
+	if !strings.HasPrefix(fs[0].Summary, "far (b): TCP 18515 already has a listener") || facts[0].ServerPort != 0 || facts[1].ServerPort != 18515 {
+		t.Errorf("port in use: %+v", fs[0])
+	}
+	if a := fs[2].Action; !strings.HasSuffix(a, "find what the path carries with ping -M do -s SIZE 198.18.7.2, SIZE lowered from 8972") {
 		t.Errorf("path MTU action %q", a)
 	}
 	// The far end has no ping: unknown, not unreachable.
