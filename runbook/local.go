@@ -198,6 +198,9 @@ func (l *Local) netdevUp(ctx context.Context, netdev string) error {
 	since := time.Now()
 	for {
 		st, err := h.State(ctx, netdev)
+		if errors.Is(err, nic.ErrNetdevNotFound) {
+			return nil // the rxe link's creation says so, as before
+		}
 		if err != nil {
 			return err
 		}

@@ -76,3 +76,17 @@ func TestPrepareRXENetdevDown(t *testing.T) {
 		t.Fatal("the context ended")
 	}
 }
+
+// TestPrepareRXEMissingNetdevUnchanged: a netdev that does not exist is
+// not judged "down": PrepareRXE reports it as before (rdma_rxe's absence
+// on this host, or the link's creation).
+func TestPrepareRXEMissingNetdevUnchanged(t *testing.T) {
+	ns := fmt.Sprintf("rbmiss-%d", os.Getpid())
+	labtest.Netns(t, ns)
+	side := &Local{Netns: ns, Journal: t.TempDir() + "/j.jsonl"}
+	defer side.Restore(context.Background())
+	_, err := side.PrepareRXE(context.Background(), RXEConfig{Netdev: "nosuch0"})
+	if err == nil || errors.Is(err, rxe.ErrNetdevDown) {
+		t.Fatalf("err %v", err)
+	}
+}
