@@ -80,6 +80,9 @@ type Thresholds struct {
 	BusyCore    float64 // percent busy that counts as a saturated core; 90
 }
 
+// WithDefaults returns t with its zero fields set to the defaults.
+func (t Thresholds) WithDefaults() Thresholds { return t.withDefaults() }
+
 func (t Thresholds) withDefaults() Thresholds {
 	if t.NearCeiling <= 0 {
 		t.NearCeiling = 0.90
@@ -175,8 +178,16 @@ type cause struct {
 	evidence []string
 }
 
-// busiest returns the core with the highest BusyPct (ties: the lower
-// host name, then CPU id, so the answer does not depend on input order).
+// Busiest returns the core with the highest BusyPct, on whichever host
+// (ties: the lower host name, then CPU id, so the answer does not depend
+// on input order); false when there is none.
+func Busiest(cores []Core) (Core, bool) { return busiest(cores) }
+
+// CoreText describes a core as verdicts quote it: host, CPU, how busy in
+// softirq, irq and system time, what ran there, and whether it is local
+// to the NIC's NUMA node.
+func CoreText(c Core) string { return coreText(c) }
+
 func busiest(cores []Core) (Core, bool) {
 	if len(cores) == 0 {
 		return Core{}, false

@@ -139,3 +139,30 @@ func TestParseSoftirqsElidedHeader(t *testing.T) {
 		t.Errorf("err %v, NET_RX %v", err, s.Counts["NET_RX"])
 	}
 }
+
+// TestParseSoftirqsElided40: issue 28 item 8, a header "CPU0 CPU1 ...
+// CPU39" over full rows of 40 counts: CPUs 0 to 39, every count kept
+// under its own CPU, no error.
+func TestParseSoftirqsElided40(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("                    CPU0       CPU1 ...      CPU39\n")
+	for _, name := range []string{"HI", "NET_RX"} {
+		b.WriteString("     " + name + ":")
+		for c := range 40 {
+			fmt.Fprintf(&b, " %10d", 1000+c)
+		}
+		b.WriteString("\n")
+	}
+	s, err := ParseSoftirqs(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.CPUs) != 40 || s.CPUs[0] != 0 || s.CPUs[2] != 2 || s.CPUs[39] != 39 {
+		t.Fatalf("CPUs %v", s.CPUs)
+	}
+	for _, c := range []int{0, 1, 2, 20, 38, 39} {
+		if got := s.Count("NET_RX", c); got != uint64(1000+c) {
+			t.Errorf("NET_RX on CPU%d = %d, want %d", c, got, 1000+c)
+		}
+	}
+}

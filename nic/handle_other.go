@@ -99,3 +99,6 @@ func (h *Handle) SetCoalesce(context.Context, string, CoalesceUpdate) (Coalesce,
 func (h *Handle) ProbeMTU(_ context.Context, dst netip.Addr, mtu int, _ MTUProbeOptions) (MTUProbe, error) {
 	return MTUProbe{Dst: dst, MTU: mtu}, ErrUnsupportedOS
 }
+
+// UDPBound returns ErrUnsupportedOS.
+func (h *Handle) UDPBound(context.Context) ([]UDPSocket, error) { return nil, ErrUnsupportedOS }

@@ -20,6 +20,27 @@ type HostLoad struct {
 	// LocalCPUs are the CPUs local to the NIC's NUMA node; nil when
 	// unknown (one node, virtio).
 	LocalCPUs []int
+	// Threads are the host's threads' CPU time over the same interval
+	// (runbook.Growth.Threads, irq.ThreadsBetween): they name what ran on
+	// a busy core. nil leaves the thread unknown.
+	Threads []irq.ThreadLoad
+}
+
+// Cores returns the host's cores as bottleneck judges them: softirq, irq
+// and system time, the threads that ran there (irq.DescribeThreads, up
+// to two) and whether each is local to the NIC's NUMA node.
+func (l HostLoad) Cores() []bottleneck.Core {
+	var out []bottleneck.Core
+	for _, c := range l.Load.CPUs {
+		core := bottleneck.Core{Host: l.Host, CPU: c.CPU, SoftPct: c.SoftPct, IRQPct: c.IRQPct, SysPct: c.SysPct,
+			Thread: irq.DescribeThreads(irq.OnCPU(l.Threads, c.CPU), c.Ticks, 2)}
+		if l.LocalCPUs != nil {
+			local := slices.Contains(l.LocalCPUs, c.CPU)
+			core.NUMALocal = &local
+		}
+		out = append(out, core)
+	}
+	return out
 }
 
 // End is one host's netdev as seen before the round: link speed, MTU and
@@ -62,14 +83,7 @@ func Bottleneck(in BottleneckInput) *bottleneck.Verdict {
 	}
 	ev := bottleneck.Evidence{Gbps: gbps, Ceiling: pathCeiling(in.Ends, stream)}
 	for _, l := range in.Loads {
-		for _, c := range l.Load.CPUs {
-			core := bottleneck.Core{Host: l.Host, CPU: c.CPU, SoftPct: c.SoftPct, IRQPct: c.IRQPct, SysPct: c.SysPct}
-			if l.LocalCPUs != nil {
-				local := slices.Contains(l.LocalCPUs, c.CPU)
-				core.NUMALocal = &local
-			}
-			ev.Cores = append(ev.Cores, core)
-		}
+		ev.Cores = append(ev.Cores, l.Cores()...)
 	}
 	for _, c := range clamps(*in.Round) {
 		ev.Clamps = append(ev.Clamps, bottleneck.Clamp{Host: c.host, Direction: c.side, Sysctl: c.sysctl, AskedBytes: c.asked, GotBytes: c.got})

@@ -115,3 +115,44 @@ func TestBottleneckCoresClampsDrops(t *testing.T) {
 		}
 	}
 }
+
+// TestBottleneckBothEndsThreads: a soft-RoCE round where the sender's
+// core is busy in system time (rdma_rxe's work queue, not softirq) and
+// the receiver's in softirq less so: the verdict names the sender's core,
+// its kworker and that it is NUMA-local; CheckBusyCore says the same.
+func TestBottleneckBothEndsThreads(t *testing.T) {
+	r := Round{Name: "send_bw", Params: []Param{{"test", "Send BW Test"}, {"mtu", "1024"}},
+		Metrics: []Metric{{Name: "bw_avg", Unit: UnitGbps, Labels: []Param{{"size", "65536"}}, Values: []float64{0.9}}}}
+	sender := HostLoad{Host: "near", LocalCPUs: []int{0, 1},
+		Load: irq.Load{CPUs: []irq.CPULoad{{CPU: 0, SysPct: 5, Ticks: 1000}, {CPU: 1, SoftPct: 8, SysPct: 88, Ticks: 1000}}},
+		Threads: []irq.ThreadLoad{{PID: 2, TID: 311, Comm: "kworker/u8:2-rxe_wq", CPU: 1, SysTicks: 850},
+			{PID: 900, TID: 900, Comm: "ib_send_bw", CPU: 1, UserTicks: 60, SysTicks: 20}, {PID: 5, TID: 5, Comm: "sshd", CPU: 0, UserTicks: 40}}}
+	receiver := HostLoad{Host: "far", Load: irq.Load{CPUs: []irq.CPULoad{{CPU: 0, SoftPct: 70, Ticks: 1000}, {CPU: 1, Ticks: 1000}}},
+		Threads: []irq.ThreadLoad{{PID: 3, TID: 30, Comm: "ksoftirqd/0", CPU: 0, SysTicks: 300}}}
+	v := Bottleneck(BottleneckInput{Round: &r, Ends: []End{linkEnd("near", 10000, 1500), linkEnd("far", 10000, 1500)},
+		Loads: []HostLoad{receiver, sender}})
+	want := "near CPU1 96 % busy (softirq 8 %, irq 0 %, system 88 %), running kworker/u8:2-rxe_wq (pid 2, tid 311) 85 % system, 0 % user [rdma_rxe's work queue"
+	if v == nil || v.Bound != bottleneck.CPU || !strings.Contains(v.Summary, want) ||
+		!strings.Contains(v.Summary, "; ib_send_bw (pid 900, tid 900) 2 % system, 6 % user, local to the NIC's NUMA node") {
+		t.Fatalf("%+v", v)
+	}
+	fs := CheckBusyCore([]HostLoad{receiver, sender}, bottleneck.Thresholds{})
+	if len(fs) != 1 || fs[0].Rule != RuleBusyCore || fs[0].Severity != SeverityWarning || !strings.HasPrefix(fs[0].Summary, want) ||
+		!strings.Contains(fs[0].Action, "rxe") {
+		t.Fatalf("%+v", fs)
+	}
+	if e := fs[0].Evidence; len(e) < 5 || e[0] != (Evidence{"cpu", 1, "cpu"}) || e[3] != (Evidence{"system", 88, UnitPercent}) || e[4] != (Evidence{"numa_local", 1, "bool"}) {
+		t.Errorf("evidence %+v", e)
+	}
+	// Under the threshold: nothing. The far end's softirq core at 70 %.
+	if fs := CheckBusyCore([]HostLoad{receiver}, bottleneck.Thresholds{}); fs != nil {
+		t.Errorf("%+v", fs)
+	}
+	// ksoftirqd and the tool get their own advice.
+	receiver.Load.CPUs[0].SoftPct = 95
+	fs = CheckBusyCore([]HostLoad{receiver}, bottleneck.Thresholds{})
+	if len(fs) != 1 || !strings.Contains(fs[0].Summary, "far CPU0 95 % busy") || !strings.Contains(fs[0].Summary, "ksoftirqd/0") ||
+		!strings.Contains(fs[0].Action, "ksoftirqd") || !strings.Contains(fs[0].Summary, "NUMA node unknown") {
+		t.Fatalf("%+v", fs)
+	}
+}

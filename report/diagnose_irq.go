@@ -1,6 +1,9 @@
 package report
 
 import (
+	"strings"
+
+	"github.com/rocekit/rocekit/bottleneck"
 	"github.com/rocekit/rocekit/irq"
 )
 
@@ -35,7 +38,9 @@ func CheckIRQDistribution(d irq.Distribution) []Finding {
 }
 
 // CheckSoftirq reports a CPU that spent more than MaxSoftPct of its time in
-// softirq: the core that limits a soft-RoCE or UDP run.
+// softirq: the core that limits a soft-RoCE or UDP run. It sees one host's
+// softirq only; CheckBusyCore judges both ends on softirq, irq and system
+// time and names the thread.
 //
 // Similar to: mpstat -P ALL 1, looking for %soft near 100
 func CheckSoftirq(h irq.HotCore, th Thresholds) []Finding {
@@ -81,4 +86,62 @@ func CheckIRQBalance(pids []int, affinitySet bool) []Finding {
 		Summary:  sprintf("irqbalance (%d processes) runs although IRQ affinity was set for this round: it may have moved the IRQs", len(pids)),
 		Evidence: []Evidence{ev("irqbalance_processes", float64(len(pids)), "count"), ev("pid", float64(pids[0]), "pid")},
 		Action:   "systemctl stop irqbalance (or --banirq the NIC's IRQs), set the affinity again and rerun the round"})
+}
+
+// RuleBusyCore is CheckBusyCore's rule: one core of either end busy in
+// softirq, irq and system time together while the tool ran.
+const RuleBusyCore = "busy_core"
+
+// CheckBusyCore reports the busiest core of both ends when its softirq,
+// irq and system time together reach th.BusyCore (90 %): on recent kernels
+// rdma_rxe works in a work queue (rxe_wq: system time, not softirq), and a
+// UDP sender's core fills with udp_sendmsg's system time, which a softirq
+// rule alone misses. It names the core, the end, the threads that ran
+// there (HostLoad.Threads) and whether the core is local to the NIC's
+// NUMA node, and advises by what ran there.
+//
+// Similar to: mpstat -P ALL 1 and top -H on both hosts
+func CheckBusyCore(loads []HostLoad, th bottleneck.Thresholds) []Finding {
+	th = th.WithDefaults()
+	var cores []bottleneck.Core
+	threads := map[string][]irq.ThreadLoad{}
+	for _, l := range loads {
+		cores = append(cores, l.Cores()...)
+		threads[l.Host] = l.Threads
+	}
+	c, ok := bottleneck.Busiest(cores)
+	if !ok || c.BusyPct() < th.BusyCore {
+		return nil
+	}
+	text := bottleneck.CoreText(c)
+	evs := []Evidence{ev("cpu", float64(c.CPU), "cpu"), ev("softirq", c.SoftPct, UnitPercent), ev("irq", c.IRQPct, UnitPercent),
+		ev("system", c.SysPct, UnitPercent)}
+	var actions []string
+	switch {
+	case c.NUMALocal == nil:
+		text += ", NUMA node unknown"
+	case *c.NUMALocal:
+		evs = append(evs, ev("numa_local", 1, "bool"))
+	default:
+		evs = append(evs, ev("numa_local", 0, "bool"))
+		actions = append(actions, sprintf("run the tool and the NIC's IRQs on the NIC's NUMA node (taskset -c <its local CPUs>, irq.FS.ByNode): CPU%d is not on it", c.CPU))
+	}
+	top := irq.OnCPU(threads[c.Host], c.CPU)
+	if len(top) > 0 {
+		evs = append(evs, ev("top_thread_tid", float64(top[0].TID), "tid"), ev("top_thread_ticks", float64(top[0].Ticks()), "ticks"))
+	}
+	switch {
+	case len(top) > 0 && strings.HasPrefix(top[0].Comm, "kworker/") && strings.Contains(top[0].Comm, "rxe"):
+		actions = append(actions, "rdma_rxe does its packet work in its work queue on this core: more QPs (ib_send_bw -q 4, qp-scaling) spread it over more kworkers; keep the tool off this core (taskset -c N ib_send_bw ...) and set the performance governor (cpupower frequency-set -g performance)")
+	case len(top) > 0 && strings.HasPrefix(top[0].Comm, "ksoftirqd/"):
+		actions = append(actions, "softirq work overflowed into ksoftirqd: spread the NIC's queue IRQs over distinct NUMA-local cores (set_irq_affinity_bynode.sh NODE DEV, irq.FS.ByNode), add queues (ethtool -L DEV combined N), or RPS for a single-queue NIC")
+	case len(top) > 0 && top[0].Role() == "":
+		actions = append(actions, sprintf("the program %s shares the core with the kernel's network work: pin it to another core (taskset -c N) or move the NIC's IRQs off CPU%d (echo CPUS > /proc/irq/N/smp_affinity_list)", top[0].Comm, c.CPU))
+	default:
+		actions = append(actions, "spread the load: more queues (ethtool -L DEV combined N) with IRQs on distinct NUMA-local cores, RPS for a single-queue NIC, or more QPs/streams so that other cores take part")
+	}
+	return one(Finding{Rule: RuleBusyCore, Severity: SeverityWarning,
+		Summary:  text + ": it limits the run",
+		Evidence: evs,
+		Action:   strings.Join(actions, "; ")})
 }

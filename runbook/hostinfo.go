@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"strings"
 
 	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/internal/warnjson"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/kmsg"
+	"github.com/rocekit/rocekit/nic"
+	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/rxe"
 	"github.com/rocekit/rocekit/tune"
 )
@@ -37,6 +40,19 @@ type HostInfo struct {
 	// Firewalld is "systemctl is-active firewalld": "active",
 	// "inactive", or "" when there is no systemctl.
 	Firewalld string `json:"firewalld,omitempty"`
+	// Tools maps each of report.RDMATools' programs to its path in the
+	// side's PATH, "" when it is not installed.
+	Tools map[string]string `json:"tools,omitempty"`
+	// RoCEv2Bound are the UDP sockets on port 4791 of the side's
+	// namespace ("0.0.0.0:4791": rdma_rxe's, while it has a link);
+	// RoCEv2BoundHost those of this host's own namespace for a side in
+	// another one. RoCEv2Known is false when they could not be read.
+	RoCEv2Bound     []string `json:"rocev2_bound,omitempty"`
+	RoCEv2BoundHost []string `json:"rocev2_bound_host,omitempty"`
+	RoCEv2Known     bool     `json:"rocev2_known,omitempty"`
+	// RDMADevices are the host's RDMA devices with their ports' state
+	// (sysfs; devices are shared by every namespace by default).
+	RDMADevices []rxe.Device `json:"rdma_devices,omitempty"`
 	// Warnings say what could not be read; JSON has their messages.
 	Warnings warnjson.Errors `json:"warnings,omitempty"`
 }
@@ -105,7 +121,58 @@ func (l *Local) Host(ctx context.Context) (HostInfo, error) {
 		}
 	}
 	h.Firewalld = firewalldState(ctx, l.Runner())
+	l.rdmaHost(ctx, &h, warn)
 	return h, nil
+}
+
+// rdmaHost reads what the soft-RoCE preflight needs: the tools, the UDP
+// 4791 sockets of the side's namespace (and of the host's, for a side in
+// another), and the RDMA devices.
+func (l *Local) rdmaHost(ctx context.Context, h *HostInfo, warn func(error)) {
+	h.Tools = map[string]string{}
+	for _, t := range report.RDMATools {
+		p, _ := exec.LookPath(t.Name) // the side's runner runs it with this PATH
+		h.Tools[t.Name] = p
+	}
+	bound := func(netns string) ([]string, error) {
+		n, err := nic.Open(nic.Options{Netns: netns, Root: nic.Root(l.fs())})
+		if err != nil {
+			return nil, err
+		}
+		defer n.Close()
+		socks, err := n.UDPBound(ctx)
+		var out []string
+		for _, s := range socks {
+			if s.Local.Port() == report.RoCEv2Port {
+				out = append(out, s.Local.String())
+			}
+		}
+		return out, err
+	}
+	var err error
+	if h.RoCEv2Bound, err = bound(l.Netns); err == nil {
+		h.RoCEv2Known = true
+		if l.Netns != "" {
+			if h.RoCEv2BoundHost, err = bound(""); err != nil {
+				warn(err)
+			}
+		}
+	} else {
+		warn(err)
+	}
+	root := rxe.Root(l.fs())
+	names, err := root.DeviceNames()
+	if err != nil {
+		warn(err)
+	}
+	for _, name := range names {
+		d, err := root.Device(name)
+		if err != nil {
+			warn(err)
+			continue
+		}
+		h.RDMADevices = append(h.RDMADevices, d)
+	}
 }
 
 // firewalldState asks systemctl; it exits 3 for "inactive", which is an

@@ -63,6 +63,17 @@ func TestPeerAgentInNetns(t *testing.T) {
 	if c.Stats.Netdev != "rbv0" || len(c.Stats.Link) == 0 || len(c.Interrupts.Lines) == 0 || len(c.Load.Stat.CPUs) == 0 {
 		t.Errorf("counters incomplete: %+v", c.Stats)
 	}
+	// The threads' CPU time crosses the protocol too (the busy core's
+	// thread is named from it): at least this test's own threads.
+	self := 0
+	for _, th := range c.Threads.Threads {
+		if th.PID == os.Getpid() && th.Processor >= 0 {
+			self++
+		}
+	}
+	if self == 0 || c.Threads.Time.IsZero() {
+		t.Errorf("counters hold %d threads, none of this process (pid %d)", len(c.Threads.Threads), os.Getpid())
+	}
 	if _, err := Between(info, c, c); err != nil {
 		t.Errorf("Between: %v", err)
 	}

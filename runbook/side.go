@@ -10,6 +10,7 @@ import (
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/kmsg"
 	"github.com/rocekit/rocekit/nic"
+	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/rxe"
 )
 
@@ -107,6 +108,10 @@ type Counters struct {
 	UDP        nic.UDPCounters  `json:"udp"`
 	Interrupts irq.Interrupts   `json:"interrupts"`
 	Load       irq.LoadSnapshot `json:"load"`
+	// Threads are every thread's CPU time by the CPU it last ran on
+	// (irq.FS.Threads): which thread kept a busy core busy (rxe_wq's
+	// kworker, ksoftirqd/N, the tool).
+	Threads irq.ThreadSnapshot `json:"threads"`
 }
 
 // Growth is what happened on a side between two Counters.
@@ -114,6 +119,9 @@ type Growth struct {
 	Stats nic.StatsDelta
 	UDP   nic.UDPCounters
 	Load  irq.Load
+	// Threads are the threads that used CPU time, most first
+	// (irq.ThreadsBetween); nil when a side's Counters had none.
+	Threads []irq.ThreadLoad
 	// Distribution judges where the netdev's queue interrupts landed.
 	Distribution irq.Distribution
 }
@@ -129,8 +137,20 @@ func Between(dev NetdevInfo, before, after Counters) (Growth, error) {
 		Stats:        d,
 		UDP:          after.UDP.Sub(before.UDP),
 		Load:         irq.LoadBetween(before.Load, after.Load),
+		Threads:      irq.ThreadsBetween(before.Threads, after.Threads),
 		Distribution: irq.Distribute(dev.IRQNetdev(), before.Interrupts, after.Interrupts, node, nil),
 	}, nil
+}
+
+// HostLoad is the growth's CPU load and threads as report.Bottleneck and
+// report.CheckBusyCore take them, for the end named host; the NIC's
+// NUMA-local CPUs come from dev (nil when unknown).
+func (g Growth) HostLoad(host string, dev NetdevInfo) report.HostLoad {
+	var local []int
+	if dev.Snapshot.Device.NUMANode >= 0 && len(dev.LocalCPUs) > 0 {
+		local = dev.LocalCPUs
+	}
+	return report.HostLoad{Host: host, Load: g.Load, LocalCPUs: local, Threads: g.Threads}
 }
 
 // Spread is what SpreadIRQs did.

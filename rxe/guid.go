@@ -39,6 +39,16 @@ func (g GUID) String() string {
 // MarshalText formats g as String does.
 func (g GUID) MarshalText() ([]byte, error) { return []byte(g.String()), nil }
 
+// UnmarshalText parses what MarshalText wrote (ParseGUID), so a Device
+// crosses JSON both ways.
+func (g *GUID) UnmarshalText(b []byte) error {
+	v, err := ParseGUID(string(b))
+	if err == nil {
+		*g = v
+	}
+	return err
+}
+
 // guidFromNetlink converts vishvananda/netlink's NodeGuid and SysImageGuid
 // strings, which are byte-reversed ("9c:f2:00:fe:ff:e5:6a:6c" for sysfs
 // "6c6a:e5ff:fe00:f29c": the kernel sends the big-endian GUID as a host

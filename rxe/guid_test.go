@@ -1,6 +1,7 @@
 package rxe
 
 import (
+	"encoding/json"
 	"errors"
 	"net"
 	"slices"
@@ -67,4 +68,20 @@ func FuzzParseGUID(f *testing.F) {
 			t.Fatalf("round trip of %q: %v %v", s, g2, err)
 		}
 	})
+}
+
+// TestGUIDJSONRoundTrip: a Device's GUIDs cross JSON both ways.
+func TestGUIDJSONRoundTrip(t *testing.T) {
+	g, err := ParseGUID("6c6a:e5ff:fe00:f29c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(Device{Name: "rxe0", NodeGUID: g})
+	var d Device
+	if err := json.Unmarshal(b, &d); err != nil || d.NodeGUID != g {
+		t.Errorf("%s: %v %v", b, d.NodeGUID, err)
+	}
+	if err := json.Unmarshal([]byte(`{"node_guid":"xyz"}`), &d); !errors.Is(err, ErrParse) {
+		t.Errorf("bad GUID: %v", err)
+	}
 }

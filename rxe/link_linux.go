@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"time"
 
+	"github.com/vishvananda/netlink"
 	"github.com/vishvananda/netlink/nl"
 	"golang.org/x/sys/unix"
 )
@@ -149,13 +151,23 @@ func (h *Handle) DeleteLink(ctx context.Context, name string) (Link, error) {
 // returns it. It gives up when ctx is done, with an *Error that says the
 // last state seen; a link that does not exist fails at once with kind
 // ErrDeviceNotFound. An rxe port follows its netdev: it stays DOWN/DISABLED
-// while the netdev is down.
+// while the netdev is down, so a netdev that is administratively down
+// fails at once, and one that is up without a carrier after CarrierGrace,
+// with a *NetdevDownError (ErrNetdevDown) that names it, its operstate and
+// the remedy, instead of waiting until ctx ends.
 //
 // Similar to: until rdma link show NAME/1 | grep -q 'state ACTIVE'; do sleep 1; done
 func (h *Handle) WaitActive(ctx context.Context, name string) (Link, error) {
 	t := time.NewTicker(pollInterval)
 	defer t.Stop()
 	var last Link
+	var route *netlink.Handle // opened when a port is not ACTIVE
+	defer func() {
+		if route != nil {
+			route.Close()
+		}
+	}()
+	since := time.Now()
 	for {
 		l, err := h.LinkByName(ctx, name)
 		switch {
@@ -165,6 +177,19 @@ func (h *Handle) WaitActive(ctx context.Context, name string) (Link, error) {
 			return l, nil
 		case err == nil:
 			last = l
+			if dev := l.Netdev(); dev != "" {
+				if route == nil {
+					route, _ = netlink.NewHandleAt(h.ns, unix.NETLINK_ROUTE)
+				}
+				if route != nil {
+					if k, err := route.LinkByName(dev); err == nil {
+						a := k.Attrs()
+						if _, err := NetdevUp(h.opts.Netns, dev, a.Flags&net.FlagUp != 0, a.OperState.String(), since, time.Now()); err != nil {
+							return l, err
+						}
+					}
+				}
+			}
 		}
 		select {
 		case <-ctx.Done():

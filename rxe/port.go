@@ -34,6 +34,14 @@ func (s PortState) String() string {
 // MarshalText returns the name `rdma link show` prints.
 func (s PortState) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// UnmarshalText reads what MarshalText wrote, so a Port crosses JSON (the
+// peer protocol) both ways.
+func (s *PortState) UnmarshalText(b []byte) error {
+	n, err := stateByName(string(b), portStateNames, "port state")
+	*s = PortState(n)
+	return err
+}
+
 // PhysState is the physical state of an RDMA port (sysfs "5: LinkUp").
 type PhysState uint8
 
@@ -61,6 +69,29 @@ func (s PhysState) String() string {
 
 // MarshalText returns the name `rdma link show` prints.
 func (s PhysState) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads what MarshalText wrote.
+func (s *PhysState) UnmarshalText(b []byte) error {
+	n, err := stateByName(string(b), physStateNames, "physical port state")
+	*s = PhysState(n)
+	return err
+}
+
+// stateByName finds a state's number by its name, or by the number
+// String gives an unknown one ("PortState(9)").
+func stateByName(name string, names []string, what string) (uint8, error) {
+	for i, n := range names {
+		if n == name {
+			return uint8(i), nil
+		}
+	}
+	if _, num, ok := strings.Cut(strings.TrimSuffix(name, ")"), "("); ok {
+		if v, err := strconv.ParseUint(num, 10, 8); err == nil {
+			return uint8(v), nil
+		}
+	}
+	return 0, parseError(what, name, fmt.Errorf("unknown name"))
+}
 
 // ParsePortState parses a port's sysfs state file ("4: ACTIVE").
 func ParsePortState(s string) (PortState, error) {

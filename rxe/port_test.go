@@ -1,6 +1,7 @@
 package rxe
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 )
@@ -56,4 +57,25 @@ func FuzzParsePortState(f *testing.F) {
 			t.Fatal("empty name")
 		}
 	})
+}
+
+// TestPortJSONRoundTrip: a Port crosses JSON (runbook.HostInfo over the
+// peer protocol) with its states, unknown numbers included; a bad name is
+// ErrParse.
+func TestPortJSONRoundTrip(t *testing.T) {
+	for _, p := range []Port{{Device: "rxe0", Port: 1, State: PortActive, PhysState: PhysLinkUp, Netdev: "eth0"},
+		{Device: "rxe1", Port: 1, State: PortDown, PhysState: PhysDisabled}, {Device: "x", Port: 2, State: PortState(9), PhysState: PhysState(12)}} {
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Port
+		if err := json.Unmarshal(b, &got); err != nil || got != p {
+			t.Errorf("%s: got %+v, %v", b, got, err)
+		}
+	}
+	var s PortState
+	if err := s.UnmarshalText([]byte("UPISH")); !errors.Is(err, ErrParse) {
+		t.Errorf("bad name: %v", err)
+	}
 }

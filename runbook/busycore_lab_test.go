@@ -1,0 +1,117 @@
+//go:build lab
+
+package runbook
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rocekit/rocekit/bottleneck"
+	"github.com/rocekit/rocekit/internal/labtest"
+	"github.com/rocekit/rocekit/perftest"
+	"github.com/rocekit/rocekit/report"
+)
+
+// TestLabBusyCoreThreads: an ib_send_bw pair over rdma_rxe between the
+// guest's namespace and another, with both ends' Counters before and
+// after: the threads' growth names ib_send_bw on both ends with the CPU
+// it ran on, and the busiest core of either end is described with what
+// ran there. It logs which kernel threads did rxe's work (rxe_wq's
+// kworkers on kernels where rxe moved off tasklets, ksoftirqd otherwise)
+// for the 6.1 and 6.12 images.
+func TestLabBusyCoreThreads(t *testing.T) {
+	labtest.Guest(t)
+	far := fmt.Sprintf("blf-%d", os.Getpid())
+	labtest.Netns(t, far)
+	labtest.Veth(t, "blr0", "blr1", "198.18.98.1/24")
+	for _, argv := range [][]string{{"ip", "link", "set", "blr1", "netns", far}, {"ip", "-n", far, "addr", "add", "198.18.98.2/24", "dev", "blr1"},
+		{"ip", "-n", far, "link", "set", "blr1", "up"}} {
+		if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v: %s", argv, err, out)
+		}
+	}
+	dir := t.TempDir()
+	s := &Sides{Mode: TwoNetns, Near: &Local{Journal: filepath.Join(dir, "near.jsonl")}, Far: &Local{Netns: far, Journal: filepath.Join(dir, "far.jsonl")},
+		NearNetdev: "blr0", FarNetdev: "blr1"}
+	defer func() {
+		if err := s.Restore(); err != nil {
+			t.Errorf("restore: %v", err)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	farInfo, nearInfo, err := s.PrepareRXE(ctx, "rxebl0", 0, nil)
+	if err != nil {
+		t.Fatalf("PrepareRXE: %v", err)
+	}
+	nearDev, err := s.Near.Netdev(ctx, "blr0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	farDev, err := s.Far.Netdev(ctx, "blr1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb, err := s.Near.Counters(ctx, "blr0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fb, err := s.Far.Counters(ctx, "blr1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: 5000, Size: 65536, ReportGbits: true, QPTimeout: 22}, s, farInfo, nearInfo)
+	if _, err := RunPairs(ctx, s, farInfo, opts, 1, nil, "send_bw"); err != nil {
+		t.Fatal(err)
+	}
+	na, err := s.Near.Counters(ctx, "blr0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fa, err := s.Far.Counters(ctx, "blr1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ng, err := Between(nearDev, nb, na)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fg, err := Between(farDev, fb, fa)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := 0
+	for _, th := range ng.Threads {
+		switch {
+		case th.Comm == "ib_send_bw":
+			tools++
+			if th.CPU < 0 || th.Ticks() == 0 {
+				t.Errorf("ib_send_bw thread %+v", th)
+			}
+		case th.Role() != "":
+			t.Logf("kernel thread %s (tid %d) CPU%d: %d ticks system [%s]", th.Comm, th.TID, th.CPU, th.SysTicks, th.Role())
+		}
+	}
+	// Client and server both run ib_send_bw on this one kernel.
+	if tools < 2 {
+		t.Errorf("%d ib_send_bw threads used CPU time, want the client's and the server's: %+v", tools, ng.Threads[:min(len(ng.Threads), 10)])
+	}
+	loads := []report.HostLoad{ng.HostLoad("near", nearDev), fg.HostLoad("far", farDev)}
+	var described bool
+	for _, l := range loads {
+		for _, c := range l.Cores() {
+			t.Logf("%s CPU%d soft %.0f%% irq %.0f%% sys %.0f%%: %s", c.Host, c.CPU, c.SoftPct, c.IRQPct, c.SysPct, c.Thread)
+			described = described || strings.Contains(c.Thread, "ib_send_bw")
+		}
+	}
+	if !described {
+		t.Error("no core names ib_send_bw as what ran there")
+	}
+	t.Logf("kernel %s: busy-core findings %+v", labtest.Suite(), report.CheckBusyCore(loads, bottleneck.Thresholds{}))
+}
