@@ -59,10 +59,11 @@ type PeerError struct {
 	Err  error  // the SSH or process error
 }
 
-// Is matches the sentinel of Kind.
+// Is matches the sentinel of Kind, and what that sentinel matches
+// (fs.ErrNotExist for rxe.ErrModuleMissing), as the far error did.
 func (e *PeerError) Is(target error) bool {
 	s := sentinelOf(e.Kind)
-	return s != nil && s == target
+	return s != nil && (s == target || errors.Is(s, target))
 }
 
 // Error names the operation and the agent's message.
