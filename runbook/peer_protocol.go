@@ -56,7 +56,7 @@ type peerFault struct {
 // finds them in the source and fails on one missing here). The most
 // specific come first: a package's own before the internal ones it wraps,
 // those matching fs.ErrPermission or fs.ErrNotExist before the os ones,
-// which come last. errors.Is(err, S) holds on the near side for the
+// which come last but for ownfile's. errors.Is(err, S) holds on the near side for the
 // *PeerError of a far error that matched S there, and for what S itself
 // matches (fs.ErrNotExist for rxe.ErrModuleMissing). A far error carries
 // one kind: the first it matches. The names of protocol 4's first kinds
@@ -107,8 +107,10 @@ var peerKinds = []struct {
 	// Internal packages' sentinels, behind the public ones that wrap them.
 	{"sysfs_no_device", sysfs.ErrNoDevice}, {"sysfs_no_os_path", sysfs.ErrNoOSPath}, {"sysfs_parse", sysfs.ErrParse},
 	{"sysfs_read_only", sysfs.ErrReadOnly}, {"sysfs_too_large", sysfs.ErrTooLarge}, {"sysfs_unsupported_os", sysfs.ErrUnsupportedOS},
-	{"not_own", ownfile.ErrNotOwn},
 	{"permission", os.ErrPermission}, {"not_exist", os.ErrNotExist},
+	// After permission: an *ownfile.Error matches both, and protocol 4's
+	// near sides know it as "permission".
+	{"not_own", ownfile.ErrNotOwn},
 }
 
 // faultOf classifies an error for the wire.
