@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/internal/didyoumean"
 	"github.com/rocekit/rocekit/internal/ownfile"
 	"github.com/rocekit/rocekit/tune"
 )
@@ -274,7 +275,11 @@ func servePeer(ctx context.Context, journalDir, netns, op, arg string) (any, err
 	}
 	o := peerOpNamed(op)
 	if o == nil {
-		return nil, fmt.Errorf("%w: unknown operation %q", tune.ErrInvalidInput, op)
+		var names []string
+		for _, o := range peerOps {
+			names = append(names, o.Name)
+		}
+		return nil, fmt.Errorf("%w: unknown operation %q%s (rocekit-peer -h lists them)", tune.ErrInvalidInput, op, didyoumean.Suffix(op, names))
 	}
 	s := peerServe{op: op, dir: journalDir}
 	if o.folder {

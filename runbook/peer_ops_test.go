@@ -105,8 +105,11 @@ func TestServePeerTable(t *testing.T) {
 	if !slices.Contains(names, "restore") || !slices.Contains(names, "exec") || len(names) != len(peerOps) {
 		t.Errorf("operations %v", names)
 	}
-	if _, err := servePeer(ctx, t.TempDir(), "", "formatdisk", `""`); err == nil || !strings.Contains(err.Error(), `unknown operation "formatdisk"`) {
+	if _, err := servePeer(ctx, t.TempDir(), "", "formatdisk", `""`); err == nil || !strings.Contains(err.Error(), `unknown operation "formatdisk" (rocekit-peer -h`) {
 		t.Errorf("unknown operation: %v", err)
+	}
+	if _, err := servePeer(ctx, t.TempDir(), "", "set-mut", `""`); err == nil || !strings.Contains(err.Error(), `unknown operation "set-mut" (did you mean "set-mtu"?)`) {
+		t.Errorf("a mistyped operation: %v", err)
 	}
 }
 
