@@ -82,6 +82,10 @@ var peerOps = []peerOp{
 		serve: withArg(func(l *Local, ctx context.Context, a sysctlArg) (struct{}, error) {
 			return struct{}{}, l.SetSysctl(ctx, a.Key, a.Value)
 		})},
+	{PeerOperation: PeerOperation{Name: "set-txqueuelen", Example: `{"netdev":"eth0","txqueuelen":10000}`},
+		serve: withArg(func(l *Local, ctx context.Context, a txQueueLenArg) (struct{}, error) {
+			return struct{}{}, l.SetTxQueueLen(ctx, a.Netdev, a.Packets)
+		})},
 	{PeerOperation: PeerOperation{Name: "host"}, serve: noArg((*Local).Host)},
 	{PeerOperation: PeerOperation{Name: "kernel-log"}, serve: noArg((*Local).KernelLog)},
 	{PeerOperation: PeerOperation{Name: "exec", Example: `{"argv":["netserver","-D"]}`, Doc: "journaled, then exec'd in place: restore ends it"},

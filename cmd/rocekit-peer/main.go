@@ -21,6 +21,7 @@
 //	rocekit-peer spread-irqs '"eth0"'
 //	rocekit-peer set-governor '"performance"'
 //	rocekit-peer set-sysctl '{"key":"net.core.rmem_max","value":"4194304"}'
+//	rocekit-peer set-txqueuelen '{"netdev":"eth0","txqueuelen":10000}'
 //	rocekit-peer host
 //	rocekit-peer kernel-log
 //	rocekit-peer exec '{"argv":["netserver","-D"]}'   # journaled, then exec'd in place: restore ends it
