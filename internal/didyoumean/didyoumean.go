@@ -54,3 +54,27 @@ func Distance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// UnknownError is a name that is none of the known ones: a flag value
+// (-rounds Q), an operation.
+type UnknownError struct {
+	What  string   // what the name names: "-rounds value", "operation"
+	Name  string   // as given
+	Known []string // the names there are, in the order to show them
+}
+
+// Error names the value, the likely meant one and the known ones:
+// `unknown -rounds value "Q" (did you mean "S"?); known: A, S, B, C, V`.
+func (e *UnknownError) Error() string {
+	return "unknown " + e.What + ` "` + e.Name + `"` + Suffix(e.Name, e.Known) + "; known: " + strings.Join(e.Known, ", ")
+}
+
+// Check is nil when name is one of known, else an *UnknownError.
+func Check(what, name string, known []string) error {
+	for _, k := range known {
+		if k == name {
+			return nil
+		}
+	}
+	return &UnknownError{What: what, Name: name, Known: append([]string(nil), known...)}
+}

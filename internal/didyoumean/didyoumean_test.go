@@ -1,6 +1,9 @@
 package didyoumean
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestNearest(t *testing.T) {
 	ops := []string{"prepare-rxe", "set-mtu", "netdev", "counters", "port-counters", "restore", "restore-since"}
@@ -45,4 +48,19 @@ func FuzzDistance(f *testing.F) {
 			t.Fatalf("Distance(%q, %q) = %d", a, b, d)
 		}
 	})
+}
+
+func TestCheck(t *testing.T) {
+	rounds := []string{"A", "S", "B", "C", "V"}
+	if err := Check("-rounds value", "B", rounds); err != nil {
+		t.Errorf("a known value: %v", err)
+	}
+	err := Check("-test value", "send_bw", []string{"send-bw", "write-bw", "read-bw"})
+	if err == nil || err.Error() != `unknown -test value "send_bw" (did you mean "send-bw"?); known: send-bw, write-bw, read-bw` {
+		t.Errorf("Check = %v", err)
+	}
+	var ue *UnknownError
+	if e := Check("-rounds value", "Q", rounds); !errors.As(e, &ue) || ue.Name != "Q" || len(ue.Known) != 5 {
+		t.Errorf("Check(Q) = %#v", e)
+	}
 }
