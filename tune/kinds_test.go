@@ -2,6 +2,7 @@ package tune
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,5 +84,45 @@ func TestRecoverJournalOfOldCode(t *testing.T) {
 	rep, err = recoverWith(context.Background(), path, func(string, string) system { return f })
 	if err != nil || len(rep.Undone) != 0 || rep.AlreadyRestored != 8 {
 		t.Errorf("second Recover = %+v, %v", rep, err)
+	}
+}
+
+// TestRecoverTamperedExt: a journaled Ext value that is not the kind's
+// (edited by hand, or another build's) is refused, not written back, and
+// the other changes are still undone.
+func TestRecoverTamperedExt(t *testing.T) {
+	f := newFake()
+	f.vals["txqueuelen//eth0"] = txQueueLenValue(1000)
+	s := fakeSession(t, f)
+	ctx := context.Background()
+	if _, err := s.Apply(ctx, MTU("", "eth0", 9000), TxQueueLen("", "eth0", 5000)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	b, err := os.ReadFile(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(b), `"old":{"ext":{"txqueuelen":1000}}`, `"old":{"ext":"1000"}`, 1)
+	if bad == string(b) {
+		t.Fatal("the txqueuelen entry was not found to tamper with")
+	}
+	if err := os.WriteFile(s.Path(), []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.writes = nil
+	rep, err := recoverWith(ctx, s.Path(), func(string, string) system { return f })
+	var ue *UndoError
+	if !errors.As(err, &ue) || !errors.Is(err, ErrInvalidInput) || ue.Entry.Seq != 2 || ue.Left != "not touched" ||
+		!strings.Contains(err.Error(), "journal entry #2 has no old value") {
+		t.Fatalf("Recover error %v, want an *UndoError for #2 with no old value", err)
+	}
+	if len(rep.Undone) != 1 || rep.Undone[0].Seq != 1 || f.get(t, "mtu//eth0") != "mtu 1500" {
+		t.Errorf("Recover = %+v; MTU %s", rep, f.get(t, "mtu//eth0"))
+	}
+	for _, w := range f.writes {
+		if strings.HasPrefix(w, "txqueuelen/") {
+			t.Errorf("wrote %s for the tampered entry", w)
+		}
 	}
 }
