@@ -109,6 +109,7 @@ func TestEverySentinelCrossesSSH(t *testing.T) {
 		t.Fatalf("found only %d sentinels in the source: %v", len(src), src)
 	}
 	table := tableSentinels(t)
+	t.Logf("%d sentinels in the agent's packages, %d in the mapping", len(src), len(table))
 	for _, s := range src {
 		if !slices.Contains(table, s) {
 			t.Errorf("%s cannot cross SSH: add it to peerKinds in peer_protocol.go", s)
