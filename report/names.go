@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/rocekit/rocekit/internal/didyoumean"
 )
 
 // ErrUnknownName is matched by the *UnknownNameError of Gate and Query: a
@@ -65,36 +67,6 @@ func unknownNames(kind string, asked []string, known map[string]bool) error {
 	return &UnknownNameError{Kind: kind, Names: missing, Known: names}
 }
 
-// nearest is the known name closest to s by edit distance when it is
-// close enough to be a typo (at most 2 edits, or a third of s), else "".
-// known is sorted, so a tie goes to the first.
-func nearest(s string, known []string) string {
-	best, bestD := "", max(2, len(s)/3)+1
-	for _, k := range known {
-		if d := editDistance(s, k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// nearest is the known name closest to s when it is a likely typo
+// (didyoumean.Nearest), else "".
+func nearest(s string, known []string) string { return didyoumean.Nearest(s, known) }

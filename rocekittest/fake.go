@@ -69,6 +69,21 @@ func notFound(prog string) host.FakeScript {
 //
 // Similar to: ib_send_bw -d rxe0 & ib_send_bw -d rxe0 198.18.0.1, replayed.
 func FakePair(c *Case) (server, client *host.Fake, err error) {
+	return FakePairWith(c, FakeOptions{})
+}
+
+// FakeOptions tune the fakes FakePairWith and PerftestFakeWith make.
+type FakeOptions struct {
+	// ServerLife is how long a fake server that ended normally in its
+	// capture runs (0: ServerLife, 500 ms): each pair costs at least
+	// that. A few tens of milliseconds make a suite of pairs fast on an
+	// idle machine; too short for the machine's load, and RunPair sees
+	// the server end before its port (perftest.ErrServerExited).
+	ServerLife time.Duration
+}
+
+// FakePairWith is FakePair with the fakes tuned by o.
+func FakePairWith(c *Case, o FakeOptions) (server, client *host.Fake, err error) {
 	if c == nil || c.Tool != "perftest" {
 		return nil, nil, fmt.Errorf("%w: FakePair needs a perftest case", ErrWrongTool)
 	}
@@ -76,7 +91,7 @@ func FakePair(c *Case) (server, client *host.Fake, err error) {
 	if _, oneSided := c.Side("cmd"); oneSided || !hasClient {
 		return nil, nil, fmt.Errorf("%w: %s has sides %s, FakePair needs a client (and a server, unless it has none)", ErrNotPair, c.ID, c.roles())
 	}
-	return PerftestFake(c, "server-host"), PerftestFake(c, "client-host"), nil
+	return PerftestFakeWith(c, "server-host", o), PerftestFakeWith(c, "client-host", o), nil
 }
 
 // PerftestFake returns one runner that plays both sides of a perftest
@@ -84,6 +99,15 @@ func FakePair(c *Case) (server, client *host.Fake, err error) {
 //
 // Similar to: a host where ib_send_bw prints what it printed in the lab.
 func PerftestFake(c *Case, name string) *host.Fake {
+	return PerftestFakeWith(c, name, FakeOptions{})
+}
+
+// PerftestFakeWith is PerftestFake with the fake tuned by o.
+func PerftestFakeWith(c *Case, name string, o FakeOptions) *host.Fake {
+	serverLife := o.ServerLife
+	if serverLife <= 0 {
+		serverLife = ServerLife
+	}
 	listened := c.listened()
 	return &host.Fake{Name: name, Respond: func(cmd host.Cmd) host.FakeScript {
 		prog, args := Program(cmd.Argv)
@@ -98,7 +122,7 @@ func PerftestFake(c *Case, name string) *host.Fake {
 		}
 		life := time.Duration(0)
 		if role == "server" {
-			life = ServerLife
+			life = serverLife
 		}
 		s := script(side, life)
 		if role == "server" && (listened || !ok) {

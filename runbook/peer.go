@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/internal/didyoumean"
 	"github.com/rocekit/rocekit/internal/ownfile"
 	"github.com/rocekit/rocekit/tune"
 )
@@ -59,10 +60,11 @@ type PeerError struct {
 	Err  error  // the SSH or process error
 }
 
-// Is matches the sentinel of Kind.
+// Is matches the sentinel of Kind, and what that sentinel matches
+// (fs.ErrNotExist for rxe.ErrModuleMissing), as the far error did.
 func (e *PeerError) Is(target error) bool {
 	s := sentinelOf(e.Kind)
-	return s != nil && s == target
+	return s != nil && (s == target || errors.Is(s, target))
 }
 
 // Error names the operation and the agent's message.
@@ -104,6 +106,9 @@ func (p *Peer) Close() error {
 // call runs "AGENT -journal-dir D -netns N OP ARG-JSON" and decodes the
 // JSON it prints into out.
 func (p *Peer) call(ctx context.Context, op string, arg, out any) error {
+	if peerOpNamed(op) == nil {
+		return &PeerError{Op: op, Err: errors.New("not an operation of the peer table (peer_ops.go)")}
+	}
 	a, err := json.Marshal(arg)
 	if err != nil {
 		return err
@@ -160,8 +165,7 @@ func (p *Peer) agentAndDir() (agent, dir string) {
 
 // PrepareRXE runs Local.PrepareRXE on the peer.
 func (p *Peer) PrepareRXE(ctx context.Context, c RXEConfig) (RXEInfo, error) {
-	var r RXEInfo
-	return r, p.call(ctx, "prepare-rxe", c, &r)
+	return callAs[RXEInfo](ctx, p, "prepare-rxe", c)
 }
 
 // SetMTU runs Local.SetMTU on the peer.
@@ -171,26 +175,22 @@ func (p *Peer) SetMTU(ctx context.Context, netdev string, mtu int) error {
 
 // Netdev runs Local.Netdev on the peer.
 func (p *Peer) Netdev(ctx context.Context, netdev string) (NetdevInfo, error) {
-	var r NetdevInfo
-	return r, p.call(ctx, "netdev", netdev, &r)
+	return callAs[NetdevInfo](ctx, p, "netdev", netdev)
 }
 
 // Counters runs Local.Counters on the peer.
 func (p *Peer) Counters(ctx context.Context, netdev string) (Counters, error) {
-	var r Counters
-	return r, p.call(ctx, "counters", netdev, &r)
+	return callAs[Counters](ctx, p, "counters", netdev)
 }
 
 // SpreadIRQs runs Local.SpreadIRQs on the peer.
 func (p *Peer) SpreadIRQs(ctx context.Context, netdev string) (Spread, error) {
-	var r Spread
-	return r, p.call(ctx, "spread-irqs", netdev, &r)
+	return callAs[Spread](ctx, p, "spread-irqs", netdev)
 }
 
 // SetGovernor runs Local.SetGovernor on the peer.
 func (p *Peer) SetGovernor(ctx context.Context, governor string) (GovernorResult, error) {
-	var r GovernorResult
-	return r, p.call(ctx, "set-governor", governor, &r)
+	return callAs[GovernorResult](ctx, p, "set-governor", governor)
 }
 
 // Restore undoes every journal in the peer's JournalDir, newest first.
@@ -267,86 +267,31 @@ func ServePeer(ctx context.Context, protocol int, journalDir, netns, op, arg str
 	return writeReply(w, peerReply{Result: b})
 }
 
-// peerOps are the agent's operations besides restore.
-var peerOps = []string{"prepare-rxe", "set-mtu", "host", "kernel-log", "set-sysctl", "port-counters", "netdev", "counters", "spread-irqs", "set-governor", "exec"}
-
 func servePeer(ctx context.Context, journalDir, netns, op, arg string) (any, error) {
 	if netns != "" {
 		if err := host.ValidNetnsName(netns); err != nil {
 			return nil, err
 		}
 	}
-	if op == "restore" {
-		// "if-any" (what Peer.Restore sends): a folder that does not
-		// exist held no journal. Without it, as typed by a person, a
-		// missing folder is an error: a mistyped -journal-dir.
-		return struct{}{}, RestoreDir(ctx, journalDir, arg == `"if-any"`)
+	o := peerOpNamed(op)
+	if o == nil {
+		var names []string
+		for _, o := range peerOps {
+			names = append(names, o.Name)
+		}
+		return nil, fmt.Errorf("%w: unknown operation %q%s (rocekit-peer -h lists them)", tune.ErrInvalidInput, op, didyoumean.Suffix(op, names))
 	}
-	if op == "restore-since" {
-		return struct{}{}, restoreSinceDir(ctx, journalDir, arg)
-	}
-	if !slices.Contains(peerOps, op) {
-		return nil, fmt.Errorf("%w: unknown operation %q", tune.ErrInvalidInput, op)
+	s := peerServe{op: op, dir: journalDir}
+	if o.folder {
+		return o.serve(ctx, s, arg)
 	}
 	if err := ownfile.MkdirPrivate(journalDir); err != nil {
 		return nil, fmt.Errorf("journal folder: %w", err)
 	}
-	l := &Local{Netns: netns, Journal: filepath.Join(journalDir, fmt.Sprintf("%020d-%s.jsonl", time.Now().UnixNano(), op))}
+	s.l = &Local{Netns: netns, Journal: filepath.Join(journalDir, fmt.Sprintf("%020d-%s.jsonl", time.Now().UnixNano(), op))}
 	// The journal stays for Restore; the session only closes its file.
-	defer l.Close()
-	unmarshal := func(v any) error {
-		if err := json.Unmarshal([]byte(arg), v); err != nil {
-			return fmt.Errorf("%w: %s argument %q: %v", tune.ErrInvalidInput, op, arg, err)
-		}
-		return nil
-	}
-	switch op {
-	case "prepare-rxe":
-		var c RXEConfig
-		if err := unmarshal(&c); err != nil {
-			return nil, err
-		}
-		return l.PrepareRXE(ctx, c)
-	case "set-mtu":
-		var m mtuArg
-		if err := unmarshal(&m); err != nil {
-			return nil, err
-		}
-		return struct{}{}, l.SetMTU(ctx, m.Netdev, m.MTU)
-	case "host":
-		return l.Host(ctx)
-	case "kernel-log":
-		return l.KernelLog(ctx)
-	case "set-sysctl":
-		var a sysctlArg
-		if err := unmarshal(&a); err != nil {
-			return nil, err
-		}
-		return struct{}{}, l.SetSysctl(ctx, a.Key, a.Value)
-	case "exec":
-		var a execArg
-		if err := unmarshal(&a); err != nil {
-			return nil, err
-		}
-		return nil, l.execTracked(a.Argv) // returns only if it failed
-	}
-	var s string
-	if err := unmarshal(&s); err != nil {
-		return nil, err
-	}
-	switch op {
-	case "port-counters":
-		return l.PortCounters(ctx, s)
-	case "netdev":
-		return l.Netdev(ctx, s)
-	case "counters":
-		return l.Counters(ctx, s)
-	case "spread-irqs":
-		return l.SpreadIRQs(ctx, s)
-	case "set-governor":
-		return l.SetGovernor(ctx, s)
-	}
-	return nil, fmt.Errorf("%w: unknown operation %q", tune.ErrInvalidInput, op)
+	defer s.l.Close()
+	return o.serve(ctx, s, arg)
 }
 
 // RestoreDir recovers every journal in dir, newest first (tune.Recover),

@@ -20,9 +20,6 @@ const (
 	DefaultMaxPeerReplyBytes = 64 << 20
 )
 
-// slowPeerOps are the calls DefaultPeerSlowCallTimeout bounds.
-var slowPeerOps = []string{"prepare-rxe", "restore", "restore-since"}
-
 // ErrPeerTimeout is matched by a *PeerTimeoutError.
 var ErrPeerTimeout = errors.New("runbook: peer call timed out")
 
@@ -64,10 +61,8 @@ func (p *Peer) callTimeout(op string) time.Duration {
 	if p.CallTimeout > 0 {
 		return p.CallTimeout
 	}
-	for _, s := range slowPeerOps {
-		if s == op {
-			return DefaultPeerSlowCallTimeout
-		}
+	if o := peerOpNamed(op); o != nil && o.slow {
+		return DefaultPeerSlowCallTimeout
 	}
 	return DefaultPeerCallTimeout
 }

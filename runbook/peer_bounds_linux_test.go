@@ -57,9 +57,9 @@ func TestPeerCallBounds(t *testing.T) {
 	}
 
 	// Defaults: every operation has a deadline, and the bound is set.
-	for _, op := range append([]string{"restore"}, peerOps...) {
-		if d := (&Peer{}).callTimeout(op); d <= 0 || d > 10*time.Minute {
-			t.Errorf("default deadline of %s: %v", op, d)
+	for _, o := range peerOps {
+		if d := (&Peer{}).callTimeout(o.Name); d <= 0 || d > 10*time.Minute || (d == DefaultPeerSlowCallTimeout) != o.slow {
+			t.Errorf("default deadline of %s: %v (slow %v)", o.Name, d, o.slow)
 		}
 	}
 	if m := (&Peer{}).maxReply(); m != DefaultMaxPeerReplyBytes {

@@ -8,9 +8,17 @@ import (
 	"os"
 	"strings"
 
+	"github.com/rocekit/rocekit/firewall"
 	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/internal/ownfile"
+	"github.com/rocekit/rocekit/internal/sysfs"
 	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/kmsg"
+	"github.com/rocekit/rocekit/limits"
+	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/nic"
+	"github.com/rocekit/rocekit/perftest"
+	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/rxe"
 	"github.com/rocekit/rocekit/tune"
 )
@@ -43,25 +51,66 @@ type peerFault struct {
 	Message string `json:"message"`
 }
 
-// peerKinds are the sentinel errors an agent error is classified by, the
-// most specific first. errors.Is(err, S) holds on the near side for the
-// *PeerError of a far error that matched S there.
+// peerKinds are the sentinel errors an agent error is classified by: every
+// exported Err* of the packages the agent links (TestEverySentinelCrossesSSH
+// finds them in the source and fails on one missing here). The most
+// specific come first: a package's own before the internal ones it wraps,
+// those matching fs.ErrPermission or fs.ErrNotExist before the os ones,
+// which come last but for ownfile's. errors.Is(err, S) holds on the near side for the
+// *PeerError of a far error that matched S there, and for what S itself
+// matches (fs.ErrNotExist for rxe.ErrModuleMissing). A far error carries
+// one kind: the first it matches. The names of protocol 4's first kinds
+// ("rxe_module_missing") are kept, so agents of this protocol agree.
 var peerKinds = []struct {
 	kind string
 	err  error
 }{
 	{"protocol", ErrPeerProtocol},
+	{"peer_timeout", ErrPeerTimeout}, {"peer_reply_too_large", ErrPeerReplyTooLarge},
+	{"invalid_sides", ErrInvalidSides}, {"no_ipv4", ErrNoIPv4},
 	{"rxe_module_missing", rxe.ErrModuleMissing}, {"rxe_no_rdma", rxe.ErrNoRDMA},
 	{"rxe_netdev_not_found", rxe.ErrNetdevNotFound}, {"rxe_link_exists", rxe.ErrLinkExists},
 	{"rxe_netdev_unusable", rxe.ErrNetdevUnusable}, {"rxe_device_not_found", rxe.ErrDeviceNotFound},
 	{"rxe_no_gid", rxe.ErrNoGID},
+	{"rxe_link_add_unsupported", rxe.ErrLinkAddUnsupported}, {"rxe_not_soft_link", rxe.ErrNotSoftLink},
+	{"rxe_incompatible_gids", rxe.ErrIncompatibleGIDs}, {"rxe_parse", rxe.ErrParse}, {"rxe_unsupported_os", rxe.ErrUnsupportedOS},
 	{"nic_netdev_not_found", nic.ErrNetdevNotFound}, {"nic_not_supported", nic.ErrNotSupported},
 	{"nic_invalid_value", nic.ErrInvalidValue}, {"nic_verify", nic.ErrVerify},
+	{"nic_path_mtu", nic.ErrPathMTU}, {"nic_probe", nic.ErrProbe}, {"nic_parse", nic.ErrParse},
+	{"nic_ethtool_text", nic.ErrEthtoolText}, {"nic_unsupported_os", nic.ErrUnsupportedOS},
 	{"irq_not_writable", irq.ErrNotWritable}, {"irq_invalid_cpus", irq.ErrInvalidCPUs}, {"irq_no_device", irq.ErrNoDevice},
+	{"irq_no_cpufreq", irq.ErrNoCpufreq}, {"irq_irqbalance", irq.ErrIRQBalance}, {"irq_no_header", irq.ErrNoHeader},
+	{"irq_parse", irq.ErrParse}, {"irq_read_only", irq.ErrReadOnly}, {"irq_unsupported_os", irq.ErrUnsupportedOS},
 	{"invalid_netns_name", host.ErrInvalidNetnsName}, {"tune_invalid_input", tune.ErrInvalidInput}, {"tune_locked", tune.ErrLocked}, {"tune_pending", tune.ErrPending},
 	{"tune_journal", tune.ErrJournal}, {"tune_undo", tune.ErrUndo},
-	{"no_ipv4", ErrNoIPv4},
+	{"tune_closed", tune.ErrClosed}, {"tune_no_session", tune.ErrNoSession},
+	{"kmsg_permission", kmsg.ErrPermission}, {"kmsg_parse", kmsg.ErrParse},
+	{"firewall_parse", firewall.ErrParse},
+	{"perftest_port_busy", perftest.ErrPortBusy}, {"perftest_pair_timeout", perftest.ErrPairTimeout},
+	{"perftest_header_mismatch", perftest.ErrHeaderMismatch}, {"perftest_server_exited", perftest.ErrServerExited},
+	{"perftest_invalid_options", perftest.ErrInvalidOptions}, {"perftest_gid_chooser", perftest.ErrGIDChooser},
+	{"perftest_concatenated", perftest.ErrConcatenated}, {"perftest_interleaved", perftest.ErrInterleaved},
+	{"perftest_truncated", perftest.ErrTruncated}, {"perftest_unrecognized", perftest.ErrUnrecognized},
+	{"perftest_tool_failed", perftest.ErrToolFailed}, {"perftest_no_result", perftest.ErrNoResult}, {"perftest_parse", perftest.ErrParse},
+	{"netperf_port_busy", netperf.ErrPortBusy}, {"netperf_run_timeout", netperf.ErrRunTimeout},
+	{"netperf_invalid_options", netperf.ErrInvalidOptions}, {"netperf_failed", netperf.ErrFailed},
+	{"netperf_truncated", netperf.ErrTruncated}, {"netperf_no_result", netperf.ErrNoResult},
+	{"netperf_unrecognized", netperf.ErrUnrecognized}, {"netperf_too_large", netperf.ErrTooLarge}, {"netperf_parse", netperf.ErrParse},
+	{"report_regression", report.ErrRegression}, {"report_no_direction", report.ErrNoDirection},
+	{"report_unknown_name", report.ErrUnknownName}, {"report_invalid_round", report.ErrInvalidRound},
+	{"report_no_data", report.ErrNoData}, {"report_archive", report.ErrArchive}, {"report_corrupt", report.ErrCorrupt},
+	{"report_not_store", report.ErrNotStore}, {"report_no_store", report.ErrNoStore},
+	{"limits_input", limits.ErrInput}, {"limits_pcie_speed", limits.ErrPCIeSpeed},
+	{"host_invalid_cmd", host.ErrInvalidCmd}, {"host_killed", host.ErrKilled}, {"host_not_listening", host.ErrNotListening},
+	{"host_host_key", host.ErrHostKey}, {"host_no_allocation", host.ErrNoAllocation}, {"host_no_namespace", host.ErrNoNamespace},
+	{"host_not_found", host.ErrNotFound}, {"host_parse", host.ErrParse}, {"host_unsupported_os", host.ErrUnsupportedOS},
+	// Internal packages' sentinels, behind the public ones that wrap them.
+	{"sysfs_no_device", sysfs.ErrNoDevice}, {"sysfs_no_os_path", sysfs.ErrNoOSPath}, {"sysfs_parse", sysfs.ErrParse},
+	{"sysfs_read_only", sysfs.ErrReadOnly}, {"sysfs_too_large", sysfs.ErrTooLarge}, {"sysfs_unsupported_os", sysfs.ErrUnsupportedOS},
 	{"permission", os.ErrPermission}, {"not_exist", os.ErrNotExist},
+	// After permission: an *ownfile.Error matches both, and protocol 4's
+	// near sides know it as "permission".
+	{"not_own", ownfile.ErrNotOwn},
 }
 
 // faultOf classifies an error for the wire.

@@ -1,7 +1,7 @@
 // Package tune applies tuning changes so that every system is left as it was
 // found: each change (MTU, link up/down, ring, channels, offload features,
 // rxe link, IRQ affinity, CPU governor, sysctls such as net.core.rmem_max,
-// irqbalance paused) is written to a journal file and fsynced before it
+// irqbalance paused, txqueuelen) is written to a journal file and fsynced before it
 // is made, with the value it replaces, and is made through the package that
 // owns it (nic, rxe, irq). Restore undoes the changes in reverse order; after
 // a crash (the process was killed with SIGKILL mid-run), Recover does the same
@@ -58,6 +58,12 @@
 // sysctl change takes net.* keys only (kernel.core_pattern, a program the
 // kernel runs as root, is refused) and a value of one line without control
 // characters, when it is made and when it is undone.
+//
+// Each kind of change is one entry of a table (kinds.go): how its target
+// and values are checked, read, written and compared. Apply, Restore,
+// Recover and Verify have no switch of their own, so a new kind is one
+// file (kind_txqueuelen.go) that registers its entry and keeps its value
+// in Value.Ext; journals written before it still replay.
 //
 // Every input that reaches the kernel or the file system is checked before
 // anything changes (ValidateNetdev, ValidateIRQ, ValidateCPUs against the

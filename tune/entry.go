@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -13,7 +14,10 @@ import (
 // Kind is what a change changes.
 type Kind string
 
-// Kinds of change, each made through the package that owns it.
+// Kinds of change, each made through the package that owns it. Each is
+// one entry of the kinds table (kinds_builtin.go), which says how it is
+// checked, read, written and compared; a new kind is a file of its own
+// that registers its entry (kind_txqueuelen.go).
 const (
 	KindMTU      Kind = "mtu"      // nic.Handle.SetMTU
 	KindLink     Kind = "link"     // nic.Handle.SetUp
@@ -74,22 +78,6 @@ func (t Target) String() string {
 	return s
 }
 
-func (k Kind) target(t Target) string {
-	switch k {
-	case KindAffinity:
-		return "IRQ " + strconv.Itoa(t.IRQ)
-	case KindGovernor:
-		return "CPU " + strconv.Itoa(t.CPU)
-	case KindIRQBalance:
-		return "irqbalance"
-	case KindNetns:
-		return "netns " + t.Netns
-	case KindProcess:
-		return "process " + strconv.Itoa(t.PID)
-	}
-	return t.String()
-}
-
 // IRQBalanceState is whether the irqbalance daemons are paused, and which.
 type IRQBalanceState struct {
 	Paused bool  `json:"paused"`
@@ -126,6 +114,10 @@ type Value struct {
 	Veth  *VethState  `json:"veth,omitempty"`
 	// Process is KindProcess's value (process.go).
 	Process *ProcessState `json:"process,omitempty"`
+	// Ext is the value of a kind registered in a file of its own
+	// (KindTxQueueLen): its JSON, which that file encodes and reads
+	// (Value.TxQueueLen). Journals written before it have none.
+	Ext json.RawMessage `json:"ext,omitempty"`
 }
 
 // String formats the value as the matching command would take it:
@@ -196,6 +188,9 @@ func (v Value) String() string {
 		parts = append(parts, "irqbalance "+st)
 	}
 	parts = append(parts, topologyString(v)...)
+	if v.Ext != nil {
+		parts = append(parts, string(v.Ext))
+	}
 	if len(parts) == 0 {
 		return "nothing"
 	}
@@ -227,13 +222,13 @@ type Entry struct {
 
 // String describes the entry: "#3 mtu netdev eth0: mtu 1500 -> mtu 9000".
 func (e Entry) String() string {
-	return fmt.Sprintf("#%d %s %s: %s -> %s", e.Seq, e.Kind, e.Kind.target(e.Target), e.Old, e.New)
+	return fmt.Sprintf("#%d %s %s: %s -> %s", e.Seq, e.Kind, e.Kind.target(e.Target), e.Kind.show(e.Old), e.Kind.show(e.New))
 }
 
 // UndoString describes the entry's undo in the direction it goes:
 // "#1 mtu netdev eth0: mtu 9000 -> mtu 1500 (undone)".
 func (e Entry) UndoString() string {
-	return fmt.Sprintf("#%d %s %s: %s -> %s (undone)", e.Seq, e.Kind, e.Kind.target(e.Target), e.New, e.Old)
+	return fmt.Sprintf("#%d %s %s: %s -> %s (undone)", e.Seq, e.Kind, e.Kind.target(e.Target), e.Kind.show(e.New), e.Kind.show(e.Old))
 }
 
 // Change is a change to make: a kind, a target and the new value. Make one

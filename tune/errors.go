@@ -81,7 +81,7 @@ type UndoError struct {
 // Error names the change, what was left and the cause.
 func (e *UndoError) Error() string {
 	return fmt.Sprintf("tune: undo #%d %s %s (back to %s) failed, left as %s: %v",
-		e.Entry.Seq, e.Entry.Kind, e.Entry.Kind.target(e.Entry.Target), e.Entry.Old, e.Left, e.Err)
+		e.Entry.Seq, e.Entry.Kind, e.Entry.Kind.target(e.Entry.Target), e.Entry.Kind.show(e.Entry.Old), e.Left, e.Err)
 }
 
 // Is matches ErrUndo.

@@ -29,6 +29,9 @@ func fkey(k Kind, t Target) string {
 	case KindAffinity:
 		return fmt.Sprintf("%s/%d", k, t.IRQ)
 	}
+	if t.Netdev != "" { // a kind of a file of its own
+		return fmt.Sprintf("%s/%s/%s", k, t.Netns, t.Netdev)
+	}
 	return fmt.Sprintf("%s/%d", k, t.CPU)
 }
 

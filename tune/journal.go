@@ -132,6 +132,7 @@ func parseJournal(path string, b []byte) (Journal, error) {
 			bySeq[r.Seq] = true
 			e := *r.Entry
 			e.Done, e.Restored = false, false
+			e.Old.Ext, e.New.Ext = compactExt(e.Old.Ext), compactExt(e.New.Ext)
 			j.Entries = append(j.Entries, e)
 		case recDone, recRestored:
 			marks = append(marks, mark{n, r.Rec, r.Seq})
@@ -168,6 +169,19 @@ func parseJournal(path string, b []byte) (Journal, error) {
 		}
 	}
 	return j, errors.Join(errs...)
+}
+
+// compactExt is an Ext as json.Marshal writes it back (no blanks), so
+// that an entry reads the same after a round trip through the file.
+func compactExt(raw json.RawMessage) json.RawMessage {
+	if raw == nil {
+		return nil
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return raw
+	}
+	return b.Bytes()
 }
 
 // journalFile appends fsynced records to a journal file.

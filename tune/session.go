@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rocekit/rocekit/irq"
 	"os"
 	"sync"
 )
@@ -192,31 +193,25 @@ func check(ctx context.Context, sys system, changes []Change) error {
 			return fmt.Errorf("change %d (%s): %w", i+1, c.Kind, err)
 		}
 	}
-	var online []int
-	for i, c := range changes {
+	var online irq.CPUList
+	cpus := func() (irq.CPUList, error) {
 		var err error
-		switch c.Kind {
-		case KindAffinity:
-			if online == nil {
-				if online, err = sys.onlineCPUs(); err != nil {
-					return err
-				}
-			}
-			if err = ValidateCPUs(c.New.CPUs, online); err == nil {
-				err = sys.irqExists(c.Target.IRQ)
-			}
-		case KindRXE:
-			if c.New.RXE.Present {
-				_, err = sys.read(ctx, KindMTU, Target{Netns: c.Target.Netns, Netdev: c.New.RXE.Netdev})
-			}
+		if online == nil {
+			online, err = sys.onlineCPUs()
+		}
+		return online, err
+	}
+	for i, c := range changes {
+		d := c.Kind.def()
+		var err error
+		if d.check != nil {
+			err = d.check(ctx, sys, c, cpus)
 		}
 		if err == nil {
 			var cur Value
 			cur, err = sys.read(ctx, c.Kind, c.Target)
-			if err == nil && c.Kind == KindRXE && cur.RXE != nil && cur.RXE.Present && cur.RXE.Netdev == "" {
-				// rxe names a port's netdev only in the handle's namespace:
-				// without it the link could not be re-created.
-				err = invalid("rxe link", c.Target.Link, "its netdev is not in netns %q, so it could not be restored", c.Target.Netns)
+			if err == nil && d.restorable != nil {
+				err = d.restorable(c.Target, cur)
 			}
 		}
 		if err != nil {

@@ -166,22 +166,6 @@ func containsInt(list []int, n int) bool {
 	return false
 }
 
-// narrowOld keeps, of the value read before a change, what the change
-// touches: the old states of the features it sets, and for irqbalance the
-// daemons it pauses.
-func narrowOld(k Kind, old, new Value) Value {
-	if k == KindFeatures && old.Features != nil {
-		n := map[string]bool{}
-		for name := range new.Features {
-			if v, ok := old.Features[name]; ok {
-				n[name] = v
-			}
-		}
-		old.Features = n
-	}
-	return old
-}
-
 // readFeatures and writeFeatures go through nic in the target's
 // namespace.
 func (s *liveSystem) readFeatures(ctx context.Context, t Target) (Value, error) {

@@ -278,6 +278,8 @@ func FuzzParseJournal(f *testing.F) {
 		undone = `{"rec":"restored","seq":2,"time":"2026-12-01T10:00:03Z"}` + "\n"
 	)
 	f.Add([]byte(header + mtu + done + sysctl + undone))
+	const txq = `{"rec":"change","seq":3,"time":"2026-12-01T10:00:04Z","entry":{"seq":3,"kind":"txqueuelen","target":{"netdev":"eth0"},"old":{"ext": {"txqueuelen": 1000}},"new":{"ext":{"txqueuelen":5000}}}}` + "\n"
+	f.Add([]byte(header + mtu + done + sysctl + undone + txq))
 	f.Add([]byte(header + sysctl + mtu + done))
 	f.Add([]byte(header + mtu + done + mtu))
 	f.Add([]byte(header + sysctl[:40]))

@@ -18,9 +18,9 @@ type Drift struct {
 // cpus 1, now cpus 0-3".
 func (d Drift) String() string {
 	if d.Err != nil {
-		return fmt.Sprintf("#%d %s %s: set %s, cannot read it back: %v", d.Entry.Seq, d.Entry.Kind, d.Entry.Kind.target(d.Entry.Target), d.Entry.New, d.Err)
+		return fmt.Sprintf("#%d %s %s: set %s, cannot read it back: %v", d.Entry.Seq, d.Entry.Kind, d.Entry.Kind.target(d.Entry.Target), d.Entry.Kind.show(d.Entry.New), d.Err)
 	}
-	return fmt.Sprintf("#%d %s %s: set %s, now %s", d.Entry.Seq, d.Entry.Kind, d.Entry.Kind.target(d.Entry.Target), d.Entry.New, d.Got)
+	return fmt.Sprintf("#%d %s %s: set %s, now %s", d.Entry.Seq, d.Entry.Kind, d.Entry.Kind.target(d.Entry.Target), d.Entry.Kind.show(d.Entry.New), d.Entry.Kind.show(d.Got))
 }
 
 // Verify reads back every change made and not restored, and reports

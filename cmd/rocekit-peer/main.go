@@ -10,18 +10,22 @@
 //
 //	go build -o /usr/local/bin/rocekit-peer ./cmd/rocekit-peer   # then copy it to the peer
 //
-// Operations (the argument is JSON):
+// Operations (the argument is JSON; runbook.PeerOperations lists them,
+// and -h prints them):
 //
 //	rocekit-peer prepare-rxe '{"netdev":"eth0","name":"rxe0","mtu":9000}'
 //	rocekit-peer set-mtu '{"netdev":"eth0","mtu":1500}'
 //	rocekit-peer netdev '"eth0"'
 //	rocekit-peer counters '"eth0"'
+//	rocekit-peer port-counters '"rxe0"'
 //	rocekit-peer spread-irqs '"eth0"'
 //	rocekit-peer set-governor '"performance"'
 //	rocekit-peer set-sysctl '{"key":"net.core.rmem_max","value":"4194304"}'
+//	rocekit-peer set-txqueuelen '{"netdev":"eth0","txqueuelen":10000}'
 //	rocekit-peer host
+//	rocekit-peer kernel-log
 //	rocekit-peer exec '{"argv":["netserver","-D"]}'   # journaled, then exec'd in place: restore ends it
-//	rocekit-peer restore
+//	rocekit-peer restore   # undoes every journal of -journal-dir, newest first
 //	rocekit-peer restore-since '{"since":"2026-12-01T20:00:00Z"}'   # the calls made since then, newest first
 package main
 
@@ -42,6 +46,7 @@ func main() {
 	netns := flag.String("netns", "", "network namespace to work in")
 	timeout := flag.Duration("timeout", 5*time.Minute, "deadline of the operation")
 	protocol := flag.Int("protocol", runbook.PeerProtocol, "protocol version of the caller (the near side passes its own)")
+	flag.Usage = usage
 	flag.Parse()
 	if flag.NArg() < 1 || flag.NArg() > 2 {
 		flag.Usage()
@@ -55,4 +60,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "rocekit-peer:", err)
 		os.Exit(1)
 	}
+}
+
+// usage prints the flags and the operations of runbook's table.
+func usage() {
+	out := flag.CommandLine.Output()
+	fmt.Fprintf(out, "usage: rocekit-peer [flags] OPERATION [JSON-ARGUMENT]\n\nflags:\n")
+	flag.PrintDefaults()
+	fmt.Fprintf(out, "\noperations:\n")
+	runbook.WritePeerUsage(out, "rocekit-peer")
 }
