@@ -71,7 +71,7 @@ var peerKinds = []struct {
 	{"rxe_module_missing", rxe.ErrModuleMissing}, {"rxe_no_rdma", rxe.ErrNoRDMA},
 	{"rxe_netdev_not_found", rxe.ErrNetdevNotFound}, {"rxe_link_exists", rxe.ErrLinkExists},
 	{"rxe_netdev_unusable", rxe.ErrNetdevUnusable}, {"rxe_device_not_found", rxe.ErrDeviceNotFound},
-	{"rxe_no_gid", rxe.ErrNoGID},
+	{"rxe_no_gid", rxe.ErrNoGID}, {"rxe_netdev_down", rxe.ErrNetdevDown},
 	{"rxe_link_add_unsupported", rxe.ErrLinkAddUnsupported}, {"rxe_not_soft_link", rxe.ErrNotSoftLink},
 	{"rxe_incompatible_gids", rxe.ErrIncompatibleGIDs}, {"rxe_parse", rxe.ErrParse}, {"rxe_unsupported_os", rxe.ErrUnsupportedOS},
 	{"nic_netdev_not_found", nic.ErrNetdevNotFound}, {"nic_not_supported", nic.ErrNotSupported},
