@@ -156,7 +156,7 @@ func ParseUDPRounds(list string, mtu int) ([]UDPRound, error) {
 		if s.TCP {
 			s.Limits, s.MTU, s.Spread = state.Limits, state.MTU, state.Spread
 		}
-		if s.MTU > 0 && (mtu < 68 || mtu > 65535) {
+		if strings.Contains("BCV23", l) && (mtu < 68 || mtu > 65535) {
 			return nil, bad("-mtu %d: round %s needs an MTU from 68 to 65535", mtu, l)
 		}
 		if s.Verify && mtu < VerifyMessageSize+udpHeaders {
