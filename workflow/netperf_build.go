@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rocekit/rocekit/internal/ownfile"
 	"github.com/rocekit/rocekit/netperf"
@@ -254,6 +255,9 @@ func (t *udpTuner) versions(ctx context.Context, res *UDPRoundResult) []report.P
 // toolVersion runs a -V and returns the version it prints ("2.7.0" of
 // "Netperf version 2.7.0").
 func toolVersion(ctx context.Context, side runbook.Side, argv []string) (string, error) {
+	// Bounded: a build whose -V does not exit must not hold the round.
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
 	out, err := runOutput(ctx, side, argv)
 	if err != nil {
 		return "", err

@@ -100,6 +100,9 @@ func (l localSockets) UDPSockets(ctx context.Context, pid int) ([]nic.UDPSocket,
 
 // socketWatch reads netserver's sockets until stopped.
 type socketWatch struct {
+	ctx    context.Context
+	r      UDPSocketReader
+	pid    int
 	cancel context.CancelFunc
 	done   chan struct{}
 	mu     sync.Mutex
@@ -111,8 +114,8 @@ type socketWatch struct {
 
 // watchSockets starts reading pid's sockets every SampleEvery.
 func watchSockets(ctx context.Context, r UDPSocketReader, pid int) *socketWatch {
-	ctx, cancel := context.WithCancel(ctx)
-	w := &socketWatch{cancel: cancel, done: make(chan struct{}), last: map[uint64]nic.UDPSocket{}}
+	w := &socketWatch{ctx: context.WithoutCancel(ctx), r: r, pid: pid, done: make(chan struct{}), last: map[uint64]nic.UDPSocket{}}
+	ctx, w.cancel = context.WithCancel(ctx)
 	go func() {
 		defer close(w.done)
 		tick := time.NewTicker(SampleEvery)
@@ -145,10 +148,12 @@ func (w *socketWatch) read(ctx context.Context, r UDPSocketReader, pid int) {
 	}
 }
 
-// stop ends the readings and sums the sockets seen.
+// stop ends the readings with a last one (a socket still open has its
+// newest count) and sums the sockets seen.
 func (w *socketWatch) stop() *SocketReading {
 	w.cancel()
 	<-w.done
+	w.read(w.ctx, w.r, w.pid)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	r := &SocketReading{Sockets: len(w.last), RxQueueMaxBytes: w.rxMax, Samples: w.n}
