@@ -12,6 +12,7 @@ import (
 
 	"github.com/rocekit/rocekit/internal/ownfile"
 	"github.com/rocekit/rocekit/netperf"
+	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
 )
@@ -130,7 +131,7 @@ func addCounters(round *report.Round, r netperfRun) error {
 func addFrameSize(round *report.Round, g runbook.Growth) {
 	var bytes, packets uint64
 	for _, c := range g.Stats.Counters {
-		if c.Source != "link" {
+		if c.Source != nic.SourceLink {
 			continue
 		}
 		switch c.Name {
