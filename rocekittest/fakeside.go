@@ -177,3 +177,19 @@ func (s *FakeSide) Restore(context.Context) error {
 func (s *FakeSide) Close() error { return nil }
 
 var _ runbook.Side = (*FakeSide)(nil)
+
+// FakeSides are two FakeSides playing c in two-host mode: "near" on eth0
+// (198.18.0.1, netperf's end) and "far" on eth1 (198.18.0.2, netserver's).
+//
+// Similar to: two hosts joined by a link, without the hosts.
+func FakeSides(c *Case) (*runbook.Sides, error) {
+	near, err := NewFakeSide("near", c, "eth0", "198.18.0.1")
+	if err != nil {
+		return nil, err
+	}
+	far, err := NewFakeSide("far", c, "eth1", "198.18.0.2")
+	if err != nil {
+		return nil, err
+	}
+	return &runbook.Sides{Mode: runbook.TwoHosts, Near: near, Far: far, NearNetdev: "eth0", FarNetdev: "eth1"}, nil
+}
