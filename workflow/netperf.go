@@ -180,9 +180,10 @@ type udpTuner struct {
 	spread   bool                    // IRQs spread, irqbalance paused, governor set
 	governor *runbook.GovernorResult // the far end's SetGovernor, once done
 
-	done      []report.Round // the rounds built so far
-	tools     []report.Param // netperf's and netserver's versions, once read
-	toolNotes []string       // why a version was not read
+	done      []report.Round     // the rounds built so far
+	kernels   []report.HostFacts // both ends' kernels, read once without a preflight
+	tools     []report.Param     // netperf's and netserver's versions, once read
+	toolNotes []string           // why a version was not read
 }
 
 // preflightFindings are the preflight's findings, which join the first
@@ -239,7 +240,8 @@ func (t *udpTuner) round(ctx context.Context, s UDPRound) (UDPRoundResult, error
 	}
 	opts.Host = res.Far.Addr
 	t.step("round %s: start netserver on %s", s.Letter, t.sides.Far.Name())
-	srv, err := netperf.StartNetserver(ctx, t.sides.Far.Runner(), netperf.ServerOptions{})
+	var srvOpts netperf.ServerOptions
+	srv, err := netperf.StartNetserver(ctx, t.sides.Far.Runner(), srvOpts)
 	if err != nil {
 		return res, fmt.Errorf("netserver on %s: %w", t.sides.Far.Name(), err)
 	}
@@ -256,7 +258,7 @@ func (t *udpTuner) round(ctx context.Context, s UDPRound) (UDPRoundResult, error
 	if stopErr != nil {
 		res.Notes = append(res.Notes, "netserver did not stop cleanly: "+stopErr.Error())
 	}
-	return res, t.build(ctx, s, opts, srv, runs, &res)
+	return res, t.build(ctx, s, opts, netserverArgv(srvOpts), runs, &res)
 }
 
 // netperfRun is one netperf run with both ends' counters around it.

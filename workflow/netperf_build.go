@@ -20,7 +20,7 @@ import (
 // build makes the round from the runs: netperf's numbers, the receiver's
 // counters (and the sender's drop counters) per run, the parameters, the
 // fingerprint, the verdict, the findings and the archive files.
-func (t *udpTuner) build(ctx context.Context, s UDPRound, opts netperf.Options, srv *netperf.Netserver, runs []netperfRun, res *UDPRoundResult) error {
+func (t *udpTuner) build(ctx context.Context, s UDPRound, opts netperf.Options, srv netserverArgv, runs []netperfRun, res *UDPRoundResult) error {
 	var ok []netperfRun
 	results := make([]*netperf.Result, len(runs))
 	for i, r := range runs {
@@ -211,15 +211,20 @@ func (t *udpTuner) save(res *UDPRoundResult) error {
 // firmware), the receiver's IRQ placement, governors, irqbalance, both
 // kernels, netperf's and netserver's versions, and the exact command
 // lines, as rerun.sh runs them again.
-func (t *udpTuner) fingerprint(ctx context.Context, res *UDPRoundResult, opts netperf.Options, srv *netperf.Netserver) *report.Fingerprint {
+func (t *udpTuner) fingerprint(ctx context.Context, res *UDPRoundResult, opts netperf.Options, srv netserverArgv) *report.Fingerprint {
 	gs, pids, known := t.hostState(res)
 	fp := &report.Fingerprint{
 		NICs: []report.NICFingerprint{report.NICFromSnapshot(t.sides.Near.Name(), res.Near.Snapshot),
 			report.NICFromSnapshot(t.sides.Far.Name(), res.Far.Snapshot)},
 		Governor:     report.GovernorSummary(gs),
 		IRQPlacement: report.IRQPlacementSummary(res.Receiver.Distribution),
-		Argv:         []report.SideArgv{t.argv("server", t.sides.Far, srv.Process().Argv(), res), t.argv("client", t.sides.Near, opts.Argv(), res)},
-		Kernel:       hostsKernel(t.o.Preflight),
+		// The server's own command line, not the runner's: a peer runs it
+		// through its agent (rocekit-peer exec), which rerun.sh does not.
+		Argv:   []report.SideArgv{t.argv("server", t.sides.Far, srv.Argv(), res), t.argv("client", t.sides.Near, opts.Argv(), res)},
+		Kernel: hostsKernel(t.o.Preflight),
+	}
+	if fp.Kernel == "" {
+		fp.Kernel = hostsKernel(t.kernels)
 	}
 	if known {
 		fp.IRQBalance = report.IRQBalanceState(pids)
@@ -227,6 +232,12 @@ func (t *udpTuner) fingerprint(ctx context.Context, res *UDPRoundResult, opts ne
 	fp.Tools = t.versions(ctx, res)
 	return fp
 }
+
+// netserverArgv is how netserver was started.
+type netserverArgv netperf.ServerOptions
+
+// Argv is netserver's command line as StartNetserver ran it.
+func (n netserverArgv) Argv() []string { o := netperf.ServerOptions(n); return o.Argv() }
 
 // versions are netperf's on the near end and netserver's on the far one
 // (netperf -V, netserver -V), read once per run; one that cannot be read
@@ -308,6 +319,10 @@ func (t *udpTuner) argv(role string, s runbook.Side, argv []string, res *UDPRoun
 		a.Host = t.o.FarTarget
 		if a.Host == "" {
 			a.Host = strings.TrimPrefix(s.Name(), "ssh ")
+		}
+		if p, ok := s.(*runbook.Peer); ok && p.Netns != "" {
+			a.Netns = p.Netns
+			a.Argv = append([]string{"ip", "netns", "exec", p.Netns}, argv...)
 		}
 	}
 	return a

@@ -172,6 +172,19 @@ func (t *udpTuner) describe(ctx context.Context, res *UDPRoundResult) error {
 	} else {
 		res.Notes = append(res.Notes, fmt.Sprintf("governors and irqbalance of %s not read: %v", t.sides.Far.Name(), err))
 	}
+	if t.o.Preflight == nil && t.kernels == nil {
+		// Both ends' kernels for the record, once; the preflight has them
+		// when it ran.
+		t.kernels = []report.HostFacts{}
+		for _, e := range []struct {
+			role string
+			side runbook.Side
+		}{{"near", t.sides.Near}, {"far", t.sides.Far}} {
+			if h, err := e.side.Host(ctx); err == nil {
+				t.kernels = append(t.kernels, report.HostFacts{Role: e.role, Kernel: h.Kernel})
+			}
+		}
+	}
 	for _, d := range []struct {
 		name string
 		info runbook.NetdevInfo

@@ -227,3 +227,55 @@ func TestRunUDPRoundsRefuses(t *testing.T) {
 		t.Errorf("ran %v", near.Fake.Argvs())
 	}
 }
+
+// TestUDPRoundRecord: a round's archive holds what reruns it on both
+// ends: rerun.sh sets the far end's MTU over SSH, starts netserver there
+// as it ran (not through the peer agent) and runs netperf with the
+// round's -m; fingerprint.json has both versions and the kernel.
+func TestUDPRoundRecord(t *testing.T) {
+	dir := t.TempDir()
+	sides, _, _ := fakeSides(t, 0)
+	o := udpOptions(t, dir, "2")
+	o.FarTarget = "root@198.18.0.2:2222"
+	results, err := workflow.RunUDPRounds(context.Background(), sides, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(results[0].Archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, files, err := report.ReadArchive(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, af := range files {
+		got[af.Name] = string(af.Data)
+	}
+	rerun := got[report.ArchiveRerun]
+	for _, want := range []string{
+		"ssh -p 2222 -- root@198.18.0.2 'ip link set dev eth1 mtu 9000'",
+		"ip link set dev eth0 mtu 9000\n",
+		"ssh -p 2222 -- root@198.18.0.2 'netserver -D -p 12865' &",
+		"-t UDP_STREAM", "-m 8972",
+	} {
+		if !strings.Contains(rerun, want) {
+			t.Errorf("rerun.sh lacks %q:\n%s", want, rerun)
+		}
+	}
+	if strings.Contains(rerun, "rocekit-peer") || strings.Contains(rerun, "sysctl -w") {
+		t.Errorf("rerun.sh runs the agent or sets a limit group 2 did not raise:\n%s", rerun)
+	}
+	fp := r.Fingerprint
+	if fp == nil || fp.Kernel != "6.12.0-fake" || len(fp.Tools) != 2 || len(fp.NICs) != 2 {
+		t.Errorf("fingerprint %+v: want the kernel, both versions, both NICs", fp)
+	}
+	for _, name := range []string{"raw/0/netperf.stdout", "raw/1/netperf.stdout", "raw/netserver.stdout", "snapshots/0/far-after.json",
+		"snapshots/1/netserver-socket.json", "snapshots/netdev-far.json", "snapshots/growth.json", report.ArchiveArgv} {
+		if _, ok := got[name]; !ok {
+			t.Errorf("archive lacks %s", name)
+		}
+	}
+}

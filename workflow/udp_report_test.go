@@ -213,6 +213,14 @@ func TestSideArgv(t *testing.T) {
 		MTUs: []report.NetdevMTU{{Netdev: "eth1", MTU: 9000}}}, a); d != "" {
 		t.Errorf("two hosts, limits not raised (-want +got):\n%s", d)
 	}
+	// A peer in a namespace there: rerun.sh enters it over SSH.
+	peer := &runbook.Peer{Netns: "udppeer"}
+	tu.sides.Far = peer
+	a = tu.argv("server", peer, []string{"netserver", "-D"}, res)
+	if d := cmp.Diff(report.SideArgv{Role: "server", Host: "root@198.18.0.2:2222", Netns: "udppeer", Argv: []string{"ip", "netns", "exec", "udppeer", "netserver", "-D"},
+		MTUs: []report.NetdevMTU{{Netdev: "eth1", MTU: 9000}}}, a); d != "" {
+		t.Errorf("peer in a namespace (-want +got):\n%s", d)
+	}
 }
 
 // TestHostsKernel: one kernel once, two named per end.
