@@ -264,8 +264,9 @@ func (t *udpTuner) versions(ctx context.Context, res *UDPRoundResult) []report.P
 	return t.tools
 }
 
-// toolVersion runs a -V and returns the version it prints ("2.7.0" of
-// "Netperf version 2.7.0").
+// toolVersion runs a -V and returns the version it prints, read by
+// netperf.Parse ("2.7.0" of "Netperf version 2.7.0"; netserver -V prints
+// the same line).
 func toolVersion(ctx context.Context, side runbook.Side, argv []string) (string, error) {
 	// Bounded: a build whose -V does not exit must not hold the round.
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -274,12 +275,11 @@ func toolVersion(ctx context.Context, side runbook.Side, argv []string) (string,
 	if err != nil {
 		return "", err
 	}
-	for _, l := range strings.Split(out, "\n") {
-		if _, v, ok := strings.Cut(l, "version "); ok && strings.TrimSpace(v) != "" {
-			return strings.TrimSpace(v), nil
-		}
+	res, err := netperf.Parse(strings.NewReader(out))
+	if err != nil || res.Version == "" {
+		return "", fmt.Errorf("no version in %q", strings.TrimSpace(out))
 	}
-	return "", fmt.Errorf("no version in %q", strings.TrimSpace(out))
+	return res.Version, nil
 }
 
 // argv is a side's command line as it can be run again: in the far
