@@ -118,6 +118,13 @@ func lostMessages(r Round) uint64 {
 // run beside udp_rcvbuf_errors.
 const MetricSocketDrops = "netserver_socket_drops"
 
+// MetricSocketSpanRcvbufErrors is the receiver's Udp RcvbufErrors from a
+// run's start to the last reading of netserver's socket, read with it:
+// the span MetricSocketDrops covers (netserver stops reading at the
+// test's end, and what arrives until its socket closes is dropped after
+// the last reading, counted in udp_rcvbuf_errors only).
+const MetricSocketSpanRcvbufErrors = "netserver_socket_rcvbuf_errors"
+
 // RuleSocketDropsDisagree is the finding of a UDP round whose netserver
 // socket drops do not agree with the receiver's Udp RcvbufErrors.
 const RuleSocketDropsDisagree = "socket_drops_disagree"
@@ -136,7 +143,9 @@ func SocketDropsAgree(socketDrops, rcvbufErrors uint64) bool {
 }
 
 // CheckSocketDrops holds netserver's socket drops (MetricSocketDrops)
-// against the receiver's udp_rcvbuf_errors, run by run, and reports the
+// against the receiver's RcvbufErrors over the same span
+// (MetricSocketSpanRcvbufErrors, else the whole run's udp_rcvbuf_errors),
+// run by run, and reports the
 // runs where they disagree (SocketDropsAgree): drops on another socket of
 // the namespace (RcvbufErrors above the socket's), or drops the UDP
 // counters did not see (a socket filter, MemErrors), so that the loss is
@@ -146,7 +155,10 @@ func SocketDropsAgree(socketDrops, rcvbufErrors uint64) bool {
 // Similar to: ss -u -a -m (skmem d) against netstat -su (receive buffer errors)
 func CheckSocketDrops(r Round) []Finding {
 	sm, ok1 := r.Metric(MetricSocketDrops)
-	rm, ok2 := r.Metric("udp_rcvbuf_errors")
+	rm, ok2 := r.Metric(MetricSocketSpanRcvbufErrors)
+	if !ok2 {
+		rm, ok2 = r.Metric("udp_rcvbuf_errors")
+	}
 	if !ok1 || !ok2 || len(sm.Values) != len(rm.Values) {
 		return nil
 	}
@@ -158,7 +170,7 @@ func CheckSocketDrops(r Round) []Finding {
 			continue
 		}
 		bad = append(bad, sprintf("run %d: socket %d, RcvbufErrors %d", i+1, s, u))
-		evs = append(evs, ev(sprintf("run %d %s", i+1, MetricSocketDrops), float64(s), "count"), ev(sprintf("run %d udp_rcvbuf_errors", i+1), float64(u), "count"))
+		evs = append(evs, ev(sprintf("run %d %s", i+1, MetricSocketDrops), float64(s), "count"), ev(sprintf("run %d %s", i+1, rm.Name), float64(u), "count"))
 	}
 	if len(bad) == 0 {
 		return nil

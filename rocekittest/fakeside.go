@@ -147,6 +147,14 @@ func (s *FakeSide) UDPSockets(context.Context, int) ([]nic.UDPSocket, error) {
 	return slices.Clone(s.Sockets), nil
 }
 
+// UDPCounters returns the Udp counters as the last Counters read left
+// them (workflow.UDPCountersReader).
+func (s *FakeSide) UDPCounters(context.Context, int) (nic.UDPCounters, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return nic.UDPCounters{RcvbufErrors: s.reads * s.Grow.RcvbufErrors}, nil
+}
+
 // Host returns a host without governors or irqbalance.
 func (s *FakeSide) Host(context.Context) (runbook.HostInfo, error) {
 	return runbook.HostInfo{Hostname: s.Label, Kernel: "6.12.0-fake"}, nil

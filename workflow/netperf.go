@@ -300,7 +300,7 @@ func (t *udpTuner) runs(ctx context.Context, s UDPRound, opts netperf.Options, s
 		r.Result, r.Err = netperf.Run(ctx, sides.Near.Runner(), opts)
 		r.Took = time.Since(began)
 		if watch != nil {
-			r.Socket = watch.stop()
+			r.Socket = watch.stop(r.FarBefore.UDP)
 		}
 		if r.Err != nil {
 			if t.o.Policy != NetperfKeepGoing || ctx.Err() != nil {

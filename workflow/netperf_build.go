@@ -67,7 +67,9 @@ func (t *udpTuner) build(ctx context.Context, s UDPRound, opts netperf.Options, 
 		if err := round.AddNetperfInterims(i, r.Result); err != nil {
 			return fmt.Errorf("run %d interims: %w", i+1, err)
 		}
-		res.Sockets = append(res.Sockets, socketOrZero(r.Socket))
+		if r.Socket != nil {
+			res.Sockets = append(res.Sockets, *r.Socket)
+		}
 	}
 	first, last := ok[0], ok[len(ok)-1]
 	if res.Receiver, err = runbook.Between(res.Far, first.FarBefore, last.FarAfter); err != nil {

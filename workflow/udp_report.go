@@ -385,11 +385,7 @@ func writeRound(w io.Writer, sides *runbook.Sides, r UDPRoundResult) {
 	fmt.Fprintf(w, "- receiver UDP errors: RcvbufErrors %d, InErrors %d, MemErrors %d, NoPorts %d\n",
 		u.RcvbufErrors, u.InErrors, u.MemErrors, u.NoPorts)
 	if s.SocketDrops != nil {
-		agree := "agree"
-		if !report.SocketDropsAgree(*s.SocketDrops, u.RcvbufErrors) {
-			agree = "**do not agree**"
-		}
-		fmt.Fprintf(w, "- netserver's own socket (/proc/PID/net/udp): drops %d over the runs against RcvbufErrors %d: %s\n", *s.SocketDrops, u.RcvbufErrors, agree)
+		fmt.Fprintf(w, "- netserver's own socket (/proc/PID/net/udp): %s\n", socketText(r.Sockets, u.RcvbufErrors))
 	}
 	fmt.Fprintf(w, "- sender NIC drop counters: %s; SndbufErrors %d\n", lossesText(r.Sender.Stats), r.Sender.UDP.SndbufErrors)
 	fmt.Fprintf(w, "- receiver queue IRQs → affinity at the start: %s\n", irqText(r.Far))
@@ -422,6 +418,27 @@ func writeRound(w io.Writer, sides *runbook.Sides, r UDPRoundResult) {
 	if r.Err == nil {
 		fmt.Fprintf(w, "\n![receiver CPU load and queue interrupts, round %s](cpu-%s.svg)\n", r.Spec.Letter, r.Spec.Letter)
 	}
+}
+
+// socketText holds netserver's socket drops against RcvbufErrors over
+// the same span when they were read together, else over the runs.
+func socketText(socks []SocketReading, round uint64) string {
+	var drops, span uint64
+	together := true
+	for _, x := range socks {
+		drops += x.Drops
+		span += x.RcvbufErrors
+		together = together && x.CountersRead
+	}
+	against, how := round, "over the runs"
+	if together {
+		against, how = span, fmt.Sprintf("read with it (%d over the whole runs: what arrived after netserver stopped reading at each test's end)", round)
+	}
+	agree := "agree"
+	if !report.SocketDropsAgree(drops, against) {
+		agree = "**do not agree**"
+	}
+	return fmt.Sprintf("drops %d against RcvbufErrors %d %s: %s", drops, against, how, agree)
 }
 
 // linkText is ethtool's speed, duplex and link in one cell.

@@ -123,7 +123,7 @@ func TestWriteUDPMarkdown(t *testing.T) {
 		"send 1000.00 Mbit/s, receive 400.00 Mbit/s, loss 60.00%",
 		"ethtool.rx_queue_0_drops +5, link.rx_dropped +3, link.rx_missed_errors +1",
 		"RcvbufErrors 7",
-		"netserver's own socket (/proc/PID/net/udp): drops 7 over the runs against RcvbufErrors 7: agree",
+		"netserver's own socket (/proc/PID/net/udp): drops 7 against RcvbufErrors 7 over the runs: agree",
 		"**not OK** (2 queue IRQs fired, all on CPU2)",
 		"CPU2 60% soft",
 		"**warning** udp_loss: UDP loss 60.00%",
@@ -320,6 +320,28 @@ func TestInterimsInOutputs(t *testing.T) {
 	for _, name := range []string{"summary.json", "throughput.svg", "cpu-A.svg"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// TestSocketText: read with the socket, RcvbufErrors cover its span (the
+// tail after netserver stopped reading is in the runs' counters only);
+// without, the runs' counters are all there is.
+func TestSocketText(t *testing.T) {
+	for _, tc := range []struct {
+		socks []SocketReading
+		round uint64
+		want  string
+	}{
+		{[]SocketReading{{Drops: 400, RcvbufErrors: 410, CountersRead: true}, {Drops: 300, RcvbufErrors: 300, CountersRead: true}}, 1500,
+			"drops 700 against RcvbufErrors 710 read with it (1500 over the whole runs: what arrived after netserver stopped reading at each test's end): agree"},
+		{[]SocketReading{{Drops: 100, RcvbufErrors: 900, CountersRead: true}}, 900,
+			"drops 100 against RcvbufErrors 900 read with it (900 over the whole runs: what arrived after netserver stopped reading at each test's end): **do not agree**"},
+		{[]SocketReading{{Drops: 400, RcvbufErrors: 400, CountersRead: true}, {Drops: 300}}, 1500,
+			"drops 700 against RcvbufErrors 1500 over the runs: **do not agree**"},
+	} {
+		if got := socketText(tc.socks, tc.round); got != tc.want {
+			t.Errorf("socketText(%+v, %d) =\n%q\nwant\n%q", tc.socks, tc.round, got, tc.want)
 		}
 	}
 }

@@ -24,6 +24,16 @@ type UDPSocketReader interface {
 	UDPSockets(ctx context.Context, pid int) ([]nic.UDPSocket, error)
 }
 
+// UDPCountersReader is a side that can read the Udp counters of a
+// process's network namespace (/proc/PID/net/snmp), at the same moment as
+// its sockets, so that a socket's drops are held against RcvbufErrors
+// over the same span: netserver stops reading at the test's end and
+// everything that still arrives is dropped until the socket closes,
+// after the last reading.
+type UDPCountersReader interface {
+	UDPCounters(ctx context.Context, pid int) (nic.UDPCounters, error)
+}
+
 // SocketReading is netserver's own UDP data socket during one run, as
 // /proc/PID/net/udp shows it (prometheus/procfs NetUDP): the per-socket
 // view of a receive buffer overflow, beside Udp RcvbufErrors.
@@ -38,13 +48,18 @@ type SocketReading struct {
 	// RxQueueMaxBytes is the most that waited in a receive queue at any
 	// reading: near the buffer size, the reader was the bottleneck.
 	RxQueueMaxBytes uint64 `json:"rx_queue_max_bytes"`
+	// RcvbufErrors is the namespace's Udp RcvbufErrors growth from the
+	// run's start to the last reading of the socket (the same span as
+	// Drops); CountersRead is false when they could not be read with it.
+	RcvbufErrors uint64 `json:"rcvbuf_errors"`
+	CountersRead bool   `json:"counters_read"`
 	// Samples is how many readings were taken; Errors the last failure.
 	Samples int    `json:"samples"`
 	Error   string `json:"error,omitempty"`
 }
 
 // SampleEvery is how often netserver's socket is read during a run.
-const SampleEvery = 200 * time.Millisecond
+const SampleEvery = 20 * time.Millisecond
 
 // socketReaderOf is how a side's sockets are read, nil when they cannot
 // be from here.
@@ -62,6 +77,24 @@ func socketReaderOf(s runbook.Side) UDPSocketReader {
 type localSockets struct {
 	proc string // /proc's stand-in, "" for /proc
 	root nic.Root
+}
+
+// UDPCounters reads the Udp counters of pid's namespace.
+func (l localSockets) UDPCounters(_ context.Context, pid int) (nic.UDPCounters, error) {
+	proc := l.proc
+	if proc == "" {
+		proc = "/proc"
+	}
+	f, err := os.Open(filepath.Join(proc, strconv.Itoa(pid), "net", "snmp"))
+	if err != nil {
+		return nic.UDPCounters{}, err
+	}
+	defer f.Close()
+	s, err := nic.ParseSNMP(f)
+	if err != nil {
+		return nic.UDPCounters{}, err
+	}
+	return s.UDP()
 }
 
 // UDPSockets reads pid's sockets and those of its children
@@ -110,6 +143,7 @@ type socketWatch struct {
 	rxMax  uint64
 	n      int
 	err    error
+	udp    *nic.UDPCounters // at the last reading that saw a socket
 }
 
 // watchSockets starts reading pid's sockets every SampleEvery.
@@ -146,11 +180,19 @@ func (w *socketWatch) read(ctx context.Context, r UDPSocketReader, pid int) {
 		w.last[s.Inode] = s
 		w.rxMax = max(w.rxMax, s.RxQueueBytes)
 	}
+	if c, ok := r.(UDPCountersReader); ok && len(socks) > 0 {
+		if u, err := c.UDPCounters(ctx, pid); err == nil {
+			w.udp = &u
+		} else {
+			w.err = err
+		}
+	}
 }
 
 // stop ends the readings with a last one (a socket still open has its
-// newest count) and sums the sockets seen.
-func (w *socketWatch) stop() *SocketReading {
+// newest count) and sums the sockets seen; before is the namespace's Udp
+// counters at the run's start.
+func (w *socketWatch) stop(before nic.UDPCounters) *SocketReading {
 	w.cancel()
 	<-w.done
 	w.read(w.ctx, w.r, w.pid)
@@ -160,6 +202,9 @@ func (w *socketWatch) stop() *SocketReading {
 	for _, s := range w.last {
 		r.Drops += s.Drops
 	}
+	if w.udp != nil {
+		r.RcvbufErrors, r.CountersRead = w.udp.Sub(before).RcvbufErrors, true
+	}
 	if w.err != nil {
 		r.Error = w.err.Error()
 	}
@@ -167,7 +212,8 @@ func (w *socketWatch) stop() *SocketReading {
 }
 
 // addSocket stores one run's socket reading with the round, beside
-// udp_rcvbuf_errors: netserver_socket_drops and netserver_socket_rxq_max.
+// udp_rcvbuf_errors: netserver_socket_drops, netserver_socket_rcvbuf_errors
+// (RcvbufErrors over the same span) and netserver_socket_rxq_max.
 func addSocket(round *report.Round, s *SocketReading) error {
 	if s == nil {
 		return nil
@@ -175,13 +221,10 @@ func addSocket(round *report.Round, s *SocketReading) error {
 	if err := round.AddValue(report.MetricSocketDrops, nil, "count", report.LowerIsBetter, float64(s.Drops)); err != nil {
 		return err
 	}
-	return round.AddValue("netserver_socket_rxq_max", nil, report.UnitBytes, report.LowerIsBetter, float64(s.RxQueueMaxBytes))
-}
-
-// socketOrZero is a reading, or the zero one.
-func socketOrZero(s *SocketReading) SocketReading {
-	if s == nil {
-		return SocketReading{}
+	if s.CountersRead {
+		if err := round.AddValue(report.MetricSocketSpanRcvbufErrors, nil, "count", report.LowerIsBetter, float64(s.RcvbufErrors)); err != nil {
+			return err
+		}
 	}
-	return *s
+	return round.AddValue("netserver_socket_rxq_max", nil, report.UnitBytes, report.LowerIsBetter, float64(s.RxQueueMaxBytes))
 }
