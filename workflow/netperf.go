@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
+	"github.com/rocekit/rocekit/internal/ownfile"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/report"
@@ -20,8 +22,10 @@ const (
 	// NetperfStop: a failed run ends the round and the rounds after it;
 	// RunUDPRounds returns the error with the rounds done so far (each
 	// stored). The runbook's default: a run that fails is a setup to fix.
+	// Under either policy, a failed round's outputs so far are kept in
+	// Out/failed/NAME/ (raw/N/netperf.stderr, ...).
 	NetperfStop NetperfPolicy = iota
-	// NetperfKeepGoing: a failed run is a warning of its round, with its
+	// NetperfKeepGoing: a failed run is a note of its round, with its
 	// output kept in the archive (raw/N/), and the next run goes on; a
 	// round whose every run failed is neither archived nor stored, carries
 	// its error in UDPRoundResult.Err and a critical finding, and the next
@@ -99,7 +103,8 @@ type UDPRoundResult struct {
 	Previous *report.Round
 	// Comparison is Round against Previous; nil without one.
 	Comparison *report.Comparison
-	// Archive is the archive's path ("" when Out is "").
+	// Archive is the archive's path ("" when Out is ""); for a round that
+	// failed, the folder its files were kept in (Out/failed/NAME).
 	Archive string
 	// Files are the archive's files besides the generated ones.
 	Files []report.ArchiveFile
@@ -150,6 +155,9 @@ func RunUDPRounds(ctx context.Context, sides *runbook.Sides, o UDPOptions) ([]UD
 		}
 		if err != nil {
 			err = fmt.Errorf("round %s: %w", s.Letter, err)
+			if kerr := t.keepFailed(&res); kerr != nil {
+				err = errors.Join(err, kerr)
+			}
 			if o.Policy != NetperfKeepGoing || ctx.Err() != nil {
 				return results, err
 			}
@@ -163,6 +171,28 @@ func RunUDPRounds(ctx context.Context, sides *runbook.Sides, o UDPOptions) ([]UD
 		results = append(results, res)
 	}
 	return results, nil
+}
+
+// keepFailed writes the files of a round that failed (netperf's and
+// netserver's output, the snapshots so far) into Out/failed/NAME/, so that
+// what both ends printed is kept beside the report; it sets res.Archive
+// to that folder.
+func (t *udpTuner) keepFailed(res *UDPRoundResult) error {
+	if t.o.Out == "" || len(res.Files) == 0 {
+		return nil
+	}
+	dir := filepath.Join(t.o.Out, "failed", res.Spec.Name())
+	for _, f := range res.Files {
+		path := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := ownfile.MkdirAll(filepath.Dir(path)); err != nil {
+			return err
+		}
+		if err := ownfile.WriteFile(path, f.Data, 0o644); err != nil {
+			return err
+		}
+	}
+	res.Archive = dir
+	return nil
 }
 
 // RuleRoundFailed is the finding of a round whose every run failed
@@ -253,6 +283,12 @@ func (t *udpTuner) round(ctx context.Context, s UDPRound) (UDPRoundResult, error
 		report.ArchiveFile{Name: "raw/netserver.stdout", Data: srv.Process().Stdout().Bytes()},
 		report.ArchiveFile{Name: "raw/netserver.stderr", Data: srv.Process().Stderr().Bytes()})
 	if err != nil {
+		// What the runs printed, kept beside the report (keepFailed).
+		for i, r := range runs {
+			if files, ferr := runFiles(i, r); ferr == nil {
+				res.Files = append(res.Files, files...)
+			}
+		}
 		return res, err
 	}
 	if stopErr != nil {
@@ -304,7 +340,7 @@ func (t *udpTuner) runs(ctx context.Context, s UDPRound, opts netperf.Options, s
 		}
 		if r.Err != nil {
 			if t.o.Policy != NetperfKeepGoing || ctx.Err() != nil {
-				return nil, fmt.Errorf("netperf run %d: %w", i+1, r.Err)
+				return append(runs, r), fmt.Errorf("netperf run %d: %w", i+1, r.Err)
 			}
 			res.Notes = append(res.Notes, fmt.Sprintf("netperf run %d failed: %v", i+1, r.Err))
 		}

@@ -194,6 +194,10 @@ func TestRunUDPRoundsPolicy(t *testing.T) {
 		o.Policy = policy
 		results, err := workflow.RunUDPRounds(context.Background(), sides, o)
 		stored, _, _ := o.Store.Load()
+		// Either way, what the failed round's netperf printed is kept.
+		if b, kerr := os.ReadFile(filepath.Join(o.Out, "failed", "udp_stream_A_default", "raw", "0", "netperf.stderr")); kerr != nil || !strings.Contains(string(b), "establish_control") {
+			t.Errorf("policy %d: failed round's netperf.stderr %q, %v", policy, b, kerr)
+		}
 		if policy == workflow.NetperfStop {
 			if !errors.Is(err, netperf.ErrFailed) || len(results) != 0 || len(stored) != 0 {
 				t.Errorf("stop: %d results, %d stored, %v; want none and netperf's error", len(results), len(stored), err)
