@@ -285,7 +285,7 @@ func (t *udpTuner) round(ctx context.Context, s UDPRound) (UDPRoundResult, error
 	if err != nil {
 		// What the runs printed, kept beside the report (keepFailed).
 		for i, r := range runs {
-			if files, ferr := runFiles(i, r); ferr == nil {
+			if files, ferr := udpRunFiles(i, r); ferr == nil {
 				res.Files = append(res.Files, files...)
 			}
 		}
@@ -372,5 +372,5 @@ func (t *udpTuner) hostState(res *UDPRoundResult) (governors []irq.CPUGovernor, 
 	return governors, nil, false
 }
 
-// errAllFailed means every run of a round failed.
-var errAllFailed = errors.New("workflow: every netperf run of the round failed")
+// udpErrAllFailed means every run of a round failed.
+var udpErrAllFailed = errors.New("workflow: every netperf run of the round failed")

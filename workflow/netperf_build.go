@@ -25,7 +25,7 @@ func (t *udpTuner) build(ctx context.Context, s UDPRound, opts netperf.Options, 
 	results := make([]*netperf.Result, len(runs))
 	for i, r := range runs {
 		results[i] = r.Result
-		files, err := runFiles(i, r)
+		files, err := udpRunFiles(i, r)
 		if err != nil {
 			return err
 		}
@@ -35,7 +35,7 @@ func (t *udpTuner) build(ctx context.Context, s UDPRound, opts netperf.Options, 
 		}
 	}
 	if len(ok) == 0 {
-		return fmt.Errorf("%w: %d of %d (%v)", errAllFailed, len(runs), len(runs), runs[0].Err)
+		return fmt.Errorf("%w: %d of %d (%v)", udpErrAllFailed, len(runs), len(runs), runs[0].Err)
 	}
 	start := runs[0].NearBefore.Time
 	round, err := report.FromNetperf(s.Name(), start, results...)
@@ -57,10 +57,10 @@ func (t *udpTuner) build(ctx context.Context, s UDPRound, opts netperf.Options, 
 		if r.Err != nil {
 			continue
 		}
-		if err := addCounters(&round, r); err != nil {
+		if err := udpAddCounters(&round, r); err != nil {
 			return fmt.Errorf("run %d: %w", i+1, err)
 		}
-		if err := addSocket(&round, r.Socket); err != nil {
+		if err := udpAddSocket(&round, r.Socket); err != nil {
 			return err
 		}
 		round.Outputs = append(round.Outputs, report.Output{Repeat: i, Role: "client", Stream: "stdout", Path: fmt.Sprintf("raw/%d/netperf.stdout", i)})
@@ -78,7 +78,7 @@ func (t *udpTuner) build(ctx context.Context, s UDPRound, opts netperf.Options, 
 	if res.Sender, err = runbook.Between(res.Near, first.NearBefore, last.NearAfter); err != nil {
 		return fmt.Errorf("sender counters: %w", err)
 	}
-	addFrameSize(&round, res.Receiver)
+	udpAddFrameSize(&round, res.Receiver)
 	round.Fingerprint = t.fingerprint(ctx, res, opts, srv)
 	round.Bottleneck = report.Bottleneck(report.BottleneckInput{Round: &round,
 		Ends: []report.End{{Host: t.sides.Near.Name(), Snapshot: res.Near.Snapshot}, {Host: t.sides.Far.Name(), Snapshot: res.Far.Snapshot}},
@@ -100,10 +100,10 @@ func (t *udpTuner) build(ctx context.Context, s UDPRound, opts netperf.Options, 
 	return nil
 }
 
-// addCounters adds one run's counters to the round: the receiver's NIC
+// udpAddCounters adds one run's counters to the round: the receiver's NIC
 // losses, UDP errors, CPU load and queue interrupts per CPU, and the
 // sender's NIC losses and UDP send-buffer errors (near_*).
-func addCounters(round *report.Round, r netperfRun) error {
+func udpAddCounters(round *report.Round, r netperfRun) error {
 	if r.ReceiverErr != nil {
 		return fmt.Errorf("receiver counters: %w", r.ReceiverErr)
 	}
@@ -127,10 +127,10 @@ func addCounters(round *report.Round, r netperfRun) error {
 	return round.AddValue("near_udp_sndbuf_errors", nil, "count", report.LowerIsBetter, float64(r.Sender.UDP.SndbufErrors))
 }
 
-// addFrameSize records the receiver's mean frame size over the round
+// udpAddFrameSize records the receiver's mean frame size over the round
 // (rx_bytes / rx_packets of its link counters), the evidence that an MTU
 // round sent frames above 1500 bytes.
-func addFrameSize(round *report.Round, g runbook.Growth) {
+func udpAddFrameSize(round *report.Round, g runbook.Growth) {
 	var bytes, packets uint64
 	for _, c := range g.Stats.Counters {
 		if c.Source != nic.SourceLink {
@@ -148,9 +148,9 @@ func addFrameSize(round *report.Round, g runbook.Growth) {
 	}
 }
 
-// runFiles are one run's archive files: netperf's output and both ends'
+// udpRunFiles are one run's archive files: netperf's output and both ends'
 // counters before and after.
-func runFiles(i int, r netperfRun) ([]report.ArchiveFile, error) {
+func udpRunFiles(i int, r netperfRun) ([]report.ArchiveFile, error) {
 	var files []report.ArchiveFile
 	if r.Result != nil {
 		files = append(files, report.ArchiveFile{Name: fmt.Sprintf("raw/%d/netperf.stdout", i), Data: r.Result.Stdout},
@@ -223,10 +223,10 @@ func (t *udpTuner) fingerprint(ctx context.Context, res *UDPRoundResult, opts ne
 		// The server's own command line, not the runner's: a peer runs it
 		// through its agent (rocekit-peer exec), which rerun.sh does not.
 		Argv:   []report.SideArgv{t.argv("server", t.sides.Far, srv.Argv(), res), t.argv("client", t.sides.Near, opts.Argv(), res)},
-		Kernel: hostsKernel(t.o.Preflight),
+		Kernel: udpHostsKernel(t.o.Preflight),
 	}
 	if fp.Kernel == "" {
-		fp.Kernel = hostsKernel(t.kernels)
+		fp.Kernel = udpHostsKernel(t.kernels)
 	}
 	if known {
 		fp.IRQBalance = report.IRQBalanceState(pids)
@@ -273,7 +273,7 @@ func toolVersion(ctx context.Context, side runbook.Side, argv []string) (string,
 	// Bounded: a build whose -V does not exit must not hold the round.
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	out, err := runOutput(ctx, side, argv)
+	out, err := udpRunOutput(ctx, side, argv)
 	if err != nil {
 		return "", err
 	}
@@ -330,8 +330,8 @@ func (t *udpTuner) argv(role string, s runbook.Side, argv []string, res *UDPRoun
 	return a
 }
 
-// hostsKernel is the kernel of both ends, once when they agree.
-func hostsKernel(hosts []report.HostFacts) string {
+// udpHostsKernel is the kernel of both ends, once when they agree.
+func udpHostsKernel(hosts []report.HostFacts) string {
 	var ks []string
 	for _, h := range hosts {
 		if h.Kernel != "" && (len(ks) == 0 || !strings.HasSuffix(ks[0], " "+h.Kernel)) {

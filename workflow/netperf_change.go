@@ -31,18 +31,18 @@ type IRQBalancePauser interface {
 // the MTU): the round does not run in the state it says.
 const RuleSettingDrifted = "setting_drifted"
 
-// end is one side and its netdev.
-type end struct {
+// udpEnd is one side and its netdev.
+type udpEnd struct {
 	side   runbook.Side
 	netdev string
 }
 
 // ends are both sides; once when they share a kernel (a namespace here),
 // for host-wide settings: sysctls of net.core, irqbalance.
-func (t *udpTuner) ends(hostWide bool) []end {
-	e := []end{{t.sides.Near, t.sides.NearNetdev}}
+func (t *udpTuner) ends(hostWide bool) []udpEnd {
+	e := []udpEnd{{t.sides.Near, t.sides.NearNetdev}}
 	if !hostWide || t.sides.Mode == runbook.TwoHosts {
-		e = append(e, end{t.sides.Far, t.sides.FarNetdev})
+		e = append(e, udpEnd{t.sides.Far, t.sides.FarNetdev})
 	}
 	return e
 }
@@ -82,7 +82,7 @@ func (t *udpTuner) apply(ctx context.Context, s UDPRound, opts netperf.Options, 
 		if err != nil {
 			return fmt.Errorf("spread the IRQs of %s (%s): %w", e.netdev, e.side.Name(), err)
 		}
-		res.Changes = append(res.Changes, spreadText(e.netdev, e.side.Name(), sp))
+		res.Changes = append(res.Changes, udpSpreadText(e.netdev, e.side.Name(), sp))
 		res.Notes = append(res.Notes, warnjson.Strings(sp.Warnings)...)
 		file, err := report.JSONFile("changes/spread-"+t.role(e.side)+".json", sp)
 		if err != nil {
@@ -94,7 +94,7 @@ func (t *udpTuner) apply(ctx context.Context, s UDPRound, opts netperf.Options, 
 			return fmt.Errorf("governor %s on %s: %w", t.o.Governor, e.side.Name(), err)
 		}
 		if g.Set {
-			res.Changes = append(res.Changes, fmt.Sprintf("governor %s on %s (was %s)", t.o.Governor, e.side.Name(), orNone(report.GovernorSummary(g.Replaced))))
+			res.Changes = append(res.Changes, fmt.Sprintf("governor %s on %s (was %s)", t.o.Governor, e.side.Name(), udpOrNone(report.GovernorSummary(g.Replaced))))
 		} else {
 			res.Notes = append(res.Notes, fmt.Sprintf("governor %s not set on %s: %s", t.o.Governor, e.side.Name(), g.Reason))
 		}
@@ -122,7 +122,7 @@ func (t *udpTuner) raiseLimits(ctx context.Context, want int, res *UDPRoundResul
 			if err := e.side.SetSysctl(ctx, key, strconv.Itoa(want)); err != nil {
 				return fmt.Errorf("%s on %s: %w", key, e.side.Name(), err)
 			}
-			res.Changes = append(res.Changes, fmt.Sprintf("%s %d on %s (was %s)", key, want, e.side.Name(), orNone(cur[key])))
+			res.Changes = append(res.Changes, fmt.Sprintf("%s %d on %s (was %s)", key, want, e.side.Name(), udpOrNone(cur[key])))
 			if i < len(t.o.Preflight) && t.o.Preflight[i].Sysctls != nil {
 				t.o.Preflight[i].Sysctls[key] = strconv.Itoa(want)
 			}
@@ -206,14 +206,14 @@ func (t *udpTuner) role(s runbook.Side) string {
 	return "near"
 }
 
-// spreadText says what SpreadIRQs did: "IRQs of eth0 (local) spread by
+// udpSpreadText says what SpreadIRQs did: "IRQs of eth0 (local) spread by
 // node: 25→0, 26→1; left alone: 24 (control vector)".
-func spreadText(netdev, where string, sp runbook.Spread) string {
+func udpSpreadText(netdev, where string, sp runbook.Spread) string {
 	var a []string
 	for _, x := range sp.Assign {
 		a = append(a, fmt.Sprintf("%d→%s", x.IRQ, x.CPUs))
 	}
-	t := fmt.Sprintf("IRQs of %s (%s) spread (%s): %s", netdev, where, sp.Policy, orNone(strings.Join(a, ", ")))
+	t := fmt.Sprintf("IRQs of %s (%s) spread (%s): %s", netdev, where, sp.Policy, udpOrNone(strings.Join(a, ", ")))
 	if len(sp.Skipped) > 0 {
 		var s []string
 		for _, x := range sp.Skipped {
@@ -224,8 +224,8 @@ func spreadText(netdev, where string, sp runbook.Spread) string {
 	return t
 }
 
-// orNone gives "none" for an empty string.
-func orNone(s string) string {
+// udpOrNone gives "none" for an empty string.
+func udpOrNone(s string) string {
 	if s == "" {
 		return "none"
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/rocekit/rocekit/runbook"
 )
 
-// endLog is one end's kernel log read at a round's start.
-type endLog struct {
+// udpEndLog is one end's kernel log read at a round's start.
+type udpEndLog struct {
 	role   string // "near", "far", "host"
 	side   runbook.Side
 	before []kmsg.Record
@@ -21,10 +21,10 @@ type endLog struct {
 
 // readKernelLogs reads both ends' kernel logs before the runs (once when
 // both ends share a kernel); an end whose log cannot be read is a note.
-func (t *udpTuner) readKernelLogs(ctx context.Context, res *UDPRoundResult) []endLog {
-	ends := []endLog{{role: "near", side: t.sides.Near}}
+func (t *udpTuner) readKernelLogs(ctx context.Context, res *UDPRoundResult) []udpEndLog {
+	ends := []udpEndLog{{role: "near", side: t.sides.Near}}
 	if t.sides.Mode == runbook.TwoHosts {
-		ends = append(ends, endLog{role: "far", side: t.sides.Far})
+		ends = append(ends, udpEndLog{role: "far", side: t.sides.Far})
 	} else {
 		ends[0].role = "host"
 	}
@@ -41,7 +41,7 @@ func (t *udpTuner) readKernelLogs(ctx context.Context, res *UDPRoundResult) []en
 
 // kernelLogFindings reads the logs again and keeps the NICs' drivers'
 // new lines: in the archive (kernel-log/ROLE.txt) and as findings.
-func (t *udpTuner) kernelLogFindings(ctx context.Context, ends []endLog, res *UDPRoundResult) {
+func (t *udpTuner) kernelLogFindings(ctx context.Context, ends []udpEndLog, res *UDPRoundResult) {
 	for _, e := range ends {
 		if !e.ok {
 			continue
@@ -63,9 +63,9 @@ func (t *udpTuner) kernelLogFindings(ctx context.Context, ends []endLog, res *UD
 	}
 }
 
-// runOutput runs a command that ends by itself on a side and returns its
+// udpRunOutput runs a command that ends by itself on a side and returns its
 // stdout and stderr.
-func runOutput(ctx context.Context, side runbook.Side, argv []string) (string, error) {
+func udpRunOutput(ctx context.Context, side runbook.Side, argv []string) (string, error) {
 	p, err := host.Run(ctx, side.Runner(), host.Cmd{Argv: argv, MaxOutputBytes: 1 << 16})
 	if err != nil {
 		return "", err

@@ -63,7 +63,7 @@ func TestRunUDPRoundsNetns(t *testing.T) {
 		rcvbuf, _ := r.Round.Metric("udp_rcvbuf_errors")
 		frame, _ := r.Round.Metric("recv_frame_mean")
 		t.Logf("%s: sockets %+v, RcvbufErrors per run %v, mean frame %v", r.Round.Name, r.Sockets, rcvbuf.Values, frame.Values)
-		if f, ok := findingOf(r.Round, report.RuleSocketDropsDisagree); ok {
+		if f, ok := udpFindingOf(r.Round, report.RuleSocketDropsDisagree); ok {
 			t.Errorf("%s: %s", r.Round.Name, f.Summary)
 		}
 	}
@@ -81,7 +81,7 @@ func TestRunUDPRoundsNetns(t *testing.T) {
 	if results[2].Sockets != nil {
 		t.Errorf("round T: sockets %+v, want none read (TCP)", results[2].Sockets)
 	}
-	if _, ok := findingOf(results[2].Round, workflow.RuleUDPAgainstTCP); !ok {
+	if _, ok := udpFindingOf(results[2].Round, workflow.RuleUDPAgainstTCP); !ok {
 		t.Errorf("round T: no udp_against_tcp finding: %+v", results[2].Round.Findings)
 	}
 	for _, l := range []struct{ ns, dev string }{{"rkudpnear", "rkudp0"}, {"rkudpfar", "rkudp1"}} {

@@ -19,10 +19,10 @@ import (
 	"github.com/rocekit/rocekit/workflow"
 )
 
-// fakeSides are two fake ends playing a synthetic UDP_STREAM run of 90 %
+// udpFakeSides are two fake ends playing a synthetic UDP_STREAM run of 90 %
 // received; the receiver's counters grow 9000-byte frames and 5000
 // RcvbufErrors per run, its netserver socket holds drops sockDrops.
-func fakeSides(t *testing.T, sockDrops uint64) (*runbook.Sides, *rocekittest.FakeSide, *rocekittest.FakeSide) {
+func udpFakeSides(t *testing.T, sockDrops uint64) (*runbook.Sides, *rocekittest.FakeSide, *rocekittest.FakeSide) {
 	t.Helper()
 	c := rocekittest.SyntheticUDPStream(rocekittest.UDPStreamNumbers{Sent: 100000, Received: 90000, Elapsed: time.Second})
 	near, err := rocekittest.NewFakeSide("fake near", c, "eth0", "198.18.0.1")
@@ -50,7 +50,7 @@ func udpOptions(t *testing.T, dir, rounds string) workflow.UDPOptions {
 		Netperf: netperf.Options{Length: time.Second, MessageSize: 1400, LocalSocketBuffer: 2 << 20, RemoteSocketBuffer: 2 << 20}}
 }
 
-func findingOf(r report.Round, rule string) (report.Finding, bool) {
+func udpFindingOf(r report.Round, rule string) (report.Finding, bool) {
 	i := slices.IndexFunc(r.Findings, func(f report.Finding) bool { return f.Rule == rule })
 	if i < 0 {
 		return report.Finding{}, false
@@ -65,7 +65,7 @@ func findingOf(r report.Round, rule string) (report.Finding, bool) {
 // archived, then stored, with both ends' versions and command lines.
 func TestRunUDPRoundsGroups(t *testing.T) {
 	dir := t.TempDir()
-	sides, near, far := fakeSides(t, 5000)
+	sides, near, far := udpFakeSides(t, 5000)
 	o := udpOptions(t, dir, "1,2,3,T")
 	results, err := workflow.RunUDPRounds(context.Background(), sides, o)
 	if err != nil {
@@ -91,7 +91,7 @@ func TestRunUDPRoundsGroups(t *testing.T) {
 			!slices.Contains(fp.Tools, report.Param{Key: "netperf[fake near]", Value: "2.7.0"}) {
 			t.Errorf("%s: fingerprint %+v: want both command lines and both versions", r.Round.Name, fp)
 		}
-		if _, ok := findingOf(r.Round, report.RuleSocketDropsDisagree); ok {
+		if _, ok := udpFindingOf(r.Round, report.RuleSocketDropsDisagree); ok {
 			t.Errorf("%s: socket drops 5000 against RcvbufErrors 5000 said to disagree", r.Round.Name)
 		}
 	}
@@ -112,7 +112,7 @@ func TestRunUDPRoundsGroups(t *testing.T) {
 	if want := []string{"mtu eth1 9000", "irqbalance paused", "spread eth1"}; !slices.Equal(far.Changes, want) {
 		t.Errorf("far changes %q, want %q", far.Changes, want)
 	}
-	if f, ok := findingOf(results[3].Round, workflow.RuleUDPAgainstTCP); !ok || !strings.Contains(f.Summary, "UDP at ") {
+	if f, ok := udpFindingOf(results[3].Round, workflow.RuleUDPAgainstTCP); !ok || !strings.Contains(f.Summary, "UDP at ") {
 		t.Errorf("round T findings %+v: want udp_against_tcp", results[3].Round.Findings)
 	}
 	if m, ok := results[1].Round.Metric("recv_frame_mean"); !ok || m.Values[0] != 9000 {
@@ -144,7 +144,7 @@ func TestRunUDPRoundsGroups(t *testing.T) {
 // TestRunUDPRoundsDrift: a setting that does not hold once a round has
 // made its changes is a finding of that round.
 func TestRunUDPRoundsDrift(t *testing.T) {
-	sides, _, far := fakeSides(t, 5000)
+	sides, _, far := udpFakeSides(t, 5000)
 	far.Drift = "irqbalance moved it"
 	results, err := workflow.RunUDPRounds(context.Background(), sides, udpOptions(t, t.TempDir(), "1,2,3"))
 	if err != nil {
@@ -153,7 +153,7 @@ func TestRunUDPRoundsDrift(t *testing.T) {
 	// Read back after the round's own changes: round 2's MTU, then
 	// round 3's irqbalance pause and IRQ spread too.
 	for i, want := range []int{0, 1, 3} {
-		f, ok := findingOf(results[i].Round, workflow.RuleSettingDrifted)
+		f, ok := udpFindingOf(results[i].Round, workflow.RuleSettingDrifted)
 		if len(results[i].Drifts) != want || ok != (want > 0) || (ok && !strings.Contains(f.Summary, "irqbalance moved it")) {
 			t.Errorf("round %s: drifts %q, finding %v; want %d drifted", results[i].Spec.Letter, results[i].Drifts, ok, want)
 		}
@@ -163,12 +163,12 @@ func TestRunUDPRoundsDrift(t *testing.T) {
 // TestRunUDPRoundsSocketDisagree: netserver's socket dropping twice what
 // RcvbufErrors counted is a finding.
 func TestRunUDPRoundsSocketDisagree(t *testing.T) {
-	sides, _, _ := fakeSides(t, 10000)
+	sides, _, _ := udpFakeSides(t, 10000)
 	results, err := workflow.RunUDPRounds(context.Background(), sides, udpOptions(t, t.TempDir(), "A"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, ok := findingOf(results[0].Round, report.RuleSocketDropsDisagree)
+	f, ok := udpFindingOf(results[0].Round, report.RuleSocketDropsDisagree)
 	if !ok || !strings.Contains(f.Summary, "run 1: socket 10000, RcvbufErrors 5000") {
 		t.Errorf("findings %+v: want socket_drops_disagree", results[0].Round.Findings)
 	}
@@ -180,7 +180,7 @@ func TestRunUDPRoundsSocketDisagree(t *testing.T) {
 func TestRunUDPRoundsPolicy(t *testing.T) {
 	for _, policy := range []workflow.NetperfPolicy{workflow.NetperfStop, workflow.NetperfKeepGoing} {
 		dir := t.TempDir()
-		sides, near, _ := fakeSides(t, 0)
+		sides, near, _ := udpFakeSides(t, 0)
 		inner, runs := near.Fake.Respond, 0
 		near.Fake.Respond = func(c host.Cmd) host.FakeScript {
 			if c.Argv[0] == "netperf" && !slices.Contains(c.Argv, "-V") {
@@ -207,7 +207,7 @@ func TestRunUDPRoundsPolicy(t *testing.T) {
 		if err != nil || len(results) != 2 || results[0].Err == nil || results[1].Err != nil {
 			t.Fatalf("keep going: %d results, %v", len(results), err)
 		}
-		if f, ok := findingOf(results[0].Round, workflow.RuleRoundFailed); !ok || f.Severity != report.SeverityCritical {
+		if f, ok := udpFindingOf(results[0].Round, workflow.RuleRoundFailed); !ok || f.Severity != report.SeverityCritical {
 			t.Errorf("keep going: round A findings %+v, want a critical round_failed", results[0].Round.Findings)
 		}
 		if len(stored) != 1 || stored[0].Name != "udp_stream_S_sockmax" {
@@ -219,7 +219,7 @@ func TestRunUDPRoundsPolicy(t *testing.T) {
 // TestRunUDPRoundsRefuses: one end, or no rounds, is refused before
 // anything runs.
 func TestRunUDPRoundsRefuses(t *testing.T) {
-	sides, near, _ := fakeSides(t, 0)
+	sides, near, _ := udpFakeSides(t, 0)
 	loop := &runbook.Sides{Mode: runbook.Loopback, Near: near, Far: near}
 	if _, err := workflow.RunUDPRounds(context.Background(), loop, udpOptions(t, t.TempDir(), "A")); !errors.Is(err, runbook.ErrInvalidSides) {
 		t.Errorf("loopback: %v, want ErrInvalidSides", err)
@@ -238,7 +238,7 @@ func TestRunUDPRoundsRefuses(t *testing.T) {
 // round's -m; fingerprint.json has both versions and the kernel.
 func TestUDPRoundRecord(t *testing.T) {
 	dir := t.TempDir()
-	sides, _, _ := fakeSides(t, 0)
+	sides, _, _ := udpFakeSides(t, 0)
 	o := udpOptions(t, dir, "2")
 	o.FarTarget = "root@198.18.0.2:2222"
 	results, err := workflow.RunUDPRounds(context.Background(), sides, o)

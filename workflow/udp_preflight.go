@@ -34,8 +34,8 @@ func (p UDPPreflight) WriteMarkdown(w io.Writer) error {
 	var md strings.Builder
 	fmt.Fprintf(&md, "# Preflight\n\n")
 	for _, h := range p.Hosts {
-		fmt.Fprintf(&md, "- %s: %s, kernel %s, %s %s, rmem_max %s, wmem_max %s, firewalld %s\n", h.Role, orNone(h.Host), orNone(h.Kernel),
-			h.NIC.Netdev, orNone(h.Model), orNone(h.Sysctls["net.core.rmem_max"]), orNone(h.Sysctls["net.core.wmem_max"]), orNone(h.Firewalld))
+		fmt.Fprintf(&md, "- %s: %s, kernel %s, %s %s, rmem_max %s, wmem_max %s, firewalld %s\n", h.Role, udpOrNone(h.Host), udpOrNone(h.Kernel),
+			h.NIC.Netdev, udpOrNone(h.Model), udpOrNone(h.Sysctls["net.core.rmem_max"]), udpOrNone(h.Sysctls["net.core.wmem_max"]), udpOrNone(h.Firewalld))
 	}
 	fmt.Fprintln(&md)
 	if err := report.WriteFindingsMarkdown(&md, p.Findings); err != nil {
@@ -57,12 +57,12 @@ func (p UDPPreflight) WriteFiles(dir string, out io.Writer) error {
 			return err
 		}
 	}
-	if err := writeFile(dir, "preflight.md", []byte(md.String())); err != nil {
+	if err := udpWriteFile(dir, "preflight.md", []byte(md.String())); err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		return err
 	}
-	return writeFile(dir, "preflight.json", append(b, '\n'))
+	return udpWriteFile(dir, "preflight.json", append(b, '\n'))
 }

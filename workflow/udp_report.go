@@ -80,13 +80,13 @@ func SummarizeUDP(mode runbook.Mode, results []UDPRoundResult) UDPSummary {
 		msg, _ := res.Round.Param("msg_size")
 		m, _ := strconv.Atoi(msg)
 		rs := UDPRoundSummary{Name: res.Spec.Name(), Letter: res.Spec.Letter, Test: test, NetdevMTU: res.Far.Snapshot.MTU, MsgSize: m,
-			SendMbps: medianOf(res.Round, "send_throughput"), RecvMbps: medianOf(res.Round, "recv_throughput"),
-			FrameMeanBytes: medianOf(res.Round, "recv_frame_mean"),
-			NICDrops:       nicDrops(res.Receiver.Stats), UDPRcvbufErrors: res.Receiver.UDP.RcvbufErrors,
+			SendMbps: udpMedianOf(res.Round, "send_throughput"), RecvMbps: udpMedianOf(res.Round, "recv_throughput"),
+			FrameMeanBytes: udpMedianOf(res.Round, "recv_frame_mean"),
+			NICDrops:       udpNicDrops(res.Receiver.Stats), UDPRcvbufErrors: res.Receiver.UDP.RcvbufErrors,
 			IRQOK: d.OK, IRQReasons: append([]string{}, d.Reasons...), HotCore: res.Receiver.Load.Hot().CPU,
 			GovernorSet: res.GovernorSet, Drifts: res.Drifts}
 		if res.Spec.TCP {
-			rs.Mbps = medianOf(res.Round, "throughput")
+			rs.Mbps = udpMedianOf(res.Round, "throughput")
 		}
 		if len(res.Sockets) > 0 {
 			var n uint64
@@ -98,7 +98,7 @@ func SummarizeUDP(mode runbook.Mode, results []UDPRoundResult) UDPSummary {
 		if res.Err != nil {
 			rs.Error = res.Err.Error()
 		}
-		if l := medianOf(res.Round, "loss_ratio"); l != nil {
+		if l := udpMedianOf(res.Round, "loss_ratio"); l != nil {
 			pct := 100 * *l
 			rs.LossPct = &pct
 		}
@@ -110,8 +110,8 @@ func SummarizeUDP(mode runbook.Mode, results []UDPRoundResult) UDPSummary {
 	return s
 }
 
-// medianOf returns the median of a round's metric, nil when it has none.
-func medianOf(r report.Round, key string) *float64 {
+// udpMedianOf returns the median of a round's metric, nil when it has none.
+func udpMedianOf(r report.Round, key string) *float64 {
 	m, ok := r.Metric(key)
 	if !ok || len(m.Values) == 0 {
 		return nil
@@ -120,9 +120,9 @@ func medianOf(r report.Round, key string) *float64 {
 	return &med
 }
 
-// nicDrops sums the loss counters that grew, per source (ethtool -S, ip -s
+// udpNicDrops sums the loss counters that grew, per source (ethtool -S, ip -s
 // link), and returns the larger sum: drivers count many drops in both.
-func nicDrops(d nic.StatsDelta) uint64 {
+func udpNicDrops(d nic.StatsDelta) uint64 {
 	sums := map[string]uint64{}
 	for _, c := range d.Losses() {
 		sums[c.Source] += c.Delta
@@ -147,17 +147,17 @@ func WriteUDPReport(dir string, out io.Writer, sides *runbook.Sides, results []U
 			return err
 		}
 	}
-	if err := writeFile(dir, "report.md", []byte(md.String())); err != nil {
+	if err := udpWriteFile(dir, "report.md", []byte(md.String())); err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(SummarizeUDP(sides.Mode, results), "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := writeFile(dir, "summary.json", append(b, '\n')); err != nil {
+	if err := udpWriteFile(dir, "summary.json", append(b, '\n')); err != nil {
 		return err
 	}
-	rounds := roundsOf(results, false)
+	rounds := udpRoundsOf(results, false)
 	var figs []plot.Figure
 	if len(rounds) > 0 {
 		fig, err := plot.UDP(rounds)
@@ -189,22 +189,22 @@ func WriteUDPReport(dir string, out io.Writer, sides *runbook.Sides, results []U
 	}
 	report.SortFindings(findings)
 	return page.WriteFiles(dir, page.Page{Title: fmt.Sprintf("netperf UDP_STREAM tuning (%s)", sides.Mode),
-		Sections: []page.Section{{Title: "netperf-udp-tuning", Findings: findings, Rounds: roundsOf(results, true), Figures: figs, Markdown: md.String()}}})
+		Sections: []page.Section{{Title: "netperf-udp-tuning", Findings: findings, Rounds: udpRoundsOf(results, true), Figures: figs, Markdown: md.String()}}})
 }
 
-// writeFile writes dir/name whole (ownfile).
-func writeFile(dir, name string, data []byte) error {
+// udpWriteFile writes dir/name whole (ownfile).
+func udpWriteFile(dir, name string, data []byte) error {
 	if err := ownfile.MkdirAll(dir); err != nil {
 		return err
 	}
 	return ownfile.WriteFile(filepath.Join(dir, name), data, 0o644)
 }
 
-// roundsOf are the rounds that ran; lean drops their per-CPU metrics (two
+// udpRoundsOf are the rounds that ran; lean drops their per-CPU metrics (two
 // rows per CPU would drown the table on a large host) and interim results
 // (one row per second; interims-throughput.svg shows them), keeping
 // cpu_soft_max and queue_irq_busiest_share.
-func roundsOf(results []UDPRoundResult, lean bool) []report.Round {
+func udpRoundsOf(results []UDPRoundResult, lean bool) []report.Round {
 	var rounds []report.Round
 	for _, r := range results {
 		if r.Err != nil {
@@ -232,7 +232,7 @@ func WriteUDPMarkdown(w io.Writer, sides *runbook.Sides, results []UDPRoundResul
 	}
 	first := results[0]
 	fmt.Fprintf(w, "# netperf UDP_STREAM tuning (%s)\n\n", sides.Mode)
-	if err := report.WriteAnswersMarkdown(w, roundsOf(results, false)); err != nil {
+	if err := report.WriteAnswersMarkdown(w, udpRoundsOf(results, false)); err != nil {
 		return err
 	}
 	if fp := first.Round.Fingerprint; fp != nil {
@@ -253,7 +253,7 @@ func WriteUDPMarkdown(w io.Writer, sides *runbook.Sides, results []UDPRoundResul
 	writeEnvironment(w, sides, first)
 	fmt.Fprintf(w, "\n## Rounds side by side\n\n")
 	fmt.Fprintf(w, "Medians ± 95%% CI over the runs; per-CPU values are in the store, the archives and cpu-LETTER.svg.\n\n")
-	if err := report.WriteSideBySideMarkdown(w, roundsOf(results, true)); err != nil {
+	if err := report.WriteSideBySideMarkdown(w, udpRoundsOf(results, true)); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\n![send and receive throughput, loss and drops per round](throughput.svg)\n")
@@ -313,23 +313,23 @@ func writeEnvironment(w io.Writer, sides *runbook.Sides, r UDPRoundResult) {
 		name string
 		f    func(runbook.NetdevInfo) string
 	}{
-		{"netdev", func(n runbook.NetdevInfo) string { return n.Snapshot.Netdev + " " + orNone(n.Addr) }},
+		{"netdev", func(n runbook.NetdevInfo) string { return n.Snapshot.Netdev + " " + udpOrNone(n.Addr) }},
 		{"driver, version", func(n runbook.NetdevInfo) string {
-			return orNone(strings.TrimSpace(n.Snapshot.Driver.Driver + " " + n.Snapshot.Driver.Version))
+			return udpOrNone(strings.TrimSpace(n.Snapshot.Driver.Driver + " " + n.Snapshot.Driver.Version))
 		}},
-		{"firmware", func(n runbook.NetdevInfo) string { return orNone(n.Snapshot.Driver.FirmwareVersion) }},
-		{"bus", func(n runbook.NetdevInfo) string { return orNone(n.Snapshot.Driver.BusInfo) }},
-		{"link", func(n runbook.NetdevInfo) string { return linkText(n.Snapshot.Link) }},
+		{"firmware", func(n runbook.NetdevInfo) string { return udpOrNone(n.Snapshot.Driver.FirmwareVersion) }},
+		{"bus", func(n runbook.NetdevInfo) string { return udpOrNone(n.Snapshot.Driver.BusInfo) }},
+		{"link", func(n runbook.NetdevInfo) string { return udpLinkText(n.Snapshot.Link) }},
 		{"NUMA node (CPUs)", func(n runbook.NetdevInfo) string {
-			return fmt.Sprintf("%d (%s)", n.Snapshot.Device.NUMANode, orNone(n.LocalCPUs.String()))
+			return fmt.Sprintf("%d (%s)", n.Snapshot.Device.NUMANode, udpOrNone(n.LocalCPUs.String()))
 		}},
 		{"MTU", func(n runbook.NetdevInfo) string { return strconv.Itoa(n.Snapshot.MTU) }},
-		{"channels", func(n runbook.NetdevInfo) string { return channelsText(n.Snapshot.Channels) }},
-		{"queue IRQs → affinity", irqText},
+		{"channels", func(n runbook.NetdevInfo) string { return udpChannelsText(n.Snapshot.Channels) }},
+		{"queue IRQs → affinity", udpIrqText},
 	}
 	fmt.Fprintf(w, "| | sender (netperf, %s) | receiver (netserver, %s) |\n|---|---|---|\n", sides.Near.Name(), sides.Far.Name())
 	for _, row := range rows {
-		fmt.Fprintf(w, "| %s | %s | %s |\n", row.name, mdCell(row.f(r.Near)), mdCell(row.f(r.Far)))
+		fmt.Fprintf(w, "| %s | %s | %s |\n", row.name, udpMdCell(row.f(r.Near)), udpMdCell(row.f(r.Far)))
 	}
 	for _, n := range []runbook.NetdevInfo{r.Near, r.Far} {
 		for _, warn := range n.Warnings {
@@ -375,20 +375,20 @@ func writeRound(w io.Writer, sides *runbook.Sides, r UDPRoundResult) {
 		fmt.Fprintf(w, "- receive socket buffer: %s\n", ReceiveBufferText(asked, m.Values[0]))
 	}
 	if r.Spec.TCP {
-		fmt.Fprintf(w, "- TCP_STREAM throughput (median of %d runs): %s Mbit/s\n", len(r.Round.Outputs), numText(s.Mbps))
+		fmt.Fprintf(w, "- TCP_STREAM throughput (median of %d runs): %s Mbit/s\n", len(r.Round.Outputs), udpNumText(s.Mbps))
 	} else {
 		fmt.Fprintf(w, "- throughput (medians of %d runs): send %s Mbit/s, receive %s Mbit/s, loss %s%%\n",
-			len(r.Round.Outputs), numText(s.SendMbps), numText(s.RecvMbps), numText(s.LossPct))
+			len(r.Round.Outputs), udpNumText(s.SendMbps), udpNumText(s.RecvMbps), udpNumText(s.LossPct))
 	}
-	fmt.Fprintf(w, "- receiver NIC drop counters over the round: %s\n", lossesText(r.Receiver.Stats))
+	fmt.Fprintf(w, "- receiver NIC drop counters over the round: %s\n", udpLossesText(r.Receiver.Stats))
 	u := r.Receiver.UDP
 	fmt.Fprintf(w, "- receiver UDP errors: RcvbufErrors %d, InErrors %d, MemErrors %d, NoPorts %d\n",
 		u.RcvbufErrors, u.InErrors, u.MemErrors, u.NoPorts)
 	if s.SocketDrops != nil {
-		fmt.Fprintf(w, "- netserver's own socket (/proc/PID/net/udp): %s\n", socketText(r.Sockets, u.RcvbufErrors))
+		fmt.Fprintf(w, "- netserver's own socket (/proc/PID/net/udp): %s\n", udpSocketText(r.Sockets, u.RcvbufErrors))
 	}
-	fmt.Fprintf(w, "- sender NIC drop counters: %s; SndbufErrors %d\n", lossesText(r.Sender.Stats), r.Sender.UDP.SndbufErrors)
-	fmt.Fprintf(w, "- receiver queue IRQs → affinity at the start: %s\n", irqText(r.Far))
+	fmt.Fprintf(w, "- sender NIC drop counters: %s; SndbufErrors %d\n", udpLossesText(r.Sender.Stats), r.Sender.UDP.SndbufErrors)
+	fmt.Fprintf(w, "- receiver queue IRQs → affinity at the start: %s\n", udpIrqText(r.Far))
 	d := r.Receiver.Distribution
 	verdict := "OK"
 	if !d.OK {
@@ -420,9 +420,9 @@ func writeRound(w io.Writer, sides *runbook.Sides, r UDPRoundResult) {
 	}
 }
 
-// socketText holds netserver's socket drops against RcvbufErrors over
+// udpSocketText holds netserver's socket drops against RcvbufErrors over
 // the same span when they were read together, else over the runs.
-func socketText(socks []SocketReading, round uint64) string {
+func udpSocketText(socks []SocketReading, round uint64) string {
 	var drops, span uint64
 	together := true
 	for _, x := range socks {
@@ -441,8 +441,8 @@ func socketText(socks []SocketReading, round uint64) string {
 	return fmt.Sprintf("drops %d against RcvbufErrors %d %s: %s", drops, against, how, agree)
 }
 
-// linkText is ethtool's speed, duplex and link in one cell.
-func linkText(l *nic.LinkSettings) string {
+// udpLinkText is ethtool's speed, duplex and link in one cell.
+func udpLinkText(l *nic.LinkSettings) string {
 	if l == nil {
 		return "not reported"
 	}
@@ -454,20 +454,20 @@ func linkText(l *nic.LinkSettings) string {
 	if !l.LinkDetected {
 		det = "no link"
 	}
-	return fmt.Sprintf("%s, duplex %s, %s", speed, orNone(string(l.Duplex)), det)
+	return fmt.Sprintf("%s, duplex %s, %s", speed, udpOrNone(string(l.Duplex)), det)
 }
 
-// channelsText is ethtool -l in one cell.
-func channelsText(c *nic.Channels) string {
+// udpChannelsText is ethtool -l in one cell.
+func udpChannelsText(c *nic.Channels) string {
 	if c == nil {
 		return "not reported"
 	}
 	return fmt.Sprintf("combined %d (max %d), rx %d, tx %d", c.Combined, c.MaxCombined, c.Rx, c.Tx)
 }
 
-// irqText lists a netdev's IRQs with their affinity where known: "25
+// udpIrqText lists a netdev's IRQs with their affinity where known: "25
 // virtio1-input.0 → 0-3 (effective 1)".
-func irqText(n runbook.NetdevInfo) string {
+func udpIrqText(n runbook.NetdevInfo) string {
 	var s []string
 	for _, q := range n.IRQs {
 		t := fmt.Sprintf("%d %s", q.IRQ, q.Name)
@@ -479,12 +479,12 @@ func irqText(n runbook.NetdevInfo) string {
 		}
 		s = append(s, t)
 	}
-	return orNone(strings.Join(s, "; "))
+	return udpOrNone(strings.Join(s, "; "))
 }
 
-// lossesText lists the loss counters that grew: "ethtool.rx_queue_0_drops
+// udpLossesText lists the loss counters that grew: "ethtool.rx_queue_0_drops
 // +12".
-func lossesText(d nic.StatsDelta) string {
+func udpLossesText(d nic.StatsDelta) string {
 	var s []string
 	for _, c := range d.Losses() {
 		s = append(s, fmt.Sprintf("%s.%s +%d", c.Source, c.Name, c.Delta))
@@ -495,13 +495,13 @@ func lossesText(d nic.StatsDelta) string {
 	return strings.Join(s, ", ")
 }
 
-// numText prints a median, or a dash when there is none.
-func numText(v *float64) string {
+// udpNumText prints a median, or a dash when there is none.
+func udpNumText(v *float64) string {
 	if v == nil {
 		return "—"
 	}
 	return fmt.Sprintf("%.2f", *v)
 }
 
-// mdCell escapes a table cell.
-func mdCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+// udpMdCell escapes a table cell.
+func udpMdCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

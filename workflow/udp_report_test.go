@@ -17,8 +17,8 @@ import (
 	"github.com/rocekit/rocekit/runbook"
 )
 
-// fakeResults are two rounds as RunUDPRounds builds them, without netperf.
-func fakeResults() []UDPRoundResult {
+// udpFakeResults are two rounds as RunUDPRounds builds them, without netperf.
+func udpFakeResults() []UDPRoundResult {
 	metric := func(name, unit string, vs ...float64) report.Metric {
 		return report.Metric{Name: name, Unit: unit, Values: vs}
 	}
@@ -64,7 +64,7 @@ func fakeResults() []UDPRoundResult {
 }
 
 func TestSummarizeUDP(t *testing.T) {
-	got := SummarizeUDP(runbook.TwoNetns, fakeResults())
+	got := SummarizeUDP(runbook.TwoNetns, udpFakeResults())
 	f := func(v float64) *float64 { return &v }
 	u := func(v uint64) *uint64 { return &v }
 	want := UDPSummary{Mode: "netns",
@@ -101,7 +101,7 @@ func TestSummarizeUDP(t *testing.T) {
 func TestWriteUDPMarkdown(t *testing.T) {
 	sides := &runbook.Sides{Mode: runbook.TwoNetns, Near: &runbook.Local{}, Far: &runbook.Local{Netns: "udppeer"},
 		NearNetdev: "eth0", FarNetdev: "eth1"}
-	results := fakeResults()
+	results := udpFakeResults()
 	tcp := UDPRoundResult{Spec: UDPRound{Letter: "T", TCP: true}, Round: report.Round{Name: "tcp_stream_T",
 		Metrics: []report.Metric{{Name: "throughput", Unit: report.UnitMbps, Values: []float64{1000}}}}}
 	tcp.Round.Findings = UDPAgainstTCP([]report.Round{results[0].Round, results[1].Round}, tcp.Round)
@@ -225,10 +225,10 @@ func TestSideArgv(t *testing.T) {
 
 // TestHostsKernel: one kernel once, two named per end.
 func TestHostsKernel(t *testing.T) {
-	if got := hostsKernel([]report.HostFacts{{Role: "near", Kernel: "6.12.1"}, {Role: "far", Kernel: "6.12.1"}}); got != "6.12.1" {
+	if got := udpHostsKernel([]report.HostFacts{{Role: "near", Kernel: "6.12.1"}, {Role: "far", Kernel: "6.12.1"}}); got != "6.12.1" {
 		t.Errorf("one kernel: %q", got)
 	}
-	if got := hostsKernel([]report.HostFacts{{Role: "near", Kernel: "6.12.1"}, {Role: "far", Kernel: "6.1.0"}}); got != "near 6.12.1, far 6.1.0" {
+	if got := udpHostsKernel([]report.HostFacts{{Role: "near", Kernel: "6.12.1"}, {Role: "far", Kernel: "6.1.0"}}); got != "near 6.12.1, far 6.1.0" {
 		t.Errorf("two kernels: %q", got)
 	}
 }
@@ -255,9 +255,9 @@ func TestMTUMessageSize(t *testing.T) {
 	}
 }
 
-// demoResult is the captured keyval output of netperf -D
+// udpDemoResult is the captured keyval output of netperf -D
 // (netperf/testdata/loopback/tcp-stream-demo-k), as Run parses it.
-func demoResult(t *testing.T) *netperf.Result {
+func udpDemoResult(t *testing.T) *netperf.Result {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "netperf", "testdata", "loopback", "tcp-stream-demo-k", "client.stdout"))
 	if err != nil {
@@ -279,7 +279,7 @@ func demoResult(t *testing.T) *netperf.Result {
 func TestInterimsInOutputs(t *testing.T) {
 	sides := &runbook.Sides{Mode: runbook.TwoNetns, Near: &runbook.Local{}, Far: &runbook.Local{Netns: "udppeer"},
 		NearNetdev: "eth0", FarNetdev: "eth1"}
-	results := fakeResults()[:1] // round A, which has per-CPU load for cpu-A.svg
+	results := udpFakeResults()[:1] // round A, which has per-CPU load for cpu-A.svg
 	dir := t.TempDir()
 	if err := WriteUDPReport(dir, nil, sides, results); err != nil {
 		t.Fatal(err)
@@ -287,7 +287,7 @@ func TestInterimsInOutputs(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "interims-throughput.svg")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("no interims, yet interims-throughput.svg: %v", err)
 	}
-	res := demoResult(t)
+	res := udpDemoResult(t)
 	for i := range 2 {
 		if err := results[0].Round.AddNetperfInterims(i, res); err != nil {
 			t.Fatal(err)
@@ -340,8 +340,8 @@ func TestSocketText(t *testing.T) {
 		{[]SocketReading{{Drops: 400, RcvbufErrors: 400, CountersRead: true}, {Drops: 300}}, 1500,
 			"drops 700 against RcvbufErrors 1500 over the runs: **do not agree**"},
 	} {
-		if got := socketText(tc.socks, tc.round); got != tc.want {
-			t.Errorf("socketText(%+v, %d) =\n%q\nwant\n%q", tc.socks, tc.round, got, tc.want)
+		if got := udpSocketText(tc.socks, tc.round); got != tc.want {
+			t.Errorf("udpSocketText(%+v, %d) =\n%q\nwant\n%q", tc.socks, tc.round, got, tc.want)
 		}
 	}
 }

@@ -211,10 +211,10 @@ func (w *socketWatch) stop(before nic.UDPCounters) *SocketReading {
 	return r
 }
 
-// addSocket stores one run's socket reading with the round, beside
+// udpAddSocket stores one run's socket reading with the round, beside
 // udp_rcvbuf_errors: netserver_socket_drops, netserver_socket_rcvbuf_errors
 // (RcvbufErrors over the same span) and netserver_socket_rxq_max.
-func addSocket(round *report.Round, s *SocketReading) error {
+func udpAddSocket(round *report.Round, s *SocketReading) error {
 	if s == nil {
 		return nil
 	}
