@@ -36,6 +36,8 @@ type FakeSide struct {
 	Grow FakeGrowth
 	// Drift, when set, is what Verify reports for every change made.
 	Drift string
+	// IRQBalance are the irqbalance PIDs PauseIRQBalance pauses.
+	IRQBalance []int
 	// Sockets are netserver's UDP sockets (workflow.UDPSocketReader).
 	Sockets []nic.UDPSocket
 
@@ -123,8 +125,14 @@ func (s *FakeSide) SetGovernor(context.Context, string) (runbook.GovernorResult,
 	return runbook.GovernorResult{Reason: "no cpufreq (fake)"}, nil
 }
 
-// PauseIRQBalance records the change.
-func (s *FakeSide) PauseIRQBalance(context.Context) error { return s.change("irqbalance paused") }
+// PauseIRQBalance records the change and returns IRQBalance; with none,
+// it changes nothing.
+func (s *FakeSide) PauseIRQBalance(context.Context) ([]int, error) {
+	if len(s.IRQBalance) == 0 {
+		return nil, nil
+	}
+	return slices.Clone(s.IRQBalance), s.change("irqbalance paused")
+}
 
 // Verify reports every change as drifted to Drift when it is set.
 func (s *FakeSide) Verify(context.Context) ([]tune.Drift, error) {

@@ -43,8 +43,13 @@ func TestLocalVerify(t *testing.T) {
 	if err != nil || len(d) != 1 || d[0].Entry.Kind != tune.KindSysctl || d[0].Got.Sysctl == nil || *d[0].Got.Sysctl != "212992" {
 		t.Fatalf("Verify after the value was set back: %+v, %v; want one sysctl drift to 212992", d, err)
 	}
-	if err := l.PauseIRQBalance(ctx); err != nil {
-		t.Fatalf("PauseIRQBalance without irqbalance: %v", err)
+	// No irqbalance in the fixture's /proc: nothing paused, nothing
+	// journaled, so nothing reads back as drifted.
+	if pids, err := l.PauseIRQBalance(ctx); err != nil || pids != nil {
+		t.Fatalf("PauseIRQBalance without irqbalance: %v, %v", pids, err)
+	}
+	if d, err := l.Verify(ctx); err != nil || len(d) != 1 {
+		t.Fatalf("Verify after PauseIRQBalance: %+v, %v; want the sysctl drift only", d, err)
 	}
 	if err := l.Restore(ctx); err != nil {
 		t.Fatal(err)

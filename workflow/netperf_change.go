@@ -23,7 +23,8 @@ type Verifier interface {
 // IRQBalancePauser is a side that can pause irqbalance, journaled (its
 // Restore resumes it): runbook.Local is one.
 type IRQBalancePauser interface {
-	PauseIRQBalance(ctx context.Context) error
+	// PauseIRQBalance returns the PIDs it paused (none: none ran).
+	PauseIRQBalance(ctx context.Context) ([]int, error)
 }
 
 // RuleSettingDrifted is the finding of a journaled setting that no longer
@@ -72,10 +73,15 @@ func (t *udpTuner) apply(ctx context.Context, s UDPRound, opts netperf.Options, 
 			res.Notes = append(res.Notes, fmt.Sprintf("irqbalance on %s not paused: that side cannot pause it (a peer's agent has no such operation); a running irqbalance may move the spread IRQs back", e.side.Name()))
 			continue
 		}
-		if err := p.PauseIRQBalance(ctx); err != nil {
+		pids, err := p.PauseIRQBalance(ctx)
+		if err != nil {
 			return fmt.Errorf("pause irqbalance on %s: %w", e.side.Name(), err)
 		}
-		res.Changes = append(res.Changes, "irqbalance paused on "+e.side.Name()+" (journaled; resumed when the run ends)")
+		if len(pids) == 0 {
+			res.Notes = append(res.Notes, "irqbalance not running on "+e.side.Name()+": nothing to pause")
+			continue
+		}
+		res.Changes = append(res.Changes, fmt.Sprintf("irqbalance paused on %s (PIDs %v; journaled, resumed when the run ends)", e.side.Name(), pids))
 	}
 	for _, e := range t.ends(false) {
 		sp, err := e.side.SpreadIRQs(ctx, e.netdev)

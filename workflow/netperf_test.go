@@ -35,6 +35,7 @@ func udpFakeSides(t *testing.T, sockDrops uint64) (*runbook.Sides, *rocekittest.
 	}
 	far.Grow = rocekittest.FakeGrowth{RxBytes: 9000 * 1000, RxPackets: 1000, RcvbufErrors: 5000}
 	far.Sockets = []nic.UDPSocket{{Drops: sockDrops, RxQueueBytes: 4096, Inode: 7}}
+	far.IRQBalance = []int{812}
 	return &runbook.Sides{Mode: runbook.TwoHosts, Near: near, Far: far, NearNetdev: "eth0", FarNetdev: "eth1"}, near, far
 }
 
@@ -111,6 +112,10 @@ func TestRunUDPRoundsGroups(t *testing.T) {
 	}
 	if want := []string{"mtu eth1 9000", "irqbalance paused", "spread eth1"}; !slices.Equal(far.Changes, want) {
 		t.Errorf("far changes %q, want %q", far.Changes, want)
+	}
+	if !slices.Contains(results[2].Notes, "irqbalance not running on fake near: nothing to pause") ||
+		!slices.ContainsFunc(results[2].Changes, func(c string) bool { return strings.HasPrefix(c, "irqbalance paused on fake far (PIDs [812];") }) {
+		t.Errorf("group 3: changes %q, notes %q: want irqbalance paused on the far end, none to pause near", results[2].Changes, results[2].Notes)
 	}
 	if f, ok := udpFindingOf(results[3].Round, workflow.RuleUDPAgainstTCP); !ok || !strings.Contains(f.Summary, "UDP at ") {
 		t.Errorf("round T findings %+v: want udp_against_tcp", results[3].Round.Findings)
