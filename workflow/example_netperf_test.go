@@ -48,5 +48,5 @@ func ExampleRunUDPRounds() {
 	// udp_stream_1_default: MTU 1500, -m 1400, archived true, findings []
 	// udp_stream_2_mtu: MTU 9000, -m 8972, archived true, findings []
 	// udp_stream_3_mtu_irqspread: MTU 9000, -m 8972, archived true, findings [governor_not_set]
-	// tcp_stream_T: MTU 9000, -m 1400, archived true, findings [governor_not_set udp_against_tcp]
+	// tcp_stream_T: MTU 9000, -m default, archived true, findings [governor_not_set udp_against_tcp]
 }

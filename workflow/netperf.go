@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/rocekit/rocekit/internal/ownfile"
@@ -92,8 +94,9 @@ type UDPRoundResult struct {
 	// Sockets are netserver's own UDP socket per run (UDP rounds on a
 	// Local far end; nil elsewhere).
 	Sockets []SocketReading
-	// Drifts are the journaled settings found changed before the round
-	// (tune.Session.Verify on each end).
+	// Drifts are the journaled settings that did not hold once the
+	// round's changes were made, before its runs (tune.Session.Verify on
+	// each end).
 	Drifts []string
 	// GovernorSet is true when the round set the governor.
 	GovernorSet bool
@@ -137,6 +140,11 @@ func RunUDPRounds(ctx context.Context, sides *runbook.Sides, o UDPOptions) ([]UD
 	}
 	if o.Count <= 0 {
 		o.Count = 1
+	}
+	// The limits raised are noted in the facts: the caller's stay as read.
+	o.Preflight = slices.Clone(o.Preflight)
+	for i := range o.Preflight {
+		o.Preflight[i].Sysctls = maps.Clone(o.Preflight[i].Sysctls)
 	}
 	if o.Governor == "" {
 		o.Governor = "performance"
@@ -246,7 +254,10 @@ func (t *udpTuner) options(s UDPRound) (netperf.Options, []string) {
 			o.MessageSize, s.MTU))
 	}
 	if s.TCP {
-		o.Test = netperf.TestTCPStream
+		// netperf's own send size (the socket buffer): -m 1400 would hold
+		// TCP back by its sends, not by the path UDP is held against.
+		o.Test, o.MessageSize = netperf.TestTCPStream, 0
+		notes = append(notes, "TCP_STREAM with netperf's default send size (no -m): the reference is the path's, not a small send's")
 	}
 	return o, notes
 }

@@ -50,7 +50,11 @@ func (t *udpTuner) build(ctx context.Context, s UDPRound, opts netperf.Options, 
 	round.SetParam("mode", string(t.sides.Mode))
 	round.SetParam("netdev_mtu", strconv.Itoa(res.Far.Snapshot.MTU))
 	round.SetParam("sockbuf", strconv.Itoa(opts.RemoteSocketBuffer))
-	round.SetParam("msg_size", strconv.Itoa(opts.MessageSize))
+	msg := "default" // netperf's own: the socket buffer
+	if opts.MessageSize > 0 {
+		msg = strconv.Itoa(opts.MessageSize)
+	}
+	round.SetParam("msg_size", msg)
 	round.SetParam("length_sec", strconv.Itoa(int(opts.Length.Seconds())))
 	round.SetParam("count", strconv.Itoa(len(runs)))
 	for i, r := range runs {

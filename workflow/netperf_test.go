@@ -75,7 +75,7 @@ func TestRunUDPRoundsGroups(t *testing.T) {
 	if len(results) != 4 {
 		t.Fatalf("%d results, want 4", len(results))
 	}
-	wantMsg := []string{"1400", "8972", "8972", "1400"}
+	wantMsg := []string{"1400", "8972", "8972", "default"}
 	wantMTU := []string{"1500", "9000", "9000", "9000"}
 	for i, r := range results {
 		if m, _ := r.Round.Param("msg_size"); m != wantMsg[i] {

@@ -153,12 +153,17 @@ func TestUDPAgainstTCP(t *testing.T) {
 	}
 	tcp := report.Round{Name: "tcp_stream_T", Metrics: []report.Metric{{Name: "throughput", Unit: report.UnitMbps, Values: []float64{9000, 9400, 9200}}}}
 	fs := UDPAgainstTCP([]report.Round{udp("a", 2000, 2100, 2200), udp("c", 8800, 8900, 9000)}, tcp)
-	if len(fs) != 1 || fs[0].Severity != report.SeverityInfo || !strings.Contains(fs[0].Summary, "UDP at 97% of TCP: best UDP round c received 8900.0") {
+	if len(fs) != 1 || fs[0].Severity != report.SeverityInfo || !strings.Contains(fs[0].Summary, "UDP at 97% of TCP: best UDP round c received 8900.0") ||
+		!strings.Contains(fs[0].Action, "on par") {
 		t.Errorf("on par: %+v", fs)
 	}
 	fs = UDPAgainstTCP([]report.Round{udp("a", 2000)}, tcp)
 	if len(fs) != 1 || fs[0].Severity != report.SeverityWarning || !strings.Contains(fs[0].Summary, "UDP at 22% of TCP") {
 		t.Errorf("below: %+v", fs)
+	}
+	fs = UDPAgainstTCP([]report.Round{udp("a", 12000)}, tcp)
+	if len(fs) != 1 || fs[0].Severity != report.SeverityInfo || !strings.Contains(fs[0].Action, "held back by something of its own") {
+		t.Errorf("above: %+v", fs)
 	}
 	if fs := UDPAgainstTCP(nil, tcp); fs != nil {
 		t.Errorf("no UDP round: %+v", fs)
@@ -250,7 +255,7 @@ func TestMTUMessageSize(t *testing.T) {
 	if o, _ := tu.options(UDPRound{Letter: "V", MTU: 9000, Verify: true}); o.MessageSize != 8000 || o.RemoteSocketBuffer != 4<<20 {
 		t.Errorf("round V: %+v", o)
 	}
-	if o, notes := tu.options(UDPRound{Letter: "T", MTU: 9000, TCP: true}); o.Test != netperf.TestTCPStream || o.MessageSize != 1400 || notes != nil {
+	if o, notes := tu.options(UDPRound{Letter: "T", MTU: 9000, TCP: true}); o.Test != netperf.TestTCPStream || o.MessageSize != 0 || len(notes) != 1 {
 		t.Errorf("round T: %+v %q", o, notes)
 	}
 }
