@@ -265,10 +265,19 @@ func (t *udpTuner) versions(ctx context.Context, res *UDPRoundResult) []report.P
 		if t.tools == nil {
 			t.tools = []report.Param{}
 		}
+		if len(t.tools) == 2 && t.tools[0].Value != t.tools[1].Value {
+			res.Round.Findings = append(res.Round.Findings, report.Finding{Rule: RuleNetperfVersions, Severity: report.SeverityWarning,
+				Summary: fmt.Sprintf("netperf %s on %s against netserver %s on %s", t.tools[0].Value, t.sides.Near.Name(), t.tools[1].Value, t.sides.Far.Name()),
+				Evidence: []report.Evidence{}, Action: "install one netperf release on both ends: netperf's control messages differ between releases, and a mismatch fails or misreports tests"})
+		}
 	}
 	res.Notes = append(res.Notes, t.toolNotes...)
 	return t.tools
 }
+
+// RuleNetperfVersions is the finding of netperf and netserver of two
+// releases, given with the first round.
+const RuleNetperfVersions = "netperf_versions_differ"
 
 // toolVersion runs a -V and returns the version it prints, read by
 // netperf.Parse ("2.7.0" of "Netperf version 2.7.0"; netserver -V prints

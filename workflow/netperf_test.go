@@ -288,3 +288,27 @@ func TestUDPRoundRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestUDPRoundsNetperfVersions: netperf and netserver of two releases are
+// a finding of the first round, once.
+func TestUDPRoundsNetperfVersions(t *testing.T) {
+	sides, _, far := fakeSides(t, 0)
+	inner := far.Fake.Respond
+	far.Fake.Respond = func(c host.Cmd) host.FakeScript {
+		if slices.Contains(c.Argv, "-V") {
+			return host.FakeScript{Stdout: "Netperf version 2.6.0\n"}
+		}
+		return inner(c)
+	}
+	results, err := workflow.RunUDPRounds(context.Background(), sides, udpOptions(t, t.TempDir(), "A,S"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, ok := udpFindingOf(results[0].Round, workflow.RuleNetperfVersions)
+	if !ok || f.Summary != "netperf 2.7.0 on fake near against netserver 2.6.0 on fake far" {
+		t.Errorf("round A: %+v", results[0].Round.Findings)
+	}
+	if _, ok := udpFindingOf(results[1].Round, workflow.RuleNetperfVersions); ok {
+		t.Errorf("round S repeats the version finding")
+	}
+}
