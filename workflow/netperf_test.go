@@ -292,7 +292,7 @@ func TestUDPRoundRecord(t *testing.T) {
 // TestUDPRoundsNetperfVersions: netperf and netserver of two releases are
 // a finding of the first round, once.
 func TestUDPRoundsNetperfVersions(t *testing.T) {
-	sides, _, far := fakeSides(t, 0)
+	sides, _, far := udpFakeSides(t, 0)
 	inner := far.Fake.Respond
 	far.Fake.Respond = func(c host.Cmd) host.FakeScript {
 		if slices.Contains(c.Argv, "-V") {
