@@ -383,5 +383,5 @@ func (t *udpTuner) hostState(res *UDPRoundResult) (governors []irq.CPUGovernor, 
 	return governors, nil, false
 }
 
-// udpErrAllFailed means every run of a round failed.
-var udpErrAllFailed = errors.New("workflow: every netperf run of the round failed")
+// errUDPAllFailed means every run of a round failed.
+var errUDPAllFailed = errors.New("workflow: every netperf run of the round failed")

@@ -35,7 +35,7 @@ func (t *udpTuner) build(ctx context.Context, s UDPRound, opts netperf.Options, 
 		}
 	}
 	if len(ok) == 0 {
-		return fmt.Errorf("%w: %d of %d (%v)", udpErrAllFailed, len(runs), len(runs), runs[0].Err)
+		return fmt.Errorf("%w: %d of %d (%v)", errUDPAllFailed, len(runs), len(runs), runs[0].Err)
 	}
 	start := runs[0].NearBefore.Time
 	round, err := report.FromNetperf(s.Name(), start, results...)
