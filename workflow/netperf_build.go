@@ -46,17 +46,7 @@ func (t *udpTuner) build(ctx context.Context, s UDPRound, opts netperf.Options, 
 	for _, r := range runs {
 		round.ToolSec += r.Took.Seconds()
 	}
-	round.SetParam("round", s.Letter)
-	round.SetParam("mode", string(t.sides.Mode))
-	round.SetParam("netdev_mtu", strconv.Itoa(res.Far.Snapshot.MTU))
-	round.SetParam("sockbuf", strconv.Itoa(opts.RemoteSocketBuffer))
-	msg := "default" // netperf's own: the socket buffer
-	if opts.MessageSize > 0 {
-		msg = strconv.Itoa(opts.MessageSize)
-	}
-	round.SetParam("msg_size", msg)
-	round.SetParam("length_sec", strconv.Itoa(int(opts.Length.Seconds())))
-	round.SetParam("count", strconv.Itoa(len(runs)))
+	t.setParams(&round, s, opts, res.Far.Snapshot.MTU, len(runs))
 	for i, r := range runs {
 		if r.Err != nil {
 			continue
@@ -102,6 +92,23 @@ func (t *udpTuner) build(ctx context.Context, s UDPRound, opts netperf.Options, 
 	}
 	res.Files = append(res.Files, growth)
 	return nil
+}
+
+// setParams records how the round ran: its letter, the mode, the far
+// netdev's MTU, the socket buffer and message size asked, the run length
+// and count.
+func (t *udpTuner) setParams(round *report.Round, s UDPRound, opts netperf.Options, mtu, count int) {
+	round.SetParam("round", s.Letter)
+	round.SetParam("mode", string(t.sides.Mode))
+	round.SetParam("netdev_mtu", strconv.Itoa(mtu))
+	round.SetParam("sockbuf", strconv.Itoa(opts.RemoteSocketBuffer))
+	msg := "default" // netperf's own: the socket buffer
+	if opts.MessageSize > 0 {
+		msg = strconv.Itoa(opts.MessageSize)
+	}
+	round.SetParam("msg_size", msg)
+	round.SetParam("length_sec", strconv.Itoa(int(opts.Length.Seconds())))
+	round.SetParam("count", strconv.Itoa(count))
 }
 
 // udpAddCounters adds one run's counters to the round: the receiver's NIC
@@ -267,7 +274,7 @@ func (t *udpTuner) versions(ctx context.Context, res *UDPRoundResult) []report.P
 		}
 		if len(t.tools) == 2 && t.tools[0].Value != t.tools[1].Value {
 			res.Round.Findings = append(res.Round.Findings, report.Finding{Rule: RuleNetperfVersions, Severity: report.SeverityWarning,
-				Summary: fmt.Sprintf("netperf %s on %s against netserver %s on %s", t.tools[0].Value, t.sides.Near.Name(), t.tools[1].Value, t.sides.Far.Name()),
+				Summary:  fmt.Sprintf("netperf %s on %s against netserver %s on %s", t.tools[0].Value, t.sides.Near.Name(), t.tools[1].Value, t.sides.Far.Name()),
 				Evidence: []report.Evidence{}, Action: "install one netperf release on both ends: netperf's control messages differ between releases, and a mismatch fails or misreports tests"})
 		}
 	}
