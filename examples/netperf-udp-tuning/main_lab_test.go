@@ -47,6 +47,11 @@ func TestLabUDPTuning(t *testing.T) {
 	mtus := []int{1500, 1500, 9000, 9000, 9000}
 	s := checkLabSummary(t, c.Out, names, mtus)
 	checkLabStore(t, c.Store, s, names, mtus, c.Count)
+	// Round B sends MTU-28-byte datagrams: frames above 1500 bytes, by
+	// the receiver's netdev counters.
+	if r := s.Rounds[2]; r.MsgSize != 8972 || r.FrameMeanBytes == nil || *r.FrameMeanBytes <= 1500 {
+		t.Errorf("round B: message size %d, receiver's mean frame %v; want 8972 and above 1500 bytes", r.MsgSize, r.FrameMeanBytes)
+	}
 	// The files of -out; each archive holds netperf's output of every run.
 	if html, err := os.ReadFile(filepath.Join(c.Out, "report.html")); err != nil || !bytes.Contains(html, []byte("throughput over time (interim results)")) {
 		t.Errorf("report.html without the interim picture (%v)", err)
