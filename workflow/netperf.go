@@ -248,6 +248,8 @@ func (t *udpTuner) options(s UDPRound) (netperf.Options, []string) {
 			notes = append(notes, fmt.Sprintf("message size kept at %d bytes (KeepMessageSize): each datagram fits a 1500-byte frame, so this round sends no frame above 1500 bytes and MTU %d cannot show a gain",
 				o.MessageSize, s.MTU))
 		}
+	case s.MTU > 0 && s.MTU <= 1500 && !s.TCP:
+		notes = append(notes, fmt.Sprintf("MTU %d is not above 1500: this round sends no frame larger than a default one, so it cannot show an MTU gain", s.MTU))
 	case s.MTU > 1500 && !s.TCP:
 		o.MessageSize = min(s.MTU-udpHeaders, 65507)
 		notes = append(notes, fmt.Sprintf("message size %d bytes: MTU %d less 28 (IPv4 20, UDP 8), the largest datagram one frame carries, so frames above 1500 bytes are sent",

@@ -252,6 +252,9 @@ func TestMTUMessageSize(t *testing.T) {
 	if o.MessageSize != 1400 || len(notes) != 1 || !strings.Contains(notes[0], "sends no frame above 1500 bytes") {
 		t.Errorf("round 2 kept: -m %d, notes %q", o.MessageSize, notes)
 	}
+	if o, notes := tu.options(UDPRound{Letter: "B", MTU: 1500, Limits: true}); o.MessageSize != 1400 || len(notes) != 1 || !strings.Contains(notes[0], "MTU 1500 is not above 1500") {
+		t.Errorf("round B at 1500: -m %d, notes %q", o.MessageSize, notes)
+	}
 	if o, _ := tu.options(UDPRound{Letter: "V", MTU: 9000, Verify: true}); o.MessageSize != 8000 || o.RemoteSocketBuffer != 4<<20 {
 		t.Errorf("round V: %+v", o)
 	}
