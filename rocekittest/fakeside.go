@@ -41,8 +41,10 @@ type FakeSide struct {
 	// Sockets are netserver's UDP sockets (workflow.UDPSocketReader).
 	Sockets []nic.UDPSocket
 
-	mu      sync.Mutex
-	reads   uint64
+	mu    sync.Mutex
+	reads uint64
+	// Changes are the changes made, oldest first ("mtu eth1 9000",
+	// "sysctl net.core.rmem_max=4194304"); Restore empties it.
 	Changes []string
 }
 
