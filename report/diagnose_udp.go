@@ -112,3 +112,72 @@ func lostMessages(r Round) uint64 {
 	}
 	return uint64(lost)
 }
+
+// MetricSocketDrops is the datagrams netserver's own UDP socket dropped
+// in a run (/proc/PID/net/udp "drops", read in its namespace), stored per
+// run beside udp_rcvbuf_errors.
+const MetricSocketDrops = "netserver_socket_drops"
+
+// MetricSocketSpanRcvbufErrors is the receiver's Udp RcvbufErrors from a
+// run's start to the last reading of netserver's socket, read with it:
+// the span MetricSocketDrops covers (netserver stops reading at the
+// test's end, and what arrives until its socket closes is dropped after
+// the last reading, counted in udp_rcvbuf_errors only).
+const MetricSocketSpanRcvbufErrors = "netserver_socket_rcvbuf_errors"
+
+// RuleSocketDropsDisagree is the finding of a UDP round whose netserver
+// socket drops do not agree with the receiver's Udp RcvbufErrors.
+const RuleSocketDropsDisagree = "socket_drops_disagree"
+
+// SocketDropsAgree reports whether a socket's drops and the namespace's
+// Udp RcvbufErrors over one run tell the same story: equal within a
+// tenth (the socket is read every few hundred milliseconds, so its last
+// drops before it closed can be missed; MemErrors also count on the
+// socket), and both zero or both not.
+func SocketDropsAgree(socketDrops, rcvbufErrors uint64) bool {
+	if socketDrops == 0 || rcvbufErrors == 0 {
+		return socketDrops == rcvbufErrors
+	}
+	hi, lo := max(socketDrops, rcvbufErrors), min(socketDrops, rcvbufErrors)
+	return hi-lo <= hi/10
+}
+
+// CheckSocketDrops holds netserver's socket drops (MetricSocketDrops)
+// against the receiver's RcvbufErrors over the same span
+// (MetricSocketSpanRcvbufErrors, else the whole run's udp_rcvbuf_errors),
+// run by run, and reports the
+// runs where they disagree (SocketDropsAgree): drops on another socket of
+// the namespace (RcvbufErrors above the socket's), or drops the UDP
+// counters did not see (a socket filter, MemErrors), so that the loss is
+// not blamed on the receive buffer alone. A round without both metrics,
+// or with a run count that differs, gives nothing.
+//
+// Similar to: ss -u -a -m (skmem d) against netstat -su (receive buffer errors)
+func CheckSocketDrops(r Round) []Finding {
+	sm, ok1 := r.Metric(MetricSocketDrops)
+	rm, ok2 := r.Metric(MetricSocketSpanRcvbufErrors)
+	if !ok2 {
+		rm, ok2 = r.Metric("udp_rcvbuf_errors")
+	}
+	if !ok1 || !ok2 || len(sm.Values) != len(rm.Values) {
+		return nil
+	}
+	var bad []string
+	var evs []Evidence
+	for i := range sm.Values {
+		s, u := uint64(max(0, sm.Values[i])), uint64(max(0, rm.Values[i]))
+		if SocketDropsAgree(s, u) {
+			continue
+		}
+		bad = append(bad, sprintf("run %d: socket %d, RcvbufErrors %d", i+1, s, u))
+		evs = append(evs, ev(sprintf("run %d %s", i+1, MetricSocketDrops), float64(s), "count"), ev(sprintf("run %d %s", i+1, rm.Name), float64(u), "count"))
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return one(Finding{Rule: RuleSocketDropsDisagree, Severity: SeverityWarning,
+		Summary:  "netserver's socket drops do not agree with the receiver's Udp RcvbufErrors: " + strings.Join(bad, "; "),
+		Evidence: evs,
+		Action: "more RcvbufErrors than socket drops: another UDP socket in netserver's namespace overflowed (stop what else receives there); " +
+			"more socket drops: the socket dropped for another reason than its buffer (MemErrors: net.ipv4.udp_mem; a socket filter)"})
+}

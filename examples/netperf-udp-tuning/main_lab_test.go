@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,6 +20,7 @@ import (
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/workflow"
 )
 
 // TestLabUDPTuning runs rounds A, S, B, C and V between the guest's two virtio
@@ -40,11 +42,16 @@ func TestLabUDPTuning(t *testing.T) {
 	runLogged(t, c)
 	checkLabRestored(t, before)
 
-	names := []string{"udp_stream_A_default", "udp_stream_S_sockmax", "udp_stream_B_sockmax_mtu9000",
-		"udp_stream_C_sockmax_mtu9000_irqspread", "udp_stream_V_sockmax_mtu9000_irqspread_m8000_s4M"}
+	names := []string{"udp_stream_A_default", "udp_stream_S_sockmax", "udp_stream_B_sockmax_mtu",
+		"udp_stream_C_sockmax_mtu_irqspread", "udp_stream_V_sockmax_mtu_irqspread_verify"}
 	mtus := []int{1500, 1500, 9000, 9000, 9000}
 	s := checkLabSummary(t, c.Out, names, mtus)
 	checkLabStore(t, c.Store, s, names, mtus, c.Count)
+	// Round B sends MTU-28-byte datagrams: frames above 1500 bytes, by
+	// the receiver's netdev counters.
+	if r := s.Rounds[2]; r.MsgSize != 8972 || r.FrameMeanBytes == nil || *r.FrameMeanBytes <= 1500 {
+		t.Errorf("round B: message size %d, receiver's mean frame %v; want 8972 and above 1500 bytes", r.MsgSize, r.FrameMeanBytes)
+	}
 	// The files of -out; each archive holds netperf's output of every run.
 	if html, err := os.ReadFile(filepath.Join(c.Out, "report.html")); err != nil || !bytes.Contains(html, []byte("throughput over time (interim results)")) {
 		t.Errorf("report.html without the interim picture (%v)", err)
@@ -56,6 +63,79 @@ func TestLabUDPTuning(t *testing.T) {
 	}
 	for _, name := range names {
 		checkLabArchive(t, filepath.Join(c.Out, name+".tar.gz"), c.Count)
+	}
+}
+
+// TestLabUDPGroups runs the runbook's three groups as written and the TCP
+// reference round (-rounds 1,2,3,T) between the guest's two virtio NICs:
+// group 2 changes only the MTU (the socket buffer limits stay, so -S 2M
+// stays clamped) and sends 8972-byte datagrams, so the receiver's frames
+// average above 1500 bytes; group 3 pauses irqbalance and spreads the
+// IRQs; the report holds TCP_STREAM against UDP. netserver's own socket
+// is read in every UDP round and agrees with Udp RcvbufErrors.
+func TestLabUDPGroups(t *testing.T) {
+	labtest.Guest(t)
+	before := readLabState(t, queueIRQs(t, "eth0", "eth1"), "")
+	movePeer(t)
+
+	dir := t.TempDir()
+	c := config{Flags: cli.Flags{Netdev: "eth0", PeerNetns: "udppeer", PeerNetdev: "eth1",
+		Journal: filepath.Join(dir, "journal.jsonl"), Timeout: 10 * time.Minute},
+		Rounds: "1,2,3,T", MTU: 9000, Length: 2, MsgSize: 1400, SockBuf: "2M", Count: 2,
+		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out"), Governor: "performance", Interval: 1}
+	runLogged(t, c)
+	checkLabRestored(t, before)
+
+	names := []string{"udp_stream_1_default", "udp_stream_2_mtu", "udp_stream_3_mtu_irqspread", "tcp_stream_T"}
+	s := checkLabSummary(t, c.Out, names, []int{1500, 9000, 9000, 9000})
+	for i, want := range []int{1400, 8972, 8972, 0} { // T: netperf's default send size
+		if r := s.Rounds[i]; r.MsgSize != want {
+			t.Errorf("%s: message size %d, want %d", r.Name, r.MsgSize, want)
+		}
+	}
+	// Frames above 1500 bytes in the MTU round, by the receiver's netdev
+	// counters (rx_bytes / rx_packets), not in the default one.
+	if f := s.Rounds[1].FrameMeanBytes; f == nil || *f <= 1500 {
+		t.Errorf("round 2: receiver's mean frame %v, want above 1500 bytes", f)
+	}
+	if f := s.Rounds[0].FrameMeanBytes; f == nil || *f > 1514 {
+		t.Errorf("round 1: receiver's mean frame %v, want at most 1514 bytes", f)
+	}
+	for _, r := range s.Rounds[:3] {
+		if r.SocketDrops == nil {
+			t.Errorf("%s: netserver's socket not read", r.Name)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(c.Out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## UDP against TCP (round T)", "UDP at ", "TCP_STREAM throughput (median of 2 runs)",
+		"message size 8972 bytes: MTU 9000 less 28", "netserver's own socket (/proc/PID/net/udp): drops",
+		"netperf[local] ", "netserver[netns udppeer] "} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	// Group 3 paused irqbalance, or says there was none to pause.
+	if !strings.Contains(string(md), "irqbalance paused on local (PIDs") && !strings.Contains(string(md), "irqbalance not running on local: nothing to pause") {
+		t.Errorf("report.md says nothing of irqbalance in group 3")
+	}
+	// Group 2 raised no limit: its receive buffer is still clamped.
+	rounds, _, err := report.OpenStore(c.Store).Load()
+	if err != nil || len(rounds) != 4 {
+		t.Fatalf("store: %d rounds, %v", len(rounds), err)
+	}
+	if m, ok := rounds[1].Metric("sockbuf_remote_recv"); !ok || m.Values[0] != 425984 {
+		t.Errorf("round 2: netserver's receive buffer %v, want 425984 (clamped: the groups raise no limit)", m.Values)
+	}
+	for _, r := range rounds {
+		if r.Fingerprint == nil || len(r.Fingerprint.Argv) != 2 || len(r.Fingerprint.Tools) != 2 || r.Fingerprint.Kernel == "" {
+			t.Errorf("%s: fingerprint without both command lines, both tool versions and the kernel: %+v", r.Name, r.Fingerprint)
+		}
+		if _, err := os.Stat(filepath.Join(c.Out, r.Name+".tar.gz")); err != nil {
+			t.Errorf("%s: archive: %v", r.Name, err)
+		}
 	}
 }
 
@@ -170,12 +250,14 @@ func checkLabRestored(t *testing.T, before labState) {
 	}
 }
 
-// checkLabSummary checks summary.json: five rounds, in order, with the
-// MTU of each, and findings that name their round and rule, round C's
-// governor note among them (no cpufreq in a guest).
-func checkLabSummary(t *testing.T, out string, names []string, mtus []int) summary {
+// checkLabSummary checks summary.json: the rounds, in order, with the
+// MTU of each, and findings that name their round and rule, the governor
+// note of the first round that spreads IRQs among them (no cpufreq in a
+// guest), and neither a drifted setting nor netserver's socket drops
+// disagreeing with Udp RcvbufErrors.
+func checkLabSummary(t *testing.T, out string, names []string, mtus []int) workflow.UDPSummary {
 	t.Helper()
-	var s summary
+	var s workflow.UDPSummary
 	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -191,6 +273,12 @@ func checkLabSummary(t *testing.T, out string, names []string, mtus []int) summa
 		if r.Name != names[i] || r.Letter != names[i][11:12] || r.NetdevMTU != mtus[i] {
 			t.Errorf("summary round %d: %s %s MTU %d; want %s MTU %d", i, r.Name, r.Letter, r.NetdevMTU, names[i], mtus[i])
 		}
+		if r.Test == "TCP_STREAM" {
+			if r.Mbps == nil {
+				t.Errorf("summary round %s: no TCP_STREAM throughput", r.Name)
+			}
+			continue
+		}
 		if r.RecvMbps == nil || r.SendMbps == nil || r.LossPct == nil {
 			t.Errorf("summary round %s: send %v, receive %v, loss %v; want all measured", r.Name, r.SendMbps, r.RecvMbps, r.LossPct)
 		}
@@ -199,14 +287,18 @@ func checkLabSummary(t *testing.T, out string, names []string, mtus []int) summa
 		t.Errorf("summary has no findings")
 	}
 	governorNote := false
+	spread := slices.IndexFunc(names, func(n string) bool { return strings.Contains(n, "irqspread") })
 	for _, f := range s.Findings {
 		if f.Round == "" || f.Severity == "" || f.Rule == "" || f.Summary == "" {
 			t.Errorf("finding incomplete: %+v", f)
 		}
-		governorNote = governorNote || (f.Round == names[3] && f.Rule == ruleGovernorNotSet)
+		governorNote = governorNote || (f.Round == names[spread] && f.Rule == workflow.RuleGovernorNotSet)
+		if f.Rule == workflow.RuleSettingDrifted || f.Rule == report.RuleSocketDropsDisagree {
+			t.Errorf("finding %s in %s: %s", f.Rule, f.Round, f.Summary)
+		}
 	}
-	if !governorNote && !s.Rounds[3].GovernorSet {
-		t.Errorf("round C neither set the governor nor says why")
+	if !governorNote && !s.Rounds[spread].GovernorSet {
+		t.Errorf("round %s neither set the governor nor says why", names[spread])
 	}
 	return s
 }
@@ -215,7 +307,7 @@ func checkLabSummary(t *testing.T, out string, names []string, mtus []int) summa
 // receiver's interrupt distribution, its throughput and socket buffer,
 // and the parameters of the run; and that round A alone says its buffer
 // was clamped.
-func checkLabStore(t *testing.T, store string, s summary, names []string, mtus []int, count int) {
+func checkLabStore(t *testing.T, store string, s workflow.UDPSummary, names []string, mtus []int, count int) {
 	t.Helper()
 	rounds, _, err := report.OpenStore(store).Load()
 	if err != nil {

@@ -1,30 +1,30 @@
-package main
+package workflow
 
 import (
 	"context"
 	"fmt"
 	"strings"
 
+	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/kmsg"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
 )
 
-// endLog is one end's kernel log read at a round's start.
-type endLog struct {
-	role   string // "near", "far"
+// udpEndLog is one end's kernel log read at a round's start.
+type udpEndLog struct {
+	role   string // "near", "far", "host"
 	side   runbook.Side
-	info   runbook.NetdevInfo
 	before []kmsg.Record
 	ok     bool
 }
 
 // readKernelLogs reads both ends' kernel logs before the runs (once when
 // both ends share a kernel); an end whose log cannot be read is a note.
-func (t *tuner) readKernelLogs(ctx context.Context, res *roundResult) []endLog {
-	ends := []endLog{{role: "near", side: t.sides.Near, info: res.Near}}
+func (t *udpTuner) readKernelLogs(ctx context.Context, res *UDPRoundResult) []udpEndLog {
+	ends := []udpEndLog{{role: "near", side: t.sides.Near}}
 	if t.sides.Mode == runbook.TwoHosts {
-		ends = append(ends, endLog{role: "far", side: t.sides.Far, info: res.Far})
+		ends = append(ends, udpEndLog{role: "far", side: t.sides.Far})
 	} else {
 		ends[0].role = "host"
 	}
@@ -41,7 +41,7 @@ func (t *tuner) readKernelLogs(ctx context.Context, res *roundResult) []endLog {
 
 // kernelLogFindings reads the logs again and keeps the NICs' drivers'
 // new lines: in the archive (kernel-log/ROLE.txt) and as findings.
-func (t *tuner) kernelLogFindings(ctx context.Context, ends []endLog, res *roundResult) {
+func (t *udpTuner) kernelLogFindings(ctx context.Context, ends []udpEndLog, res *UDPRoundResult) {
 	for _, e := range ends {
 		if !e.ok {
 			continue
@@ -59,6 +59,16 @@ func (t *tuner) kernelLogFindings(ctx context.Context, ends []endLog, res *round
 			b.WriteString(r.Text + "\n")
 		}
 		res.Files = append(res.Files, report.ArchiveFile{Name: "kernel-log/" + e.role + ".txt", Data: []byte(b.String())})
-		res.Findings = append(res.Findings, report.KernelLogFindings(e.role, kmsg.Summarize(lines))...)
+		res.Round.Findings = append(res.Round.Findings, report.KernelLogFindings(e.role, kmsg.Summarize(lines))...)
 	}
+}
+
+// udpRunOutput runs a command that ends by itself on a side and returns its
+// stdout and stderr.
+func udpRunOutput(ctx context.Context, side runbook.Side, argv []string) (string, error) {
+	p, err := host.Run(ctx, side.Runner(), host.Cmd{Argv: argv, MaxOutputBytes: 1 << 16})
+	if err != nil {
+		return "", err
+	}
+	return p.Stdout().String() + p.Stderr().String(), nil
 }
