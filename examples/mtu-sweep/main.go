@@ -122,10 +122,10 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 
 	prog := cli.NewProgress(progress, 1+len(mtus)*(1+c.Count))
 	prog.Step("prepare rxe at MTU %d", mtus[0])
-	far, near, err := sides.PrepareRXE(ctx, c.RXE, mtus[0], nil)
-	if err != nil {
+	if err := sides.PrepareRXE(ctx, c.RXE, mtus[0], nil); err != nil {
 		return err
 	}
+	far, near := sides.FarRXE, sides.NearRXE
 	var md strings.Builder
 	w := io.MultiWriter(out, &md)
 	writeHeader(w, c, sides, far, near)

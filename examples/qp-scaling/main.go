@@ -121,10 +121,10 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 
 	prog := cli.NewProgress(progress, 1+len(qps)*c.Count)
 	prog.Step("prepare rxe")
-	far, near, err := sides.PrepareRXE(ctx, c.RXE, c.MTU, nil)
-	if err != nil {
+	if err := sides.PrepareRXE(ctx, c.RXE, c.MTU, nil); err != nil {
 		return err
 	}
+	far, near := sides.FarRXE, sides.NearRXE
 	ends, err := newEnds(ctx, sides)
 	if err != nil {
 		return err

@@ -95,10 +95,10 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	if sides.Mode == runbook.Loopback {
 		prog = cli.NewProgress(progress, 1+len(tests)*c.Count+soakSteps(c))
 	}
-	far, near, err := sides.PrepareRXE(ctx, c.RXE, c.MTU, prog)
-	if err != nil {
+	if err := sides.PrepareRXE(ctx, c.RXE, c.MTU, prog); err != nil {
 		return err
 	}
+	far, near := sides.FarRXE, sides.NearRXE
 	var md strings.Builder
 	w := io.MultiWriter(out, &md)
 	writeHeader(w, sides, far, near)

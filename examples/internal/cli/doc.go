@@ -36,7 +36,7 @@
 //			}
 //			defer func() { err = errors.Join(err, sides.Restore()) }()
 //			prog := cli.NewProgress(os.Stderr, 4)
-//			far, near, err := sides.PrepareRXE(ctx, "rxe0", 9000, prog)
+//			err = sides.PrepareRXE(ctx, "rxe0", 9000, prog) // sides.NearRXE, sides.FarRXE
 //			...
 //		})
 //	}
