@@ -77,6 +77,10 @@ type PerftestStep struct {
 	// Check adds the caller's own rules' findings to the round's (it may
 	// read the round's metrics and parameters); nil adds none.
 	Check func(*report.Round) []report.Finding
+	// Remedies are added to the action of the findings of a rule ("run
+	// again with -governor performance -server-cpus 2 -client-cpus 2"
+	// for report.RuleJitter): a program names its own flags.
+	Remedies map[string]string
 	// Preflight, when set, runs before the governor and the runs; its
 	// findings open the round's and an error stops the step. It is the
 	// place for a soft-RoCE preflight of both ends.
@@ -152,6 +156,7 @@ func RunPerftest(ctx context.Context, sides *runbook.Sides, st PerftestStep) (*P
 	counters := ps.Findings(label, opts.QPTimeout)
 	failed, someFailed := report.RunsFailed(label, count, ps.Failures)
 	if someFailed && failed.Severity == report.SeverityCritical {
+		res.Round.Name = name
 		return res, st.allFailed(res, append(append(pre, failed), counters...), label)
 	}
 	round, err := report.FromPerftest(name, start, ps.Results...)
@@ -181,10 +186,24 @@ func RunPerftest(ctx context.Context, sides *runbook.Sides, st PerftestStep) (*P
 	if st.Check != nil {
 		findings = append(findings, st.Check(&round)...)
 	}
+	st.remedy(findings)
 	report.SortFindings(findings)
 	round.Findings, res.Findings = findings, findings
 	res.Round, res.Measured = round, true
 	return res, st.save(res)
+}
+
+// remedy adds the step's Remedies to its findings' actions.
+func (st PerftestStep) remedy(fs []report.Finding) {
+	for i := range fs {
+		if r := st.Remedies[fs[i].Rule]; r != "" {
+			if fs[i].Action == "" {
+				fs[i].Action = r
+			} else {
+				fs[i].Action += "; " + r
+			}
+		}
+	}
 }
 
 // names are the step's round name, label and run count with defaults.
