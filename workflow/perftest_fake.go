@@ -9,8 +9,8 @@ import (
 	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/kmsg"
 	"github.com/rocekit/rocekit/nic"
-	"github.com/rocekit/rocekit/rxe"
 	"github.com/rocekit/rocekit/runbook"
+	"github.com/rocekit/rocekit/rxe"
 )
 
 // FakeSide is a runbook.Side for tests: its programs run on Runner (a
@@ -89,7 +89,9 @@ func (f *FakeSide) SetMTU(_ context.Context, netdev string, mtu int) error {
 }
 
 // Netdev returns NetdevInfo.
-func (f *FakeSide) Netdev(context.Context, string) (runbook.NetdevInfo, error) { return f.NetdevInfo, nil }
+func (f *FakeSide) Netdev(context.Context, string) (runbook.NetdevInfo, error) {
+	return f.NetdevInfo, nil
+}
 
 // Counters are all zero.
 func (f *FakeSide) Counters(context.Context, string) (runbook.Counters, error) {

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/report"
-	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/rocekittest"
 	"github.com/rocekit/rocekit/workflow"
 )
