@@ -94,6 +94,10 @@ func sideArgv(sides *runbook.Sides, s runbook.Side, ps perftest.Side, info runbo
 		}
 	case *runbook.Peer:
 		a.Host = strings.TrimPrefix(s.Name(), "ssh ")
+		if s.Netns != "" {
+			a.Netns = s.Netns
+			a.Argv = append([]string{"ip", "netns", "exec", s.Netns}, a.Argv...)
+		}
 	}
 	return a
 }
