@@ -19,7 +19,7 @@ import (
 )
 
 // TestLabTwoHostsOverSSH runs the baseline in two-host mode in one guest:
-// the far end is rocekit-peer reached over SSH (an sshd on 127.0.0.1)
+// the far end is the rocekit-peer agent (this binary, peerAgent) reached over SSH (an sshd on 127.0.0.1)
 // and working in the namespace sbpeer, on the veth's other end, so
 // every call crosses the agent's protocol as it does between hosts. Its
 // rounds hold both ends' versions and command lines, the far one's as
@@ -49,10 +49,7 @@ func TestLabTwoHostsOverSSH(t *testing.T) {
 	t.Cleanup(func() { exec.Command("ip", "netns", "exec", "sbpeer", "rdma", "link", "del", "shrxe1").Run() })
 
 	dir := t.TempDir()
-	agent := filepath.Join(dir, "rocekit-peer")
-	if out, err := exec.Command("go", "build", "-o", agent, "github.com/rocekit/rocekit/cmd/rocekit-peer").CombinedOutput(); err != nil {
-		t.Fatalf("build rocekit-peer: %v: %s", err, out)
-	}
+	agent := peerAgent(t) // this binary as rocekit-peer
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	target := "root@" + sshd.Addr
