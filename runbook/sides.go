@@ -142,6 +142,30 @@ func (s *Sides) SetMTU(ctx context.Context, mtu int) error {
 	return nil
 }
 
+// NetdevMTUs reads back the MTU each end's netdev has now (the same in
+// loopback) and keeps them on NearRXE and FarRXE, which a perftest step
+// records as the round's netdev_mtu.
+func (s *Sides) NetdevMTUs(ctx context.Context) (near, far int, err error) {
+	nearSide, farSide, err := s.ends()
+	if err != nil {
+		return 0, 0, err
+	}
+	fi, err := farSide.Netdev(ctx, s.FarNetdev)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: %w", farSide.Name(), err)
+	}
+	near, far = fi.Snapshot.MTU, fi.Snapshot.MTU
+	if s.Mode != Loopback {
+		ni, err := nearSide.Netdev(ctx, s.NearNetdev)
+		if err != nil {
+			return 0, 0, fmt.Errorf("%s: %w", nearSide.Name(), err)
+		}
+		near = ni.Snapshot.MTU
+	}
+	s.NearRXE.NetdevMTU, s.FarRXE.NetdevMTU = near, far
+	return near, far, nil
+}
+
 // ErrInvalidSides means a Sides cannot be used as given: no Near, or no
 // Far outside Loopback.
 var ErrInvalidSides = errors.New("runbook: invalid sides")

@@ -223,20 +223,9 @@ func writeOutputs(c config, mode runbook.Mode, md string, sum summary, rounds []
 	if _, err := cli.WriteFile(c.Out, "summary.json", func(f io.Writer) error { return report.WriteJSON(f, sum) }); err != nil {
 		return err
 	}
-	var answers strings.Builder
-	if err := report.WriteAnswersMarkdown(&answers, rounds); err != nil {
-		return err
-	}
-	md = answers.String() + md // the runbook's questions first
-	if _, err := cli.WriteFile(c.Out, "report.md", func(f io.Writer) error {
-		_, err := io.WriteString(f, md)
-		return err
-	}); err != nil {
-		return err
-	}
 	sec := page.FromRounds("softroce-baseline", rounds)
-	sec.Findings, sec.Markdown = sum.Findings, md
-	return page.WriteFiles(c.Out, page.Page{Title: fmt.Sprintf("soft-RoCE baseline (%s)", mode), Sections: []page.Section{sec}})
+	sec.Findings = sum.Findings
+	return workflow.WriteReport(c.Out, fmt.Sprintf("soft-RoCE baseline (%s)", mode), md, sec)
 }
 
 // summary is summary.json: what a script or test reads instead of the
