@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
@@ -77,6 +78,11 @@ type PerftestStep struct {
 	// Check adds the caller's own rules' findings to the round's (it may
 	// read the round's metrics and parameters); nil adds none.
 	Check func(*report.Round) []report.Finding
+	// CPULoad reads both ends' counters (CPU load, interrupts, softirqs)
+	// before and after the runs: the near end's per-CPU load goes into
+	// the round, each end's hot core into the result, and both into the
+	// bottleneck verdict.
+	CPULoad bool
 	// Remedies are added to the action of the findings of a rule ("run
 	// again with -governor performance -server-cpus 2 -client-cpus 2"
 	// for report.RuleJitter): a program names its own flags.
@@ -107,6 +113,9 @@ type PerftestResult struct {
 	Archive string
 	// Governors are what setting Governor did on each end (far first).
 	Governors []runbook.GovernorResult
+	// NearHot and FarHot are each end's busiest softirq core over the
+	// runs (CPULoad); nil when not measured. In loopback they are one.
+	NearHot, FarHot *irq.HotCore
 }
 
 // RunPerftest runs one perftest step on sides and returns all of it:
@@ -129,6 +138,7 @@ func RunPerftest(ctx context.Context, sides *runbook.Sides, st PerftestStep) (*P
 	}
 	name, label, count := st.names()
 	var pre []report.Finding
+	var err error
 	if st.Preflight != nil {
 		fs, err := st.Preflight(ctx, sides)
 		if err != nil {
@@ -144,9 +154,21 @@ func RunPerftest(ctx context.Context, sides *runbook.Sides, st PerftestStep) (*P
 		}
 	}
 	opts := sides.PerftestOptions(st.Options)
+	var le *loadEnds
+	var before endCounters
+	if st.CPULoad {
+		if le, err = newLoadEnds(ctx, sides); err != nil {
+			return res, fmt.Errorf("%s: %w", label, err)
+		}
+		before = le.read(ctx)
+	}
 	start := time.Now()
 	ps, err := runbook.RunPairs(ctx, sides, sides.FarRXE, opts, count, st.Progress, label)
 	res.Pairs = ps
+	var after endCounters
+	if le != nil {
+		after = le.read(ctx)
+	}
 	if err != nil {
 		if st.Out != "" {
 			err = errors.Join(err, KeepFailedPair(st.Out, fmt.Sprintf("%s-%d", slug(label), len(ps.Pairs)+1), ps.Stopped))
@@ -173,7 +195,11 @@ func RunPerftest(ctx context.Context, sides *runbook.Sides, st PerftestStep) (*P
 	if err != nil {
 		round.Warnings = append(round.Warnings, "ends: "+err.Error())
 	}
-	round.Bottleneck = report.Bottleneck(report.BottleneckInput{Round: &round, Ends: es})
+	var loads []report.HostLoad
+	if le != nil {
+		res.NearHot, res.FarHot, loads = le.hot(&round, before, after)
+	}
+	round.Bottleneck = report.Bottleneck(report.BottleneckInput{Round: &round, Ends: es, Loads: loads})
 	gid := sides.NearRXE.GID.Entry
 	findings := append(pre, report.Diagnose(report.DiagnosisInput{Round: &round, GID: &gid})...)
 	findings = append(findings, counters...)
@@ -183,6 +209,7 @@ func RunPerftest(ctx context.Context, sides *runbook.Sides, st PerftestStep) (*P
 	if len(ends) == 2 {
 		findings = append(findings, report.CompareEnds(ends[0], ends[1])...)
 	}
+	findings = append(findings, hotFindings(label, sides, res.NearHot, res.FarHot)...)
 	if st.Check != nil {
 		findings = append(findings, st.Check(&round)...)
 	}
@@ -204,6 +231,29 @@ func (st PerftestStep) remedy(fs []report.Finding) {
 			}
 		}
 	}
+}
+
+// hotFindings judge each end's busiest core (report.Diagnose's hot core
+// rule), naming the step and the end: the client, the server, or this
+// host once in loopback.
+func hotFindings(label string, sides *runbook.Sides, near, far *irq.HotCore) []report.Finding {
+	var fs []report.Finding
+	for _, end := range []struct {
+		name string
+		hot  *irq.HotCore
+	}{{"client", near}, {"server", far}} {
+		if end.hot == nil || (sides.Mode == runbook.Loopback && end.name == "server") {
+			continue
+		}
+		if sides.Mode == runbook.Loopback {
+			end.name = "this host"
+		}
+		for _, f := range report.Diagnose(report.DiagnosisInput{Hot: end.hot}) {
+			f.Summary = fmt.Sprintf("%s, %s: %s", label, end.name, f.Summary)
+			fs = append(fs, f)
+		}
+	}
+	return fs
 }
 
 // names are the step's round name, label and run count with defaults.
