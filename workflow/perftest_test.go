@@ -82,6 +82,27 @@ func TestRunPerftestRecordsTheRound(t *testing.T) {
 	if _, err := os.Stat(res.Archive); err != nil {
 		t.Error(err)
 	}
+	// The archive reruns the round: argv.txt and rerun.sh hold both
+	// sides' command lines, the server first and in the background.
+	af, err := os.Open(res.Archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, files, err := report.ReadArchive(af)
+	af.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range files {
+		got[f.Name] = string(f.Data)
+	}
+	rerun := got[report.ArchiveRerun]
+	if !strings.Contains(got[report.ArchiveArgv], "198.18.0.1") || strings.Contains(rerun, "No command lines") ||
+		!strings.Contains(rerun, "ip link set dev eth0 mtu 1500") || !strings.Contains(rerun, "taskset -c 1 ib_send_bw") ||
+		strings.Index(rerun, " &\n") > strings.Index(rerun, "198.18.0.1") {
+		t.Errorf("argv.txt:\n%s\nrerun.sh:\n%s", got[report.ArchiveArgv], rerun)
+	}
 	rounds, _, err := store.Load()
 	if err != nil || len(rounds) != 1 || rounds[0].Fingerprint == nil || len(rounds[0].Findings) != len(r.Findings) {
 		t.Fatalf("store: %d rounds, %v", len(rounds), err)
