@@ -86,6 +86,9 @@ func sideArgv(sides *runbook.Sides, s runbook.Side, ps perftest.Side, info runbo
 	if info.Netdev != "" && info.NetdevMTU > 0 {
 		a.MTUs = []report.NetdevMTU{{Netdev: info.Netdev, MTU: info.NetdevMTU}}
 	}
+	if info.Netdev != "" && info.Device != "" {
+		a.RXE = []report.RXELink{{Link: info.Device, Netdev: info.Netdev}}
+	}
 	switch s := s.(type) {
 	case *runbook.Local:
 		if s.Netns != "" {

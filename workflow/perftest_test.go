@@ -99,7 +99,8 @@ func TestRunPerftestRecordsTheRound(t *testing.T) {
 	}
 	rerun := got[report.ArchiveRerun]
 	if !strings.Contains(got[report.ArchiveArgv], "198.18.0.1") || strings.Contains(rerun, "No command lines") ||
-		!strings.Contains(rerun, "ip link set dev eth0 mtu 1500") || !strings.Contains(rerun, "taskset -c 1 ib_send_bw") ||
+		!strings.Contains(rerun, "ip link set dev eth0 mtu 1500") ||
+		!strings.Contains(rerun, "sh -c 'rdma link show rxe0/1 >/dev/null 2>&1 || rdma link add rxe0 type rxe netdev eth0'") || !strings.Contains(rerun, "taskset -c 1 ib_send_bw") ||
 		strings.Index(rerun, " &\n") > strings.Index(rerun, "198.18.0.1") {
 		t.Errorf("argv.txt:\n%s\nrerun.sh:\n%s", got[report.ArchiveArgv], rerun)
 	}
