@@ -207,8 +207,8 @@ func rerunScript(r Round) string {
 }
 
 // writeSetup writes the commands that set each side's MTUs and sysctls
-// as they were in the round, each command once (both ends on one host
-// share them).
+// as they were in the round and add its rxe links where missing, each
+// command once (both ends on one host share them).
 func writeSetup(b *strings.Builder, sides []SideArgv) {
 	seen := map[string]bool{}
 	header := false
@@ -219,6 +219,10 @@ func writeSetup(b *strings.Builder, sides []SideArgv) {
 		}
 		for _, p := range a.Sysctls {
 			cmds = append(cmds, onSide(a, inNetns(a.Netns, "sysctl", "-w", p.Key+"="+p.Value)))
+		}
+		for _, x := range a.RXE {
+			add := "rdma link show " + host.QuoteCommand([]string{x.Link + "/1"}) + " >/dev/null 2>&1 || rdma link add " + host.QuoteCommand([]string{x.Link, "type", "rxe", "netdev", x.Netdev})
+			cmds = append(cmds, onSide(a, inNetns(a.Netns, "sh", "-c", add)))
 		}
 		cmds = slices.DeleteFunc(cmds, func(c string) bool { return seen[c] })
 		if len(cmds) == 0 {

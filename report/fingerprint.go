@@ -85,6 +85,15 @@ type SideArgv struct {
 	// Sysctls are the kernel parameters the round set on the side, as
 	// dotted keys ("net.core.rmem_max").
 	Sysctls []Param `json:"sysctls,omitempty"`
+	// RXE are the soft-RoCE links the side ran on: rerun.sh adds each
+	// that is missing (after a reboot) before the commands.
+	RXE []RXELink `json:"rxe,omitempty"`
+}
+
+// RXELink is one rxe link and the netdev it runs over.
+type RXELink struct {
+	Link   string `json:"link"`   // "rxe0"
+	Netdev string `json:"netdev"` // "eth0"
 }
 
 // NetdevMTU is one netdev's MTU.

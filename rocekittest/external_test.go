@@ -16,7 +16,9 @@ import (
 // its own orchestration code with the kit, five trials (a successful
 // pair, a connect failure, a header mismatch, a netserver that is not
 // there, a UDP run with loss), without copying a capture and without root.
-// Its code is testdata/usermodule; the trials must each pass.
+// Its code is testdata/usermodule; the trials must each pass. Issue 25's
+// "done when": TestSoftRoCEStep runs a workflow.RunPerftest step on
+// fakes in at most 15 lines (testdata/usermodule/step_test.go.txt).
 func TestExternalModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module: not in -short")
@@ -32,7 +34,7 @@ func TestExternalModule(t *testing.T) {
 	dir := t.TempDir()
 	gomod := "module example.com/fw\n\ngo 1.26\n\nrequire github.com/rocekit/rocekit v0.0.0\n\nreplace github.com/rocekit/rocekit => " + checkout + "\n"
 	files := map[string]string{"go.mod": gomod}
-	for _, f := range []string{"fw.go", "fw_test.go"} {
+	for _, f := range []string{"fw.go", "fw_test.go", "step_test.go"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "usermodule", f+".txt"))
 		if err != nil {
 			t.Fatal(err)
@@ -58,7 +60,7 @@ func TestExternalModule(t *testing.T) {
 	}
 	run("mod", "tidy")
 	out := run("test", "-count=1", "-v", ".")
-	for _, trial := range []string{"TestSuccessfulPair", "TestConnectFailure", "TestHeaderMismatch", "TestNoNetserver", "TestUDPLoss"} {
+	for _, trial := range []string{"TestSuccessfulPair", "TestConnectFailure", "TestHeaderMismatch", "TestNoNetserver", "TestUDPLoss", "TestSoftRoCEStep"} {
 		if !strings.Contains(out, "--- PASS: "+trial) {
 			t.Errorf("%s did not pass:\n%s", trial, out)
 		}

@@ -18,9 +18,12 @@
 //	if err := far.Restore(ctx); err != nil { ... } // what a crashed run left there
 //	sides := &runbook.Sides{Mode: runbook.TwoHosts, Near: near, Far: far, NearNetdev: "eth0", FarNetdev: "eth0"}
 //	defer sides.Restore()
-//	farRXE, nearRXE, err := sides.PrepareRXE(ctx, "rxe0", 9000, nil)
-//	opts := runbook.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: 10000, ReportGbits: true}, sides, farRXE, nearRXE)
-//	pairs, err := runbook.RunPairs(ctx, sides, farRXE, opts, 3, nil, "ib_send_bw")
+//	err = sides.PrepareRXE(ctx, "rxe0", 9000, nil) // sides.NearRXE, sides.FarRXE
+//	opts := sides.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: 10000, ReportGbits: true})
+//	pairs, err := runbook.RunPairs(ctx, sides, sides.FarRXE, opts, 3, nil, "ib_send_bw")
+//
+// workflow.RunPerftest is that step whole: the round, both ends'
+// fingerprints, findings, archive and store.
 //
 // For loopback, Far is Near (Mode Loopback); for a far end in a namespace
 // of this host, Far is &runbook.Local{Netns: "peer", Journal: ...} (Mode

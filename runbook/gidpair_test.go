@@ -51,7 +51,11 @@ func TestPrepareRXERefusesIncompatibleGIDs(t *testing.T) {
 	} {
 		s := &Sides{Mode: TwoHosts, Near: gidSide{name: "near", gid: v4}, Far: gidSide{name: "far", gid: c.far},
 			NearNetdev: "eth0", FarNetdev: "eth0"}
-		_, _, err := s.PrepareRXE(context.Background(), "rxe0", 0, nil)
+		err := s.PrepareRXE(context.Background(), "rxe0", 0, nil)
+		// Each end's info is kept on its own field: near is near.
+		if s.NearRXE.GID.Entry != v4 || s.FarRXE.GID.Entry != c.far {
+			t.Errorf("%s: NearRXE %v FarRXE %v, want near %v far %v", name, s.NearRXE.GID.Entry, s.FarRXE.GID.Entry, v4, c.far)
+		}
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s: %v", name, err)

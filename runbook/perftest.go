@@ -38,6 +38,15 @@ func PerftestOptions(opts perftest.Options, sides *Sides, far, near RXEInfo) per
 	return opts
 }
 
+// PerftestOptions is PerftestOptions for the RXE links PrepareRXE kept
+// on s: server on the far end, client on the near one.
+func (s *Sides) PerftestOptions(opts perftest.Options) perftest.Options {
+	if s == nil {
+		return PerftestOptions(opts, s, RXEInfo{}, RXEInfo{})
+	}
+	return PerftestOptions(opts, s, s.FarRXE, s.NearRXE)
+}
+
 // Pairs are the repeats of one perftest step.
 type Pairs struct {
 	Pairs   []*perftest.PairResult

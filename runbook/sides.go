@@ -26,6 +26,10 @@ type Sides struct {
 	Near, Far  Side
 	NearNetdev string
 	FarNetdev  string
+	// NearRXE and FarRXE are what PrepareRXE made or found on each end:
+	// device, address, netdev MTU and the GID picked with its reason. In
+	// Loopback they are the same link.
+	NearRXE, FarRXE RXEInfo
 }
 
 // Progress is told of each step of a long operation before it starts
@@ -82,36 +86,42 @@ func (s *Sides) Restore() error {
 }
 
 // PrepareRXE prepares rxe on both ends (once in loopback) with the same
-// link name and MTU, announcing each on prog (nil: silent). rdma device
-// names are global to a kernel, so a far end in a namespace here gets
-// name+"p". A pair that cannot work is refused here, before any test:
-// the two chosen GIDs must be of one RoCE version and both IPv4-mapped
-// or both IPv6 (rxe.CheckCompatible; the error, matching
-// rxe.ErrIncompatibleGIDs, names both entries).
-func (s *Sides) PrepareRXE(ctx context.Context, name string, mtu int, prog Progress) (far, near RXEInfo, err error) {
+// link name and MTU, announcing each on prog (nil: silent), and keeps
+// what it made or found on s.NearRXE and s.FarRXE. rdma device names are
+// global to a kernel, so a far end in a namespace here gets name+"p". A
+// pair that cannot work is refused here, before any test: the two chosen
+// GIDs must be of one RoCE version and both IPv4-mapped or both IPv6
+// (rxe.CheckCompatible; the error, matching rxe.ErrIncompatibleGIDs,
+// names both entries).
+func (s *Sides) PrepareRXE(ctx context.Context, name string, mtu int, prog Progress) error {
 	nearSide, farSide, err := s.ends()
 	if err != nil {
-		return far, near, err
+		return err
 	}
 	farName := name
 	if s.Mode == TwoNetns {
 		farName = name + "p"
 	}
 	step(prog, "prepare rxe on %s (%s)", farSide.Name(), s.FarNetdev)
-	if far, err = farSide.PrepareRXE(ctx, RXEConfig{Netdev: s.FarNetdev, Name: farName, MTU: mtu}); err != nil {
-		return far, near, fmt.Errorf("%s: %w", farSide.Name(), err)
+	far, err := farSide.PrepareRXE(ctx, RXEConfig{Netdev: s.FarNetdev, Name: farName, MTU: mtu})
+	s.FarRXE = far
+	if err != nil {
+		return fmt.Errorf("%s: %w", farSide.Name(), err)
 	}
 	if s.Mode == Loopback {
-		return far, far, nil
+		s.NearRXE = far
+		return nil
 	}
 	step(prog, "prepare rxe on %s (%s)", nearSide.Name(), s.NearNetdev)
-	if near, err = nearSide.PrepareRXE(ctx, RXEConfig{Netdev: s.NearNetdev, Name: name, MTU: mtu}); err != nil {
-		return far, near, fmt.Errorf("%s: %w", nearSide.Name(), err)
+	near, err := nearSide.PrepareRXE(ctx, RXEConfig{Netdev: s.NearNetdev, Name: name, MTU: mtu})
+	s.NearRXE = near
+	if err != nil {
+		return fmt.Errorf("%s: %w", nearSide.Name(), err)
 	}
 	if err := rxe.CheckCompatible(near.GID.Entry, far.GID.Entry); err != nil {
-		return far, near, fmt.Errorf("%s against %s: %w", nearSide.Name(), farSide.Name(), err)
+		return fmt.Errorf("%s against %s: %w", nearSide.Name(), farSide.Name(), err)
 	}
-	return far, near, nil
+	return nil
 }
 
 // SetMTU sets the MTU on both ends (once in loopback).
@@ -130,6 +140,30 @@ func (s *Sides) SetMTU(ctx context.Context, mtu int) error {
 		return fmt.Errorf("%s: %w", nearSide.Name(), err)
 	}
 	return nil
+}
+
+// NetdevMTUs reads back the MTU each end's netdev has now (the same in
+// loopback) and keeps them on NearRXE and FarRXE, which a perftest step
+// records as the round's netdev_mtu.
+func (s *Sides) NetdevMTUs(ctx context.Context) (near, far int, err error) {
+	nearSide, farSide, err := s.ends()
+	if err != nil {
+		return 0, 0, err
+	}
+	fi, err := farSide.Netdev(ctx, s.FarNetdev)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: %w", farSide.Name(), err)
+	}
+	near, far = fi.Snapshot.MTU, fi.Snapshot.MTU
+	if s.Mode != Loopback {
+		ni, err := nearSide.Netdev(ctx, s.NearNetdev)
+		if err != nil {
+			return 0, 0, fmt.Errorf("%s: %w", nearSide.Name(), err)
+		}
+		near = ni.Snapshot.MTU
+	}
+	s.NearRXE.NetdevMTU, s.FarRXE.NetdevMTU = near, far
+	return near, far, nil
 }
 
 // ErrInvalidSides means a Sides cannot be used as given: no Near, or no

@@ -20,7 +20,7 @@ func TestSidesMisuse(t *testing.T) {
 	if err := (*Sides)(nil).Restore(); err != nil {
 		t.Errorf("(*Sides)(nil).Restore() = %v, want nil", err)
 	}
-	if _, _, err := zero.PrepareRXE(ctx, "rxe0", 0, nil); !errors.Is(err, ErrInvalidSides) {
+	if err := zero.PrepareRXE(ctx, "rxe0", 0, nil); !errors.Is(err, ErrInvalidSides) {
 		t.Errorf("Sides{}.PrepareRXE: %v, want ErrInvalidSides", err)
 	}
 	if err := zero.SetMTU(ctx, 1500); !errors.Is(err, ErrInvalidSides) {

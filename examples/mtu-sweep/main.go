@@ -10,7 +10,9 @@
 //     (-a),
 //  3. make one round per MTU ("ib_send_bw_mtu9000": parameter netdev_mtu is
 //     the netdev's MTU, mtu the RoCE path MTU perftest printed in its
-//     header) and append it to the store (-store),
+//     header), one workflow.RunPerftest step each: both ends' fingerprint
+//     and findings stored with it, its archive written, then appended to
+//     the store (-store) and compared with the store's previous round,
 //  4. say for each MTU whether it took effect (the path MTU perftest ran at
 //     is the one rdma_rxe derives from the netdev MTUs, nic.RXEPathMTU) and
 //     whether bandwidth followed it from the lowest MTU (report.CheckMTU),
@@ -28,17 +30,8 @@
 // Ctrl-C; after a crash, the next run (or tune.Recover on -journal, and
 // "rocekit-peer restore" on the peer) undoes what was left.
 //
-// Flags, besides the shared ones (-netdev, -peer, -peer-netns,
-// -peer-netdev, -journal, -timeout, ...):
-//
-//	-rxe NAME      rxe link to create when the netdev has none (rxe0)
-//	-mtus LIST     netdev MTUs to sweep, comma-separated (1500,4200,9000)
-//	-count N       ib_send_bw runs per MTU, each with a fresh pair (3)
-//	-n N           iterations per run (10000)
-//	-s BYTES       message size (65536); ignored with -a
-//	-a             every message size from 2 B to 8 MiB (ib_send_bw -a)
-//	-store FILE    round store, appended (rocekit-rounds.jsonl)
-//	-out DIR       folder for the report, plot, summary and archives (mtu-sweep-out)
+// The flags (-mtus, -count, -n, -s, -a, -store, -out, and the shared ones)
+// are listed by -h.
 //
 // Usage, as root:
 //
@@ -48,14 +41,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/perftest"
@@ -63,6 +54,7 @@ import (
 	"github.com/rocekit/rocekit/report/page"
 	"github.com/rocekit/rocekit/report/plot"
 	"github.com/rocekit/rocekit/runbook"
+	"github.com/rocekit/rocekit/workflow"
 )
 
 // config is what the flags set.
@@ -122,40 +114,43 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 
 	prog := cli.NewProgress(progress, 1+len(mtus)*(1+c.Count))
 	prog.Step("prepare rxe at MTU %d", mtus[0])
-	far, near, err := sides.PrepareRXE(ctx, c.RXE, mtus[0], nil)
-	if err != nil {
+	if err := sides.PrepareRXE(ctx, c.RXE, mtus[0], nil); err != nil {
 		return err
 	}
 	var md strings.Builder
 	w := io.MultiWriter(out, &md)
-	writeHeader(w, c, sides, far, near)
-	sw := &sweeper{c: c, sides: sides, far: far, opts: sendBWOptions(c, sides, far, near), prog: prog, store: report.OpenStore(c.Store)}
+	writeHeader(w, c, sides)
+	sw := &sweeper{c: c, sides: sides, opts: sendBWOptions(c), prog: prog, store: report.OpenStore(c.Store)}
 	var rounds []report.Round
 	var points []point
+	var findings []report.Finding
 	for i, mtu := range mtus {
-		round, p, err := sw.measure(ctx, i, mtu)
+		res, p, err := sw.measure(ctx, i, mtu)
 		if err != nil {
 			return err
 		}
-		rounds = append(rounds, round)
+		rounds = append(rounds, res.Round)
 		points = append(points, p)
+		findings = append(findings, res.Findings...)
 	}
 	prog.Done()
-	return writeOutputs(w, &md, c, sides.Mode, rounds, points)
+	report.SortFindings(findings)
+	return writeOutputs(w, &md, c, sides.Mode, rounds, points, findings)
 }
 
 // writeHeader says where the sweep runs and what it measures.
-func writeHeader(w io.Writer, c config, sides *runbook.Sides, far, near runbook.RXEInfo) {
+func writeHeader(w io.Writer, c config, sides *runbook.Sides) {
+	far, near := sides.FarRXE, sides.NearRXE
 	fmt.Fprintf(w, "# soft-RoCE MTU sweep (%s)\n\n", sides.Mode)
 	fmt.Fprintf(w, "- server %s: %s on %s (%s), GID index %d: %s\n", sides.Far.Name(), far.Device, far.Netdev, far.Addr, far.GID.Entry.Index, far.GID.Reason)
 	fmt.Fprintf(w, "- client %s: %s on %s (%s), GID index %d: %s\n", sides.Near.Name(), near.Device, near.Netdev, near.Addr, near.GID.Entry.Index, near.GID.Reason)
 	fmt.Fprintf(w, "- ib_send_bw, %s, %d runs of %d iterations per MTU\n\n", sizeText(c), c.Count, c.Iterations)
 }
 
-// sendBWOptions are the ib_send_bw options of every step.
-func sendBWOptions(c config, sides *runbook.Sides, far, near runbook.RXEInfo) perftest.Options {
-	opts := runbook.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: c.Iterations, QPTimeout: c.QPTimeout,
-		ReportGbits: true, NoFreqCheck: true}, sides, far, near)
+// sendBWOptions are the ib_send_bw options of every step (device and
+// GIDs come from the Sides).
+func sendBWOptions(c config) perftest.Options {
+	opts := perftest.Options{Test: perftest.SendBW, Iterations: c.Iterations, QPTimeout: c.QPTimeout, ReportGbits: true, NoFreqCheck: true}
 	if c.AllSizes {
 		opts.AllSizes = true
 	} else {
@@ -168,76 +163,40 @@ func sendBWOptions(c config, sides *runbook.Sides, far, near runbook.RXEInfo) pe
 type sweeper struct {
 	c     config
 	sides *runbook.Sides
-	far   runbook.RXEInfo
 	opts  perftest.Options
 	prog  *cli.Progress
 	store *report.Store
+	low   *report.Round // the lowest MTU's, once measured
 }
 
 // measure sets the MTU (the i-th of the sweep; the first was set by the
-// preparation), runs -count pairs, and saves the round and its archive.
-func (sw *sweeper) measure(ctx context.Context, i, mtu int) (report.Round, point, error) {
+// preparation) and runs its workflow step: -count pairs, the round with
+// its findings (took effect, against the lowest MTU), archived, stored.
+// An MTU whose every run failed stops the sweep (every later MTU
+// compares against the lowest).
+func (sw *sweeper) measure(ctx context.Context, i, mtu int) (*workflow.PerftestResult, point, error) {
 	p := point{MTU: mtu, Runs: sw.c.Count}
 	if i > 0 {
 		sw.prog.Step("set MTU %d", mtu)
 		if err := sw.sides.SetMTU(ctx, mtu); err != nil {
-			return report.Round{}, p, err
+			return nil, p, err
 		}
 	} else {
 		sw.prog.Step("MTU %d was set by the preparation", mtu)
 	}
 	var err error
-	if p.NearMTU, p.FarMTU, err = netdevMTUs(ctx, sw.sides); err != nil {
-		return report.Round{}, p, err
+	if p.NearMTU, p.FarMTU, err = sw.sides.NetdevMTUs(ctx); err != nil {
+		return nil, p, err
 	}
-	start := time.Now()
-	ps, err := cli.RunPairs(ctx, sw.sides, sw.far, sw.opts, sw.c.Count, sw.prog, fmt.Sprintf("MTU %d", mtu)+": ib_send_bw", sw.c.Out)
-	p.Failures = ps.Failures
-	if err != nil {
-		return report.Round{}, p, err
+	res, err := workflow.RunPerftest(ctx, sw.sides, workflow.PerftestStep{Name: fmt.Sprintf("%s_mtu%d", perftest.SendBW.Program(), mtu),
+		Label: fmt.Sprintf("MTU %d", mtu), Options: sw.opts, Count: sw.c.Count, OnFailure: workflow.Stop,
+		Out: sw.c.Out, Store: sw.store, Progress: sw.prog, Check: check(&p, sw.low, metricKey(sw.c))})
+	p.Failures = res.Pairs.Failures
+	if err == nil && i == 0 {
+		low := res.Round
+		sw.low = &low
 	}
-	p.Retransmit = ps.Findings(fmt.Sprintf("MTU %d", mtu), sw.opts.QPTimeout)
-	round, err := report.FromPerftest(fmt.Sprintf("%s_mtu%d", perftest.SendBW.Program(), mtu), start, ps.Results...)
-	if err != nil {
-		// No run of this MTU gave a result: keep what both sides
-		// printed, and stop (every later MTU compares against it).
-		err = errors.Join(err, cli.KeepFailedPairs(sw.c.Out, fmt.Sprintf("mtu%d", mtu), ps.Pairs))
-		return round, p, fmt.Errorf("MTU %d: %w (%s)", mtu, err, strings.Join(p.Failures, "; "))
-	}
-	round.DurationSec = time.Since(start).Seconds()
-	round.ToolSec = ps.ToolSec()
-	round.SetParam("mode", string(sw.sides.Mode))
-	round.SetParam("netdev_mtu", fmt.Sprint(p.NearMTU))
-	if sw.sides.Mode != runbook.Loopback {
-		round.SetParam("peer_netdev_mtu", fmt.Sprint(p.FarMTU))
-	}
-	p.observe(round, metricKey(sw.c))
-	ends, err := sw.sides.Ends(ctx)
-	if err != nil {
-		return round, p, err
-	}
-	round.Bottleneck = report.Bottleneck(report.BottleneckInput{Round: &round, Ends: ends})
-	files, err := cli.PairsFiles(&round, ps)
-	if err != nil {
-		return round, p, err
-	}
-	return round, p, cli.SaveRound(sw.store, sw.c.Out, round, files)
-}
-
-// netdevMTUs reads back the MTU each end's netdev has now.
-func netdevMTUs(ctx context.Context, sides *runbook.Sides) (near, far int, err error) {
-	fi, err := sides.Far.Netdev(ctx, sides.FarNetdev)
-	if err != nil {
-		return 0, 0, fmt.Errorf("%s: %w", sides.Far.Name(), err)
-	}
-	if sides.Mode == runbook.Loopback {
-		return fi.Snapshot.MTU, fi.Snapshot.MTU, nil
-	}
-	ni, err := sides.Near.Netdev(ctx, sides.NearNetdev)
-	if err != nil {
-		return 0, 0, fmt.Errorf("%s: %w", sides.Near.Name(), err)
-	}
-	return ni.Snapshot.MTU, fi.Snapshot.MTU, nil
+	return res, p, err
 }
 
 // sizeText says which message sizes ran.
@@ -260,9 +219,8 @@ func metricKey(c config) string {
 
 // writeOutputs prints the table and the findings, then writes report.md,
 // bandwidth.svg and summary.json to -out.
-func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode, rounds []report.Round, points []point) error {
+func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode, rounds []report.Round, points []point, findings []report.Finding) error {
 	metric := metricKey(c)
-	findings := sweepFindings(rounds, points, metric)
 	writeTable(w, points, metric)
 	fmt.Fprintf(w, "## Rounds side by side\n\n")
 	if err := report.WriteSideBySideMarkdown(w, rounds); err != nil {
@@ -291,26 +249,13 @@ func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode,
 		figs = append(figs, fig)
 	}
 	if _, err := cli.WriteFile(c.Out, "summary.json", func(f io.Writer) error {
-		e := json.NewEncoder(f)
-		e.SetIndent("", "  ")
-		return e.Encode(buildSummary(mode, metric, points, findings))
+		return report.WriteJSON(f, buildSummary(mode, metric, points, findings))
 	}); err != nil {
 		return err
 	}
-	var answers strings.Builder
-	if err := report.WriteAnswersMarkdown(&answers, rounds); err != nil {
-		return err
-	}
-	text := answers.String() + md.String() // the runbook's questions first
-	if _, err = cli.WriteFile(c.Out, "report.md", func(f io.Writer) error {
-		_, err := io.WriteString(f, text)
-		return err
-	}); err != nil {
-		return err
-	}
-	// report.html and bandwidth.svg: the picture inline, findings first.
-	return page.WriteFiles(c.Out, page.Page{Title: fmt.Sprintf("soft-RoCE MTU sweep (%s)", mode),
-		Sections: []page.Section{{Title: "mtu-sweep", Findings: findings, Rounds: rounds, Figures: figs, Markdown: text}}})
+	// report.md, report.html and bandwidth.svg: the picture inline, findings first.
+	return workflow.WriteReport(c.Out, fmt.Sprintf("soft-RoCE MTU sweep (%s)", mode), md.String(),
+		page.Section{Title: "mtu-sweep", Findings: findings, Rounds: rounds, Figures: figs})
 }
 
 // writeTable prints one line per MTU: what the kernel chose and the

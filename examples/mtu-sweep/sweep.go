@@ -1,20 +1,16 @@
 package main
 
 import (
-	"fmt"
-	"strconv"
-
 	"github.com/rocekit/rocekit/examples/internal/cli"
-	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
+	"github.com/rocekit/rocekit/workflow"
 )
 
 // The rules of the sweep's own findings.
 const (
-	// RuleMTUTookEffect states, once per MTU, whether perftest ran at the
-	// RoCE path MTU the netdev MTUs give.
-	RuleMTUTookEffect = "mtu_took_effect"
+	// RuleMTUTookEffect is workflow.RuleMTUTookEffect.
+	RuleMTUTookEffect = workflow.RuleMTUTookEffect
 	// RuleRunFailed is report.RuleRunFailed: runs of an MTU that ended
 	// in a completion error.
 	RuleRunFailed = report.RuleRunFailed
@@ -37,89 +33,45 @@ type point struct {
 	Median          *float64 // nil when the metric has no value
 	Unit            string
 	// Runs is the number of runs; Failures says which of them failed
-	// (runFailed) and how.
+	// and how.
 	Runs     int
 	Failures []string
-	// Retransmit are the RDMA counters' findings of the MTU's runs
-	// (runbook.Pairs.Findings).
-	Retransmit []report.Finding
 }
 
-// Expected is the RoCE path MTU rdma_rxe derives from the two ends'
-// netdev MTUs: perftest uses the smaller of the ends' active MTUs.
-func (p point) Expected() int {
-	return min(nic.RXEPathMTU(p.NearMTU), nic.RXEPathMTU(p.FarMTU))
-}
+// Expected is workflow.ExpectedPathMTU of the ends' netdev MTUs.
+func (p point) Expected() int { return workflow.ExpectedPathMTU(p.NearMTU, p.FarMTU) }
 
 // TookEffect says whether perftest ran at the expected RoCE path MTU.
 func (p point) TookEffect() bool { return p.Seen > 0 && p.Seen == p.Expected() }
 
 // observe takes the header MTU and the metric's median from the round.
 func (p *point) observe(r report.Round, metric string) {
-	p.Name = r.Name
-	if v, ok := r.Param("mtu"); ok {
-		p.Seen, _ = strconv.Atoi(v)
-	}
+	p.Name, p.Seen = r.Name, workflow.SeenPathMTU(&r)
 	if m, ok := r.Metric(metric); ok && len(m.Values) > 0 {
 		med := report.Summarize(m).Median
 		p.Median, p.Unit = &med, m.Unit
 	}
 }
 
-// tookEffectFinding states plainly whether the MTU reached the RDMA path.
-func tookEffectFinding(p point) report.Finding {
-	f := report.Finding{Rule: RuleMTUTookEffect,
-		Evidence: []report.Evidence{{Name: "netdev_mtu", Value: float64(p.NearMTU), Unit: "B"},
-			{Name: "roce_path_mtu_expected", Value: float64(p.Expected()), Unit: "B"},
-			{Name: "roce_path_mtu_seen", Value: float64(p.Seen), Unit: "B"}}}
-	switch {
-	case p.TookEffect():
-		f.Severity = report.SeverityInfo
-		f.Summary = fmt.Sprintf("MTU %d took effect: perftest ran at RoCE path MTU %d B, as rdma_rxe derives from netdev MTU %s", p.MTU, p.Seen, netdevText(p))
-	case p.Seen == 0:
-		f.Severity = report.SeverityWarning
-		f.Summary = fmt.Sprintf("MTU %d: perftest printed no MTU, so whether RoCE path MTU %d B was used is unknown", p.MTU, p.Expected())
-		f.Action = "read the raw output in the round's archive"
-	default:
-		f.Severity = report.SeverityCritical
-		f.Summary = fmt.Sprintf("MTU %d did not take effect: perftest ran at RoCE path MTU %d B, netdev MTU %s gives %d B", p.MTU, p.Seen, netdevText(p), p.Expected())
-		f.Action = "set the MTU on both ends' netdevs, then check the rxe port's active_mtu (ibv_devinfo -v); re-create the rxe link if it did not follow"
-	}
-	return f
-}
-
-func netdevText(p point) string {
-	if p.NearMTU == p.FarMTU {
-		return fmt.Sprint(p.NearMTU)
-	}
-	return fmt.Sprintf("%d here and %d at the far end", p.NearMTU, p.FarMTU)
-}
-
-// sweepFindings are, for every MTU, whether it took effect, and for every
-// MTU above the lowest, report.Diagnose's MTU rules against the lowest; the
-// most severe first.
-func sweepFindings(rounds []report.Round, points []point, metric string) []report.Finding {
-	var fs []report.Finding
-	for i, p := range points {
-		fs = append(fs, tookEffectFinding(p))
-		fs = append(fs, p.Retransmit...)
-		if f, ok := report.RunsFailed(fmt.Sprintf("MTU %d", p.MTU), p.Runs, p.Failures); ok {
-			fs = append(fs, f)
+// check is the sweep's own rules for the round of p, stored with it: did
+// the MTU take effect, and against the lowest MTU's round (nil for the
+// lowest itself) report.Diagnose's MTU rules.
+func check(p *point, low *report.Round, metric string) func(*report.Round) []report.Finding {
+	return func(r *report.Round) []report.Finding {
+		p.observe(*r, metric)
+		fs := []report.Finding{workflow.CheckMTUTookEffect(p.MTU, p.NearMTU, p.FarMTU, p.Seen)}
+		if low != nil {
+			fs = append(fs, report.Diagnose(report.DiagnosisInput{MTULow: low, MTUHigh: r, MTUMetric: metric})...)
 		}
-		if i == 0 {
-			continue
-		}
-		fs = append(fs, report.Diagnose(report.DiagnosisInput{MTULow: &rounds[0], MTUHigh: &rounds[i], MTUMetric: metric})...)
+		return fs
 	}
-	report.SortFindings(fs)
-	return fs
 }
 
 // summary is summary.json.
 type summary struct {
-	Mode     string         `json:"mode"`
-	Rounds   []summaryRound `json:"rounds"`
-	Findings []summaryFind  `json:"findings"`
+	Mode     string           `json:"mode"`
+	Rounds   []summaryRound   `json:"rounds"`
+	Findings []report.Finding `json:"findings"`
 }
 
 // summaryRound is one MTU in summary.json.
@@ -134,22 +86,12 @@ type summaryRound struct {
 	FailedRuns      int      `json:"failed_runs"` // runs that ended in a completion error
 }
 
-// summaryFind is one finding in summary.json.
-type summaryFind struct {
-	Severity report.Severity `json:"severity"`
-	Rule     string          `json:"rule"`
-	Summary  string          `json:"summary"`
-}
-
 // buildSummary makes summary.json's content.
 func buildSummary(mode runbook.Mode, metric string, points []point, findings []report.Finding) summary {
-	s := summary{Mode: string(mode), Rounds: []summaryRound{}, Findings: []summaryFind{}}
+	s := summary{Mode: string(mode), Rounds: []summaryRound{}, Findings: append([]report.Finding{}, findings...)}
 	for _, p := range points {
 		s.Rounds = append(s.Rounds, summaryRound{Name: p.Name, NetdevMTU: p.NearMTU,
 			PathMTUExpected: p.Expected(), PathMTUSeen: p.Seen, TookEffect: p.TookEffect(), Metric: metric, Median: p.Median, FailedRuns: len(p.Failures)})
-	}
-	for _, f := range findings {
-		s.Findings = append(s.Findings, summaryFind{f.Severity, f.Rule, f.Summary})
 	}
 	return s
 }

@@ -49,14 +49,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/irq"
@@ -65,6 +63,7 @@ import (
 	"github.com/rocekit/rocekit/report/page"
 	"github.com/rocekit/rocekit/report/plot"
 	"github.com/rocekit/rocekit/runbook"
+	"github.com/rocekit/rocekit/workflow"
 )
 
 // config is what the flags set.
@@ -121,36 +120,25 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 
 	prog := cli.NewProgress(progress, 1+len(qps)*c.Count)
 	prog.Step("prepare rxe")
-	far, near, err := sides.PrepareRXE(ctx, c.RXE, c.MTU, nil)
-	if err != nil {
-		return err
-	}
-	ends, err := newEnds(ctx, sides)
-	if err != nil {
+	if err := sides.PrepareRXE(ctx, c.RXE, c.MTU, nil); err != nil {
 		return err
 	}
 	var md strings.Builder
 	w := io.MultiWriter(out, &md)
-	writeHeader(w, c, sides, far, near)
-	sc := &scaler{c: c, sides: sides, far: far, near: near, ends: ends, prog: prog, store: report.OpenStore(c.Store)}
-	var rounds []report.Round
-	var steps []step
+	writeHeader(w, c, sides)
+	sc := &scaler{c: c, sides: sides, prog: prog, store: report.OpenStore(c.Store), last: qps[len(qps)-1]}
 	for _, q := range qps {
-		s, round, err := sc.measure(ctx, q)
-		if err != nil {
+		if err := sc.measure(ctx, q); err != nil {
 			return err
 		}
-		if round != nil {
-			rounds = append(rounds, *round)
-		}
-		steps = append(steps, s)
 	}
 	prog.Done()
-	return writeOutputs(w, &md, c, sides.Mode, rounds, steps)
+	return writeOutputs(w, &md, c, sides.Mode, sc.rounds, sc.steps)
 }
 
 // writeHeader says where the steps run and what they measure.
-func writeHeader(w io.Writer, c config, sides *runbook.Sides, far, near runbook.RXEInfo) {
+func writeHeader(w io.Writer, c config, sides *runbook.Sides) {
+	far, near := sides.FarRXE, sides.NearRXE
 	fmt.Fprintf(w, "# soft-RoCE QP scaling (%s)\n\n", sides.Mode)
 	fmt.Fprintf(w, "- server %s: %s on %s (%s, MTU %d), GID index %d: %s\n", sides.Far.Name(), far.Device, far.Netdev, far.Addr, far.NetdevMTU, far.GID.Entry.Index, far.GID.Reason)
 	fmt.Fprintf(w, "- client %s: %s on %s (%s, MTU %d), GID index %d: %s\n", sides.Near.Name(), near.Device, near.Netdev, near.Addr, near.NetdevMTU, near.GID.Entry.Index, near.GID.Reason)
@@ -159,151 +147,47 @@ func writeHeader(w io.Writer, c config, sides *runbook.Sides, far, near runbook.
 
 // scaler measures one QP count after the other on prepared sides.
 type scaler struct {
-	c         config
-	sides     *runbook.Sides
-	far, near runbook.RXEInfo
-	ends      *ends
-	prog      *cli.Progress
-	store     *report.Store
+	c      config
+	sides  *runbook.Sides
+	prog   *cli.Progress
+	store  *report.Store
+	last   int // the largest QP count: its round stores the rules over all
+	rounds []report.Round
+	steps  []step
 }
 
-// measure runs -count pairs with q QPs and saves the round and its
-// archive. A step whose every run failed in perftest has no round (nil),
-// but stays in the report, with both sides' outputs kept.
-func (sc *scaler) measure(ctx context.Context, q int) (step, *report.Round, error) {
-	opts := runbook.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: sc.c.Iterations, QPTimeout: sc.c.QPTimeout, QPs: q,
-		ReportGbits: true, NoFreqCheck: true}, sc.sides, sc.far, sc.near)
-	start := time.Now()
-	before := sc.ends.read(ctx)
+// measure runs the workflow step of q QPs: -count pairs with both ends'
+// CPU load, the round with its findings, archived, stored. A step whose
+// every run failed has no round, but stays in the report with its
+// critical finding, both sides' outputs kept.
+func (sc *scaler) measure(ctx context.Context, q int) error {
 	s := step{QPs: q, Runs: sc.c.Count}
-	ps, err := cli.RunPairs(ctx, sc.sides, sc.far, opts, sc.c.Count, sc.prog, fmt.Sprintf("%d QPs", q)+": ib_send_bw", sc.c.Out)
-	s.Failures = ps.Failures
+	res, err := workflow.RunPerftest(ctx, sc.sides, workflow.PerftestStep{Name: fmt.Sprintf("%s_q%d", perftest.SendBW.Program(), q),
+		Label: fmt.Sprintf("%d QPs", q), Count: sc.c.Count, Out: sc.c.Out, Store: sc.store, Progress: sc.prog, CPULoad: true,
+		Options: perftest.Options{Test: perftest.SendBW, Iterations: sc.c.Iterations, QPTimeout: sc.c.QPTimeout, QPs: q, ReportGbits: true, NoFreqCheck: true},
+		Params:  []report.Param{{Key: "qps", Value: fmt.Sprint(q)}},
+		Check: func(r *report.Round) []report.Finding {
+			if s.observe(*r); q != sc.last {
+				return nil
+			}
+			return crossFindings(append(sc.rounds, *r), append(sc.steps, s))
+		}})
+	s.Failures, s.NearHot, s.FarHot, s.Findings = res.Pairs.Failures, res.NearHot, res.FarHot, res.Findings
 	if err != nil {
-		return s, nil, err
+		return err
 	}
-	s.Retransmit = ps.Findings(fmt.Sprintf("%d QPs", q), opts.QPTimeout)
-	after := sc.ends.read(ctx)
-	if len(s.Failures) == sc.c.Count {
-		return s, nil, cli.KeepFailedPairs(sc.c.Out, fmt.Sprintf("q%d", q), ps.Pairs)
+	if res.Measured {
+		sc.rounds = append(sc.rounds, res.Round)
 	}
-	round, err := report.FromPerftest(fmt.Sprintf("%s_q%d", perftest.SendBW.Program(), q), start, ps.Results...)
-	if err != nil {
-		return s, nil, fmt.Errorf("%d QPs: %w (%s)", q, err, strings.Join(s.Failures, "; "))
-	}
-	round.DurationSec = time.Since(start).Seconds()
-	round.ToolSec = ps.ToolSec()
-	if _, ok := round.Param("qps"); !ok {
-		round.SetParam("qps", fmt.Sprint(q))
-	}
-	round.SetParam("mode", string(sc.sides.Mode))
-	round.SetParam("netdev_mtu", fmt.Sprint(sc.near.NetdevMTU))
-	var loads []report.HostLoad
-	s.NearHot, s.FarHot, loads = sc.ends.hot(&round, before, after)
-	round.Bottleneck = report.Bottleneck(report.BottleneckInput{Round: &round, Ends: sc.ends.reportEnds(), Loads: loads})
-	s.observe(round)
-	files, err := cli.PairsFiles(&round, ps)
-	if err != nil {
-		return s, nil, err
-	}
-	return s, &round, cli.SaveRound(sc.store, sc.c.Out, round, files)
-}
-
-// ends are the two ends' netdevs, whose counters each step compares. In
-// loopback there is one end, read once.
-type ends struct {
-	sides     *runbook.Sides
-	near, far runbook.NetdevInfo
-}
-
-// endCounters are the counters of both ends at one moment, with the error
-// of each read (a step goes on without them).
-type endCounters struct {
-	near, far       runbook.Counters
-	nearErr, farErr error
-}
-
-// newEnds describes both ends' netdevs once, for runbook.Between.
-func newEnds(ctx context.Context, sides *runbook.Sides) (*ends, error) {
-	e := &ends{sides: sides}
-	var err error
-	if e.far, err = sides.Far.Netdev(ctx, sides.FarNetdev); err != nil {
-		return nil, fmt.Errorf("%s: %w", sides.Far.Name(), err)
-	}
-	e.near = e.far
-	if sides.Mode != runbook.Loopback {
-		if e.near, err = sides.Near.Netdev(ctx, sides.NearNetdev); err != nil {
-			return nil, fmt.Errorf("%s: %w", sides.Near.Name(), err)
-		}
-	}
-	return e, nil
-}
-
-// read takes both ends' counters.
-func (e *ends) read(ctx context.Context) endCounters {
-	var c endCounters
-	c.far, c.farErr = e.sides.Far.Counters(ctx, e.sides.FarNetdev)
-	if e.sides.Mode == runbook.Loopback {
-		c.near, c.nearErr = c.far, c.farErr
-		return c
-	}
-	c.near, c.nearErr = e.sides.Near.Counters(ctx, e.sides.NearNetdev)
-	return c
-}
-
-// hot finds each end's hot softirq core between two reads and adds this
-// end's per-CPU load to the round. What could not be read becomes a round
-// warning and a nil core.
-func (e *ends) hot(r *report.Round, before, after endCounters) (near, far *irq.HotCore, loads []report.HostLoad) {
-	load := func(end string, dev runbook.NetdevInfo, b, a runbook.Counters, errs ...error) (*irq.Load, bool) {
-		if err := errors.Join(errs...); err != nil {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("%s counters: %v", end, err))
-		}
-		if b.Load.Time.IsZero() || a.Load.Time.IsZero() {
-			return nil, false
-		}
-		g, err := runbook.Between(dev, b, a)
-		if err != nil {
-			// The NIC counters did not compare; the CPU load still does.
-			r.Warnings = append(r.Warnings, fmt.Sprintf("%s counters: %v", end, err))
-			l := irq.LoadBetween(b.Load, a.Load)
-			return &l, true
-		}
-		return &g.Load, true
-	}
-	nl, ok := load("near", e.near, before.near, after.near, before.nearErr, after.nearErr)
-	if ok {
-		h := nl.Hot()
-		near = &h
-		if err := r.AddCPULoad(*nl); err != nil {
-			r.Warnings = append(r.Warnings, "cpu load: "+err.Error())
-		}
-		loads = append(loads, report.HostLoad{Host: e.sides.Near.Name(), Load: *nl, LocalCPUs: e.near.LocalCPUs})
-	}
-	if e.sides.Mode == runbook.Loopback {
-		return near, near, loads
-	}
-	if fl, ok := load("far", e.far, before.far, after.far, before.farErr, after.farErr); ok {
-		h := fl.Hot()
-		far = &h
-		loads = append(loads, report.HostLoad{Host: e.sides.Far.Name(), Load: *fl, LocalCPUs: e.far.LocalCPUs})
-	}
-	return near, far, loads
-}
-
-// reportEnds are both netdevs as report.Bottleneck takes them.
-func (e *ends) reportEnds() []report.End {
-	out := []report.End{{Host: e.sides.Near.Name(), Snapshot: e.near.Snapshot}}
-	if e.sides.Mode != runbook.Loopback {
-		out = append(out, report.End{Host: e.sides.Far.Name(), Snapshot: e.far.Snapshot})
-	}
-	return out
+	sc.steps = append(sc.steps, s)
+	return nil
 }
 
 // writeOutputs prints the table and the findings, then writes report.md,
 // qps.svg and summary.json to -out.
 func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode, rounds []report.Round, steps []step) error {
 	sc := analyse(steps, report.DefaultThresholds.MinQPGain)
-	findings := qpFindings(rounds, steps, sc, mode)
+	findings := qpFindings(rounds, steps)
 	writeTable(w, steps, sc, mode)
 	fmt.Fprintf(w, "%s\n\n", kneeText(steps, sc))
 	fmt.Fprintf(w, "## Rounds side by side\n\n")
@@ -331,26 +215,13 @@ func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode,
 		}
 	}
 	if _, err := cli.WriteFile(c.Out, "summary.json", func(f io.Writer) error {
-		e := json.NewEncoder(f)
-		e.SetIndent("", "  ")
-		return e.Encode(buildSummary(mode, steps, sc, findings))
+		return report.WriteJSON(f, buildSummary(mode, steps, sc, findings))
 	}); err != nil {
 		return err
 	}
-	var answers strings.Builder
-	if err := report.WriteAnswersMarkdown(&answers, rounds); err != nil {
-		return err
-	}
-	text := answers.String() + md.String() // the runbook's questions first
-	if _, err := cli.WriteFile(c.Out, "report.md", func(f io.Writer) error {
-		_, err := io.WriteString(f, text)
-		return err
-	}); err != nil {
-		return err
-	}
-	// report.html, qps.svg and cpu-ROUND.svg: the pictures inline, findings first.
-	return page.WriteFiles(c.Out, page.Page{Title: fmt.Sprintf("soft-RoCE QP scaling (%s)", mode),
-		Sections: []page.Section{{Title: "qp-scaling", Findings: findings, Rounds: rounds, Figures: figs, Markdown: text}}})
+	// report.md, report.html, qps.svg and cpu-ROUND.svg: the pictures inline, findings first.
+	return workflow.WriteReport(c.Out, fmt.Sprintf("soft-RoCE QP scaling (%s)", mode), md.String(),
+		page.Section{Title: "qp-scaling", Findings: findings, Rounds: rounds, Figures: figs})
 }
 
 // writeTable prints one line per QP count.
@@ -371,13 +242,6 @@ func writeTable(w io.Writer, steps []step, sc scaling, mode runbook.Mode) {
 			ratioText(sc.Gain[i], "×%.2f", 1), hotText(s.NearHot), far)
 	}
 	fmt.Fprintln(w)
-}
-
-func ratioText(v *float64, format string, scale float64) string {
-	if v == nil {
-		return "—"
-	}
-	return fmt.Sprintf(format, *v*scale)
 }
 
 func hotText(h *irq.HotCore) string {

@@ -223,30 +223,29 @@ func TestFindingsAndSummary(t *testing.T) {
 	rounds := []report.Round{qpRound(1, 1.0), qpRound(2, 1.02)}
 	hot := &irq.HotCore{CPU: 2, SoftPct: 95, IdlePct: 0}
 	cold := &irq.HotCore{CPU: -1}
+	failed, _ := report.RunsFailed("2 QPs", 2, []string{"run 2: perftest: completion error"})
 	ss := []step{{QPs: 1, Runs: 1, NearHot: hot, FarHot: cold},
-		{QPs: 2, Runs: 2, NearHot: cold, Failures: []string{"run 2: perftest: completion error"}}}
+		{QPs: 2, Runs: 2, NearHot: cold, Failures: []string{"run 2: perftest: completion error"}, Findings: []report.Finding{failed}}}
 	for i := range ss {
 		ss[i].observe(rounds[i])
 	}
 	sc := analyse(ss, report.DefaultThresholds.MinQPGain)
+	// The last step stored the rules over all steps: listed once.
+	ss[1].Findings = append(ss[1].Findings, crossFindings(rounds, ss)...)
 
-	// Two hosts: the hot core of each end is diagnosed.
-	fs := qpFindings(rounds, ss, sc, runbook.TwoHosts)
+	fs := qpFindings(rounds, ss)
 	var got []string
 	for _, f := range fs {
 		got = append(got, string(f.Severity)+" "+f.Rule)
 	}
-	want := []string{"warning " + report.RuleHotSoftirq, "warning " + RuleRunFailed, "info " + report.RuleQPKnee, "info " + RuleQPEfficiency}
+	want := []string{"warning " + RuleRunFailed, "info " + report.RuleQPKnee, "info " + RuleQPEfficiency}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("findings (-want +got):\n%s", d)
 	}
-	if !strings.HasPrefix(fs[0].Summary, "1 QPs, client: ") {
-		t.Errorf("hot core finding does not say where: %q", fs[0].Summary)
-	}
-	if s := fs[1].Summary; s != "2 QPs: 1 of 2 runs failed, the median is of the others: run 2: perftest: completion error" {
+	if s := fs[0].Summary; s != "2 QPs: 1 of 2 runs failed, the median is of the others: run 2: perftest: completion error" {
 		t.Errorf("failed run finding: %q", s)
 	}
-	if s := fs[3].Summary; !strings.Contains(s, "1 QPs 100%, 2 QPs 51%") || !strings.Contains(s, "The knee is at 1 QPs") {
+	if s := fs[2].Summary; !strings.Contains(s, "1 QPs 100%, 2 QPs 51%") || !strings.Contains(s, "The knee is at 1 QPs") {
 		t.Errorf("own finding: %q", s)
 	}
 
@@ -269,36 +268,18 @@ func TestFindingsAndSummary(t *testing.T) {
 	}
 }
 
-// TestLoopbackHotOnce names this host once in loopback, where both ends
-// are the same host.
-func TestLoopbackHotOnce(t *testing.T) {
-	hot := &irq.HotCore{CPU: 1, SoftPct: 99}
-	ss := []step{{QPs: 1, NearHot: hot, FarHot: hot}}
-	n := 0
-	for _, f := range qpFindings(nil, ss, analyse(ss, 1.1), runbook.Loopback) {
-		if f.Rule == report.RuleHotSoftirq {
-			n++
-			if !strings.HasPrefix(f.Summary, "1 QPs, this host: ") {
-				t.Errorf("summary %q", f.Summary)
-			}
-		}
-	}
-	if n != 1 {
-		t.Errorf("%d hot core findings in loopback, want 1", n)
-	}
-}
-
 // TestStepAllRunsFailed keeps a step whose every run failed: no bandwidth,
-// no efficiency, a critical finding, and the other steps still analysed.
+// no efficiency, its critical finding, and the other steps still analysed.
 func TestStepAllRunsFailed(t *testing.T) {
 	one := 1.0
+	failed, _ := report.RunsFailed("8 QPs", 2, []string{"run 1: completion error", "run 2: completion error"})
 	ss := []step{{QPs: 1, Runs: 2, Median: &one, Unit: "Gbit/s"},
-		{QPs: 8, Runs: 2, Failures: []string{"run 1: completion error", "run 2: completion error"}}}
+		{QPs: 8, Runs: 2, Failures: []string{"run 1: completion error", "run 2: completion error"}, Findings: []report.Finding{failed}}}
 	sc := analyse(ss, report.DefaultThresholds.MinQPGain)
 	if sc.Efficiency[1] != nil || sc.Knee != nil {
 		t.Errorf("a failed step got efficiency %v, knee %v", sc.Efficiency[1], sc.Knee)
 	}
-	fs := qpFindings(nil, ss, sc, runbook.TwoHosts)
+	fs := qpFindings(nil, ss)
 	if len(fs) == 0 || fs[0].Severity != report.SeverityCritical || fs[0].Rule != RuleRunFailed ||
 		!strings.HasPrefix(fs[0].Summary, "8 QPs: all 2 runs failed") {
 		t.Errorf("findings: %+v", fs)

@@ -2,21 +2,19 @@ package main
 
 import (
 	"fmt"
-	"math"
-	"strconv"
-	"strings"
+	"slices"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
+	"github.com/rocekit/rocekit/workflow"
 )
 
 // The rules of the run's own findings.
 const (
-	// RuleQPEfficiency states the scaling efficiency of every step and
-	// the knee, in words.
-	RuleQPEfficiency = "qp_scaling_efficiency"
+	// RuleQPEfficiency is workflow.RuleQPEfficiency.
+	RuleQPEfficiency = workflow.RuleQPEfficiency
 	// RuleRunFailed is report.RuleRunFailed: runs of a step that ended
 	// in a completion error.
 	RuleRunFailed = report.RuleRunFailed
@@ -40,12 +38,12 @@ type step struct {
 	Unit            string
 	NearHot, FarHot *irq.HotCore // nil when the counters could not be read
 	// Runs is the number of runs; Failures says which of them failed
-	// (runFailed) and how.
+	// and how.
 	Runs     int
 	Failures []string
-	// Retransmit are the RDMA counters' findings of the step's runs
-	// (runbook.Pairs.Findings).
-	Retransmit []report.Finding
+	// Findings are the step's, as workflow.RunPerftest stored them with
+	// its round (or gave them without one, when every run failed).
+	Findings []report.Finding
 }
 
 // observe takes the metric's median from the round.
@@ -56,143 +54,57 @@ func (s *step) observe(r report.Round) {
 	}
 }
 
-// scaling is what the steps add up to.
-type scaling struct {
-	// Efficiency of step i is bw(N)/(N × bw(1)): the share of perfect
-	// linear scaling from the first measured step (its bandwidth per QP
-	// when it is not 1 QP). nil where there is no bandwidth.
-	Efficiency []*float64
-	// Gain of step i is its bandwidth over the previous measured step's;
-	// nil for the first and where there is no bandwidth.
-	Gain []*float64
-	// Knee is the QP count past which adding QPs gains less than the
-	// threshold (the first step whose Gain is below it, minus one step);
-	// nil when bandwidth scales over the whole range. The same rule as
-	// report.CheckQPScaling.
-	Knee *int
-	// KneeIndex is the step the knee is at; -1 without a knee.
-	KneeIndex int
+// scaling is workflow.QPScaling.
+type scaling = workflow.QPScaling
+
+// points are the steps as workflow.AnalyseQPs takes them.
+func points(steps []step) []workflow.QPPoint {
+	ps := make([]workflow.QPPoint, len(steps))
+	for i, s := range steps {
+		ps[i] = workflow.QPPoint{QPs: s.QPs, Median: s.Median, Unit: s.Unit}
+	}
+	return ps
 }
 
-// analyse computes the efficiency and gain of each step and the knee, with
-// minGain the ratio between successive steps below which scaling has
-// stopped (report.DefaultThresholds.MinQPGain).
+// analyse is workflow.AnalyseQPs of the steps.
 func analyse(steps []step, minGain float64) scaling {
-	sc := scaling{Efficiency: make([]*float64, len(steps)), Gain: make([]*float64, len(steps)), KneeIndex: -1}
-	base, prev := -1, -1
-	for i, s := range steps {
-		if s.Median == nil || math.IsNaN(*s.Median) {
-			continue
-		}
-		if base < 0 && *s.Median > 0 {
-			base = i
-		}
-		if base >= 0 {
-			perQP := *steps[base].Median / float64(steps[base].QPs)
-			e := *s.Median / (float64(s.QPs) * perQP)
-			sc.Efficiency[i] = &e
-		}
-		if prev >= 0 && *steps[prev].Median > 0 {
-			g := *s.Median / *steps[prev].Median
-			sc.Gain[i] = &g
-			if sc.Knee == nil && g < minGain {
-				k := steps[prev].QPs
-				sc.Knee, sc.KneeIndex = &k, prev
-			}
-		}
-		prev = i
-	}
-	return sc
+	return workflow.AnalyseQPs(points(steps), minGain)
 }
 
 // kneeText says in words where scaling stops.
-func kneeText(steps []step, sc scaling) string {
-	var measured []string
-	for i, s := range steps {
-		if sc.Efficiency[i] != nil {
-			measured = append(measured, strconv.Itoa(s.QPs))
-		}
-	}
-	switch {
-	case len(measured) < 2:
-		return "Too few QP counts with a bandwidth to say how it scales."
-	case sc.Knee == nil:
-		return fmt.Sprintf("Bandwidth scales over the whole range (%s QPs): every step gains at least %.0f%%.",
-			strings.Join(measured, ", "), (report.DefaultThresholds.MinQPGain-1)*100)
-	}
-	k := sc.KneeIndex
-	next := k + 1
-	for next < len(steps) && sc.Gain[next] == nil {
-		next++
-	}
-	text := fmt.Sprintf("The knee is at %d QPs: going on to %d QPs gives ×%.2f the bandwidth (less than ×%.2f); more QPs than %d buy little here.",
-		*sc.Knee, steps[next].QPs, *sc.Gain[next], report.DefaultThresholds.MinQPGain, *sc.Knee)
-	// A later step well above the knee means the curve is noise, not a
-	// plateau.
-	kneeBW := *steps[k].Median
-	for _, s := range steps[next+1:] {
-		if s.Median != nil && *s.Median >= kneeBW*report.DefaultThresholds.MinQPGain {
-			text += fmt.Sprintf(" But %d QPs rise again to ×%.2f of the knee's bandwidth: the curve is noisy, rerun with a larger -count before trusting the knee.",
-				s.QPs, *s.Median/kneeBW)
-			break
-		}
-	}
-	return text
+func kneeText(steps []step, sc scaling) string { return sc.KneeText(points(steps)) }
+
+// crossFindings are the rules over all the rounds so far: report.Diagnose's
+// QP rule and the efficiency and knee in words; the last round stores them.
+func crossFindings(rounds []report.Round, steps []step) []report.Finding {
+	fs := report.Diagnose(report.DiagnosisInput{QPRounds: rounds, QPMetric: metric})
+	return append(fs, analyse(steps, report.DefaultThresholds.MinQPGain).Finding(points(steps)))
 }
 
-// qpFindings are report.Diagnose's QP rule over the rounds, the hot
-// softirq core rule for each step and end, and the run's own statement of
-// efficiency and knee; the most severe first.
-func qpFindings(rounds []report.Round, steps []step, sc scaling, mode runbook.Mode) []report.Finding {
-	fs := report.Diagnose(report.DiagnosisInput{QPRounds: rounds, QPMetric: metric})
+// qpFindings are every step's findings and the rules over all of them
+// (which the last step stored too), each once, the most severe first.
+func qpFindings(rounds []report.Round, steps []step) []report.Finding {
+	var fs []report.Finding
+	seen := map[string]bool{}
 	for _, s := range steps {
-		for _, end := range []struct {
-			name string
-			hot  *irq.HotCore
-		}{{"client", s.NearHot}, {"server", s.FarHot}} {
-			if end.hot == nil || (mode == runbook.Loopback && end.name == "server") {
-				continue
-			}
-			for _, f := range report.Diagnose(report.DiagnosisInput{Hot: end.hot}) {
-				if mode == runbook.Loopback {
-					end.name = "this host"
-				}
-				f.Summary = fmt.Sprintf("%d QPs, %s: %s", s.QPs, end.name, f.Summary)
-				fs = append(fs, f)
-			}
-		}
+		fs = append(fs, s.Findings...)
 	}
-	for _, s := range steps {
-		fs = append(fs, s.Retransmit...)
-		if f, ok := report.RunsFailed(fmt.Sprintf("%d QPs", s.QPs), s.Runs, s.Failures); ok {
-			fs = append(fs, f)
-		}
-	}
-	var effs []string
-	for i, s := range steps {
-		effs = append(effs, fmt.Sprintf("%d QPs %s", s.QPs, ratioText(sc.Efficiency[i], "%.0f%%", 100)))
-	}
-	own := report.Finding{Rule: RuleQPEfficiency, Severity: report.SeverityInfo,
-		Summary: fmt.Sprintf("scaling efficiency %s. %s", strings.Join(effs, ", "), kneeText(steps, sc))}
-	for i, s := range steps {
-		if sc.Efficiency[i] != nil {
-			own.Evidence = append(own.Evidence, report.Evidence{Name: fmt.Sprintf("efficiency_q%d", s.QPs), Value: *sc.Efficiency[i], Unit: report.UnitRatio})
-		}
-	}
-	if sc.Knee != nil {
-		own.Evidence = append(own.Evidence, report.Evidence{Name: "knee_qps", Value: float64(*sc.Knee), Unit: "QPs"})
-	}
-	fs = append(fs, own)
+	fs = append(fs, crossFindings(rounds, steps)...)
+	fs = slices.DeleteFunc(fs, func(f report.Finding) bool {
+		k := f.Rule + "\x00" + f.Summary
+		defer func() { seen[k] = true }()
+		return seen[k]
+	})
 	report.SortFindings(fs)
 	return fs
 }
 
 // summary is summary.json.
 type summary struct {
-	Mode     string         `json:"mode"`
-	Rounds   []summaryRound `json:"rounds"`
-	Knee     *int           `json:"knee"` // null: no knee in the range
-	Findings []summaryFind  `json:"findings"`
+	Mode     string           `json:"mode"`
+	Rounds   []summaryRound   `json:"rounds"`
+	Knee     *int             `json:"knee"` // null: no knee in the range
+	Findings []report.Finding `json:"findings"`
 }
 
 // summaryRound is one QP count in summary.json. A hot core is the CPU id,
@@ -206,16 +118,9 @@ type summaryRound struct {
 	FailedRuns  int      `json:"failed_runs"` // runs that ended in a completion error
 }
 
-// summaryFind is one finding in summary.json.
-type summaryFind struct {
-	Severity report.Severity `json:"severity"`
-	Rule     string          `json:"rule"`
-	Summary  string          `json:"summary"`
-}
-
 // buildSummary makes summary.json's content.
 func buildSummary(mode runbook.Mode, steps []step, sc scaling, findings []report.Finding) summary {
-	s := summary{Mode: string(mode), Rounds: []summaryRound{}, Knee: sc.Knee, Findings: []summaryFind{}}
+	s := summary{Mode: string(mode), Rounds: []summaryRound{}, Knee: sc.Knee, Findings: append([]report.Finding{}, findings...)}
 	cpu := func(h *irq.HotCore) *int {
 		if h == nil {
 			return nil
@@ -227,8 +132,13 @@ func buildSummary(mode runbook.Mode, steps []step, sc scaling, findings []report
 		s.Rounds = append(s.Rounds, summaryRound{QPs: st.QPs, Median: st.Median, Efficiency: sc.Efficiency[i],
 			HotCoreNear: cpu(st.NearHot), HotCoreFar: cpu(st.FarHot), FailedRuns: len(st.Failures)})
 	}
-	for _, f := range findings {
-		s.Findings = append(s.Findings, summaryFind{f.Severity, f.Rule, f.Summary})
-	}
 	return s
+}
+
+// ratioText prints an optional ratio, "—" for none.
+func ratioText(v *float64, format string, scale float64) string {
+	if v == nil {
+		return "—"
+	}
+	return fmt.Sprintf(format, *v*scale)
 }

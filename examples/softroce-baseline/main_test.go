@@ -2,16 +2,20 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/report"
-	"github.com/rocekit/rocekit/runbook"
+	"github.com/rocekit/rocekit/rocekittest"
+	"github.com/rocekit/rocekit/workflow"
 )
 
 func goodConfig(dir string) config {
@@ -40,32 +44,94 @@ func TestValidate(t *testing.T) {
 		filepath.Join(dir, "out"), filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "rounds.jsonl"))
 }
 
-// TestWriteRoundFirstOfItsName: a store holding other tests' rounds has
-// no previous round for this one (Query's unknown name is no error here).
-func TestWriteRoundFirstOfItsName(t *testing.T) {
-	store := report.OpenStore(filepath.Join(t.TempDir(), "rounds.jsonl"))
-	m := []report.Metric{{Name: "t_typical", Unit: report.UnitMicros, Better: report.LowerIsBetter, Values: []float64{5}}}
-	if err := store.Append(report.Round{Name: "ib_send_lat", Params: []report.Param{{Key: "mode", Value: "loopback"}}, Metrics: m}); err != nil {
+// bothTests is one fake host that plays trixie's captured ib_send_bw
+// --report_gbits and ib_send_lat pairs, each by its program and role.
+func bothTests(t *testing.T, name string) *host.Fake {
+	t.Helper()
+	fakes := map[string]*host.Fake{}
+	for prog, id := range map[string]string{"ib_send_bw": "trixie/perftest/send-bw-gbits", "ib_send_lat": "trixie/perftest/send-lat"} {
+		c, err := rocekittest.Lookup(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fakes[prog] = rocekittest.PerftestFake(c, name)
+	}
+	return &host.Fake{Name: name, Respond: func(c host.Cmd) host.FakeScript {
+		prog, _ := rocekittest.Program(c.Argv)
+		if f, ok := fakes[prog]; ok {
+			return f.Respond(c)
+		}
+		return fakes["ib_send_bw"].Respond(c) // not found
+	}}
+}
+
+// TestBaselineOnFakes: the baseline on two fake ends, twice, the second
+// time at MTU 9000 with the governor and pinning: every round is stored
+// with both ends' fingerprint (command lines as run, kernel), its
+// findings and its archive; the second run is compared with the first
+// and names the change; -F is passed only with -no-freq-check.
+func TestBaselineOnFakes(t *testing.T) {
+	dir := t.TempDir()
+	c := goodConfig(dir)
+	c.Count, c.Iterations, c.Soak = 2, 300, 0
+	sides := workflow.FakeSides(bothTests(t, "server-host"), bothTests(t, "client-host"))
+	var out strings.Builder
+	if err := baseline(context.Background(), c, sides, nil, &out); err != nil {
 		t.Fatal(err)
 	}
-	var b strings.Builder
-	round := report.Round{Name: "ib_send_bw", Params: []report.Param{{Key: "mode", Value: "loopback"}, {Key: "netdev_mtu", Value: "9000"}},
-		Metrics: []report.Metric{{Name: "bw_avg", Unit: report.UnitGbps, Better: report.HigherIsBetter, Values: []float64{1}}}}
-	if _, err := writeRound(&b, store, round, runbook.RXEInfo{}); err != nil {
+	for _, want := range []string{"## ib_send_bw (first round: the baseline)", "## ib_send_lat (first round: the baseline)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("first report lacks %q:\n%s", want, out.String())
+		}
+	}
+	sides.NearRXE.NetdevMTU, sides.FarRXE.NetdevMTU = 9000, 9000
+	c.Governor, c.ServerCPUs, c.ClientCPUs, c.NoFreqCheck = "performance", "1", "0-1", true
+	out.Reset()
+	if err := baseline(context.Background(), c, sides, nil, &out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "## ib_send_bw (first round: the baseline)") {
-		t.Errorf("report:\n%s", b.String())
+	if !strings.Contains(out.String(), "## ib_send_bw against the previous round") || !strings.Contains(out.String(), "`netdev_mtu` 1500 → 9000") {
+		t.Errorf("second report:\n%s", out.String())
 	}
-	// Rerun with another MTU: compared with the previous round all the
-	// same, the change named (issue: "changed: mtu 1500 → 9000").
-	next := round
-	next.Start = round.Start.Add(time.Minute)
-	next.Params = []report.Param{{Key: "mode", Value: "loopback"}, {Key: "netdev_mtu", Value: "1500"}}
-	b.Reset()
-	if _, err := writeRound(&b, store, next, runbook.RXEInfo{}); err != nil || !strings.Contains(b.String(), "## ib_send_bw against the previous round") ||
-		!strings.Contains(b.String(), "Changed: `netdev_mtu` 9000 → 1500.") {
-		t.Errorf("second round: %v\n%s", err, b.String())
+	rounds, _, err := report.OpenStore(c.Store).Load()
+	if err != nil || len(rounds) != 4 {
+		t.Fatalf("store: %d rounds, %v", len(rounds), err)
+	}
+	for i, r := range rounds {
+		fp := r.Fingerprint
+		if fp == nil || fp.Kernel != "6.12.0-fake" || len(fp.Argv) != 2 || len(fp.RXE) != 2 {
+			t.Fatalf("round %d %s: fingerprint %+v", i, r.Name, fp)
+		}
+		cli := strings.Join(fp.Argv[1].Argv, " ")
+		pinned, noFreq := strings.HasPrefix(cli, "taskset -c 0,1 "), strings.Contains(cli, " -F ")
+		if want := i >= 2; pinned != want || noFreq != want {
+			t.Errorf("round %d: client %q: pinned %v, -F %v, want %v", i, cli, pinned, noFreq, want)
+		}
+		if _, err := os.Stat(filepath.Join(c.Out, r.Name+".tar.gz")); err != nil {
+			t.Error(err)
+		}
+	}
+	if v, _ := rounds[3].Param("governor"); v != "performance" {
+		t.Errorf("governor param %q", v)
+	}
+	b, err := os.ReadFile(filepath.Join(c.Out, "summary.json"))
+	if err != nil || !strings.Contains(string(b), `"name": "ib_send_lat"`) {
+		t.Errorf("summary.json: %v\n%s", err, b)
+	}
+}
+
+// TestValidateCPUsAndGovernor: a bad CPU list or governor is refused,
+// naming the flag.
+func TestValidateCPUsAndGovernor(t *testing.T) {
+	c := goodConfig(t.TempDir())
+	c.ServerCPUs, c.Governor = "two", "fast"
+	err := c.validate()
+	if !errors.Is(err, cli.ErrBadFlag) || !strings.Contains(err.Error(), `-server-cpus "two"`) || !strings.Contains(err.Error(), `-governor "fast"`) {
+		t.Errorf("validate = %v", err)
+	}
+	c.ServerCPUs, c.ClientCPUs, c.Governor = "0-3,6", "2", "performance"
+	if s, cl, err := c.cpus(); err != nil || len(s) != 5 || len(cl) != 1 || cl[0] != 2 {
+		t.Errorf("cpus = %v %v %v", s, cl, err)
 	}
 }
 

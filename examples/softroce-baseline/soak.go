@@ -6,10 +6,10 @@ import (
 	"io"
 	"time"
 
-	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
+	"github.com/rocekit/rocekit/workflow"
 )
 
 // soakInterval is the -D of the soak: one row a second.
@@ -17,23 +17,26 @@ const soakInterval = time.Second
 
 // soak runs ib_send_bw --run_infinitely -D 1 for c.Soak and makes the round
 // "ib_send_bw_soak" of its interim rows (interim_bw_avg over time, drawn on
-// report.html), its archive files and a line in the report. A stall in
-// the middle of a long run, which the baseline's averages hide, shows as
-// rows of 0.00.
+// report.html), with both ends' fingerprint, its archive files and a line
+// in the report. A stall in the middle of a long run, which the
+// baseline's averages hide, shows as rows of 0.00.
 //
 // Similar to: ib_send_bw --run_infinitely -D 1 ... & sleep 600; kill -INT %1
-func soak(ctx context.Context, c config, sides *runbook.Sides, far, near runbook.RXEInfo, w io.Writer) (report.Round, []report.ArchiveFile, error) {
-	opts := runbook.PerftestOptions(perftest.Options{Test: perftest.SendBW, Duration: soakInterval, QPTimeout: c.QPTimeout,
-		ReportGbits: true, NoFreqCheck: true}, sides, far, near)
+func soak(ctx context.Context, c config, sides *runbook.Sides, w io.Writer) (report.Round, []report.ArchiveFile, error) {
+	step := c.step(perftest.SendBW, nil, nil)
+	step.Options.Iterations, step.Options.Duration = 0, soakInterval
+	opts := sides.PerftestOptions(step.Options)
 	start := time.Now()
-	sr, err := perftest.RunSoak(ctx, sides.Far.Runner(), sides.Near.Runner(), far.Addr, opts, c.Soak, nil)
+	sr, err := perftest.RunSoak(ctx, sides.Far.Runner(), sides.Near.Runner(), sides.FarRXE.Addr, opts, c.Soak, nil)
 	round := report.Round{Name: "ib_send_bw_soak", Start: start, DurationSec: time.Since(start).Seconds()}
 	round.SetParam("mode", string(sides.Mode))
-	round.SetParam("netdev_mtu", fmt.Sprint(near.NetdevMTU))
+	round.SetParam("netdev_mtu", fmt.Sprint(sides.NearRXE.NetdevMTU))
 	round.SetParam("soak_sec", fmt.Sprint(c.Soak.Seconds()))
 	var files []report.ArchiveFile
 	if sr != nil && sr.PairResult != nil {
-		files = cli.PairFiles(&round, []*perftest.PairResult{sr.PairResult})
+		pairs := []*perftest.PairResult{sr.PairResult}
+		files = workflow.PairFiles(&round, pairs)
+		round.Fingerprint, _ = workflow.Fingerprint(ctx, sides, runbook.Pairs{Pairs: pairs}, opts)
 	}
 	if err != nil {
 		return round, files, fmt.Errorf("soak: %w", err)

@@ -3,8 +3,6 @@ package page
 import (
 	"regexp"
 	"strings"
-
-	"github.com/rocekit/rocekit/report"
 )
 
 // Markdown renders the Markdown the examples write as HTML: headings,
@@ -160,25 +158,4 @@ func inline(s string) string {
 	s = esc(s)
 	s = codeRE.ReplaceAllString(s, "<code>$1</code>")
 	return boldRE.ReplaceAllString(s, "<b>$1</b>")
-}
-
-var findingRE = regexp.MustCompile(`^\s*- \*\*(critical|warning|info)\*\* ([a-z0-9_]+): (.*?)(?: — (.*))?$`)
-
-// FindingsFromMarkdown reads back the findings a report lists as
-// report.WriteFindingsMarkdown writes them ("- **warning** rule:
-// summary"), with an action after " — " where the line has one.
-//
-// Similar to: grep '^- \*\*' report.md
-func FindingsFromMarkdown(md string) []report.Finding {
-	var fs []report.Finding
-	seen := map[string]bool{}
-	for _, l := range strings.Split(md, "\n") {
-		m := findingRE.FindStringSubmatch(l)
-		if m == nil || seen[l] {
-			continue
-		}
-		seen[l] = true
-		fs = append(fs, report.Finding{Severity: report.Severity(m[1]), Rule: m[2], Summary: m[3], Action: m[4]})
-	}
-	return fs
 }

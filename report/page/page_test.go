@@ -29,9 +29,6 @@ func demoSection(t testing.TB, name string) Section {
 	s := FromRounds(name, rs)
 	if md, err := os.ReadFile(filepath.Join("testdata", name+".md")); err == nil {
 		s.Markdown = string(md)
-		if fs := FindingsFromMarkdown(string(md)); len(fs) > 0 {
-			s.Findings = fs // the run's own, with the counters the store lacks
-		}
 	}
 	return s
 }
@@ -54,12 +51,16 @@ func TestMarkdown(t *testing.T) {
 	}
 }
 
-func TestFindingsFromMarkdown(t *testing.T) {
-	md := "x\n- **warning** udp_loss: loss 7% — raise rmem_max\n  - **critical** mtu_not_followed: bw ×1.0\n- **warning** udp_loss: loss 7% — raise rmem_max\n- not a finding\n"
-	fs := FindingsFromMarkdown(md)
-	if len(fs) != 2 || fs[0].Rule != "udp_loss" || fs[0].Action != "raise rmem_max" || fs[0].Summary != "loss 7%" ||
-		fs[1].Severity != report.SeverityCritical || fs[1].Action != "" {
-		t.Errorf("findings %+v", fs)
+// TestStoredFindings: the page lists the findings stored with the
+// rounds, each once, the most severe first, and works them out only for
+// rounds stored without any.
+func TestStoredFindings(t *testing.T) {
+	jitter := report.Finding{Rule: report.RuleJitter, Severity: report.SeverityWarning, Summary: "t_max 9 × t_typical"}
+	failed := report.Finding{Rule: report.RuleRunFailed, Severity: report.SeverityCritical, Summary: "1 of 3 runs failed"}
+	rs := []report.Round{{Name: "a", Findings: []report.Finding{jitter}}, {Name: "b", Findings: []report.Finding{jitter, failed}}}
+	s := FromRounds("x", rs)
+	if len(s.Findings) != 2 || s.Findings[0].Rule != failed.Rule || s.Findings[1].Rule != jitter.Rule {
+		t.Errorf("findings %+v", s.Findings)
 	}
 }
 

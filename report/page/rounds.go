@@ -22,11 +22,34 @@ func FromRounds(title string, rounds []report.Round) Section {
 	if err != nil {
 		s.Notes = append(s.Notes, err.Error())
 	}
-	s.Findings = roundFindings(rounds)
+	s.Findings = StoredFindings(rounds)
+	if len(s.Findings) == 0 {
+		s.Findings = roundFindings(rounds) // rounds stored before findings were
+	}
 	return s
 }
 
-// roundFindings runs the rules that need only rounds.
+// StoredFindings are the findings stored with the rounds
+// (report.Round.Findings), each once, the most severe first: what the
+// run concluded, counters and all, read back rather than worked out again.
+func StoredFindings(rounds []report.Round) []report.Finding {
+	var fs []report.Finding
+	seen := map[string]bool{}
+	for _, r := range rounds {
+		for _, f := range r.Findings {
+			k := f.Rule + "\x00" + f.Summary
+			if !seen[k] {
+				seen[k] = true
+				fs = append(fs, f)
+			}
+		}
+	}
+	report.SortFindings(fs)
+	return fs
+}
+
+// roundFindings runs the rules that need only rounds, for rounds that
+// were stored without their findings.
 func roundFindings(rounds []report.Round) []report.Finding {
 	th := report.DefaultThresholds
 	var fs []report.Finding

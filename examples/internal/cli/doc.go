@@ -5,8 +5,10 @@
 // an earlier run left first; Main and Context (Ctrl-C cancels with
 // ErrInterrupted so that deferred restores run, a second one exits);
 // Progress lines with an ETA; ParseList for "-mtus 1500,9000"; and the
-// writers of -out (WriteFile, SaveRound, PairFiles, KeepFailedPair) with
-// the checks that run before anything changes (CheckPaths); and the flag
+// writers of -out (WriteFile, SaveRound, PairFiles, KeepFailedPair: thin
+// wrappers over package workflow's, whose RunPerftest the soft-RoCE
+// examples call) with the checks that run before anything changes
+// (CheckPaths); and the flag
 // checks (Flags.Validate, AtLeast, MTU, Port, Ratio, Netdev, Governor,
 // ...) that each example's validate step runs first, before Open, each
 // refusal a *FlagError naming the flag and its range (Main exits 2).
@@ -36,7 +38,7 @@
 //			}
 //			defer func() { err = errors.Join(err, sides.Restore()) }()
 //			prog := cli.NewProgress(os.Stderr, 4)
-//			far, near, err := sides.PrepareRXE(ctx, "rxe0", 9000, prog)
+//			err = sides.PrepareRXE(ctx, "rxe0", 9000, prog) // sides.NearRXE, sides.FarRXE
 //			...
 //		})
 //	}

@@ -1,115 +1,52 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
-	"github.com/rocekit/rocekit/internal/ownfile"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
+	"github.com/rocekit/rocekit/workflow"
 )
 
-// WriteFile writes dir/name through write, creating dir; the file is
-// written whole or not at all (ownfile.WriteFile: a temporary file created
-// with O_EXCL|O_NOFOLLOW, renamed into place, so a link planted in dir is
-// never written through). A folder others can write is refused.
+// WriteFile is workflow.WriteFile: dir/name written whole or not at all.
 func WriteFile(dir, name string, write func(io.Writer) error) (string, error) {
-	if err := ownfile.MkdirAll(dir); err != nil {
-		return "", err
-	}
-	var b bytes.Buffer
-	if err := write(&b); err != nil {
-		return "", fmt.Errorf("%s: %w", name, err)
-	}
-	path := filepath.Join(dir, name)
-	return path, ownfile.WriteFile(path, b.Bytes(), 0o644)
+	return workflow.WriteFile(dir, name, write)
 }
 
-// PairFiles are the raw outputs of perftest pairs for a round's archive,
-// named raw/REPEAT/ROLE.stdout|stderr, and the round's Outputs pointing at
-// them.
+// PairFiles is workflow.PairFiles.
 func PairFiles(r *report.Round, pairs []*perftest.PairResult) []report.ArchiveFile {
-	var files []report.ArchiveFile
-	for i, p := range pairs {
-		for _, st := range streams(p) {
-			name := fmt.Sprintf("raw/%d/%s.%s", i, st.role, st.stream)
-			files = append(files, report.ArchiveFile{Name: name, Data: st.data})
-			r.Outputs = append(r.Outputs, report.Output{Repeat: i, Role: string(st.role), Stream: st.stream, Path: name})
-		}
-	}
-	return files
+	return workflow.PairFiles(r, pairs)
 }
 
-// PairsFiles are the archive files of a step's runs: PairFiles of its
-// pairs and their RDMA counter deltas (Pairs.CounterFiles).
+// PairsFiles is workflow.PairsFiles.
 func PairsFiles(r *report.Round, ps runbook.Pairs) ([]report.ArchiveFile, error) {
-	counters, err := ps.CounterFiles()
-	if err != nil {
-		return nil, err
-	}
-	return append(PairFiles(r, ps.Pairs), counters...), nil
+	return workflow.PairsFiles(r, ps)
 }
 
-// stream is one output of one side of a pair.
-type stream struct {
-	role   perftest.Role
-	stream string // "stdout" or "stderr"
-	data   []byte
-}
-
-// streams are a pair's four outputs: server then client, stdout then
-// stderr.
-func streams(p *perftest.PairResult) []stream {
-	var out []stream
-	for _, s := range []perftest.Side{p.Server, p.Client} {
-		out = append(out, stream{s.Role, "stdout", s.Stdout}, stream{s.Role, "stderr", s.Stderr})
-	}
-	return out
-}
-
-// SaveArchive writes the round's reproducibility archive as
-// dir/NAME.tar.gz (report.WriteArchive) and returns its path.
+// SaveArchive is workflow.SaveArchive.
 func SaveArchive(dir string, r report.Round, files []report.ArchiveFile) (string, error) {
-	return WriteFile(dir, r.Name+".tar.gz", func(w io.Writer) error { return report.WriteArchive(w, r, files) })
+	return workflow.SaveArchive(dir, r, files)
 }
 
-// KeepFailedPair writes the outputs of a pair that failed into
-// dir/failed/NAME/ (server.stdout, client.stderr, ...), so that what both
-// sides printed is kept beside the report; p may be nil (nothing started).
+// KeepFailedPair is workflow.KeepFailedPair.
 func KeepFailedPair(dir, name string, p *perftest.PairResult) error {
-	if p == nil {
-		return nil
-	}
-	for _, st := range streams(p) {
-		if _, err := WriteFile(filepath.Join(dir, "failed", name), string(st.role)+"."+st.stream, func(w io.Writer) error {
-			_, err := w.Write(st.data)
-			return err
-		}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return workflow.KeepFailedPair(dir, name, p)
 }
 
-// KeepFailedPairs is KeepFailedPair for the repeats of a step, named
-// PREFIX-1, PREFIX-2, ...
+// KeepFailedPairs is workflow.KeepFailedPairs.
 func KeepFailedPairs(dir, prefix string, pairs []*perftest.PairResult) error {
-	var errs []error
-	for i, p := range pairs {
-		errs = append(errs, KeepFailedPair(dir, fmt.Sprintf("%s-%d", prefix, i+1), p))
-	}
-	return errors.Join(errs...)
+	return workflow.KeepFailedPairs(dir, prefix, pairs)
 }
 
 // RunPairs is runbook.RunPairs that keeps the outputs of the pair that
 // stopped the runs in out/failed/LABEL-N/ (spaces in label become
-// dashes) when out is set.
+// dashes) when out is set. The soft-RoCE examples use workflow.RunPerftest,
+// which does this and the rest of a step.
 func RunPairs(ctx context.Context, sides *runbook.Sides, far runbook.RXEInfo, opts perftest.Options, count int, prog runbook.Progress, label, out string) (runbook.Pairs, error) {
 	ps, err := runbook.RunPairs(ctx, sides, far, opts, count, prog, label)
 	if err != nil && out != "" {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/rocekit/rocekit/workflow"
 	"io"
 	"io/fs"
 	"os"
@@ -163,13 +164,9 @@ func resolve(p string) string {
 	return p
 }
 
-// SaveRound writes the round's archive into dir, then appends the round to
-// the store, so that every round in the store has its archive.
+// SaveRound is workflow.SaveRound: the archive, then the store.
 func SaveRound(store *report.Store, dir string, r report.Round, files []report.ArchiveFile) error {
-	if _, err := SaveArchive(dir, r, files); err != nil {
-		return err
-	}
-	return store.Append(r)
+	return workflow.SaveRound(store, dir, r, files)
 }
 
 // NoArgs refuses positional arguments after the flags (which the flag

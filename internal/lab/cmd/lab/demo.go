@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -326,18 +329,41 @@ func shStep(name, script string) lab.Step {
 }
 
 // demoSection is one example's part of the demo's report.html: its
-// stored rounds drawn again, its own findings and its report.
+// stored rounds drawn again, its findings as it stored them (its
+// summary.json's, else the rounds' in its store) and its report.
 func demoSection(dir, suite string, e exampleResult, status string) page.Section {
 	rounds, _, err := report.OpenStore(filepath.Join(dir, e.name, "rounds.jsonl")).Load()
 	sec := page.FromRounds(suite+" "+e.name+": "+status, rounds)
 	if err != nil {
 		sec.Notes = append(sec.Notes, err.Error())
 	}
-	if fs := page.FindingsFromMarkdown(string(e.report)); len(fs) > 0 {
-		sec.Findings = fs // the example's own, with what the store does not hold
+	if fs, err := summaryFindings(filepath.Join(dir, e.name, "summary.json")); err != nil {
+		sec.Notes = append(sec.Notes, err.Error())
+	} else if len(fs) > 0 {
+		sec.Findings = fs // the example's own, with those of steps that made no round
 	}
 	sec.Markdown = string(e.report)
 	return sec
+}
+
+// summaryFindings reads the "findings" of an example's summary.json;
+// none, and no error, when the example wrote no summary.
+func summaryFindings(path string) ([]report.Finding, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var sum struct {
+		Findings []report.Finding `json:"findings"`
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	report.SortFindings(sum.Findings)
+	return sum.Findings, nil
 }
 
 // demoteHeadings turns "# x" into "#### x" so that each example's report

@@ -35,6 +35,20 @@ func TestDemoSection(t *testing.T) {
 	if len(sec.Findings) == 0 || sec.Findings[0].Rule == "" || len(sec.Notes) != 0 {
 		t.Errorf("findings %v, notes %v", sec.Findings, sec.Notes)
 	}
+	// The example's summary.json is where its findings are read from,
+	// the most severe first; the report's Markdown is not scraped.
+	sum := `{"findings": [{"rule": "udp_loss", "severity": "warning", "summary": "loss 7%"}, {"rule": "perftest_run_failed", "severity": "critical", "summary": "every run failed"}]}`
+	if err := os.WriteFile(filepath.Join(ex, "summary.json"), []byte(sum), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withSum := demoSection(dir, "trixie", exampleResult{name: "netperf-udp-tuning", ok: true, report: md}, "ok")
+	if len(withSum.Findings) != 2 || withSum.Findings[0].Rule != "perftest_run_failed" || withSum.Findings[1].Summary != "loss 7%" {
+		t.Errorf("findings from summary.json: %+v", withSum.Findings)
+	}
+	os.WriteFile(filepath.Join(ex, "summary.json"), []byte("{"), 0o644)
+	if bad := demoSection(dir, "trixie", exampleResult{name: "netperf-udp-tuning", ok: true, report: md}, "ok"); len(bad.Notes) != 1 {
+		t.Errorf("a broken summary.json: notes %q", bad.Notes)
+	}
 	var b bytes.Buffer
 	if err := page.Write(&b, page.Page{Title: "rocekit demo", Sections: []page.Section{sec}}); err != nil {
 		t.Fatal(err)
