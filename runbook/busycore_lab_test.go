@@ -46,8 +46,7 @@ func TestLabBusyCoreThreads(t *testing.T) {
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	farInfo, nearInfo, err := s.PrepareRXE(ctx, "rxebl0", 0, nil)
-	if err != nil {
+	if err := s.PrepareRXE(ctx, "rxebl0", 0, nil); err != nil {
 		t.Fatalf("PrepareRXE: %v", err)
 	}
 	nearDev, err := s.Near.Netdev(ctx, "blr0")
@@ -66,8 +65,8 @@ func TestLabBusyCoreThreads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: 5000, Size: 65536, ReportGbits: true, QPTimeout: 22}, s, farInfo, nearInfo)
-	if _, err := RunPairs(ctx, s, farInfo, opts, 1, nil, "send_bw"); err != nil {
+	opts := s.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: 5000, Size: 65536, ReportGbits: true, QPTimeout: 22})
+	if _, err := RunPairs(ctx, s, s.FarRXE, opts, 1, nil, "send_bw"); err != nil {
 		t.Fatal(err)
 	}
 	na, err := s.Near.Counters(ctx, "blr0")

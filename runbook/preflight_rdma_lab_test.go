@@ -47,7 +47,8 @@ func TestLabPreflightRDMA(t *testing.T) {
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	farInfo, nearInfo, err := s.PrepareRXE(ctx, "rxepl0", 4200, nil)
+	err := s.PrepareRXE(ctx, "rxepl0", 4200, nil)
+	farInfo, nearInfo := s.FarRXE, s.NearRXE
 	if err != nil {
 		t.Fatalf("PrepareRXE: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/kmsg"
 	"github.com/rocekit/rocekit/nic"
+	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
 	"github.com/rocekit/rocekit/rxe"
 )
@@ -50,7 +51,20 @@ func newFake(name string, r host.Runner, addr string) *FakeSide {
 		RXE: runbook.RXEInfo{Device: "rxe0", Netdev: "eth0", Addr: addr, NetdevMTU: 1500,
 			GID: rxe.Selection{Entry: entry, Reason: "the fake's RoCE v2 IPv4 GID"}},
 		NetdevInfo: runbook.NetdevInfo{Snapshot: nic.Snapshot{Netdev: "eth0", MTU: 1500}, Addr: addr},
-		HostInfo:   runbook.HostInfo{Hostname: name, Kernel: "6.12.0-fake"}}
+		HostInfo:   fakeHost(name)}
+}
+
+// fakeHost is a host ready for soft-RoCE, as PreflightRDMA reads one:
+// the tools installed, rxe0 ACTIVE on eth0, rdma_rxe's UDP 4791 bound.
+func fakeHost(name string) runbook.HostInfo {
+	h := runbook.HostInfo{Hostname: name, Kernel: "6.12.0-fake", Tools: map[string]string{},
+		RoCEv2Bound: []string{"0.0.0.0:4791"}, RoCEv2Known: true,
+		RDMADevices: []rxe.Device{{Name: "rxe0", NodeType: "CA", Parent: "eth0",
+			Ports: []rxe.Port{{Device: "rxe0", Port: 1, State: rxe.PortActive, PhysState: rxe.PhysLinkUp, Netdev: "eth0", LinkLayer: "Ethernet"}}}}}
+	for _, t := range report.RDMATools {
+		h.Tools[t.Name] = "/usr/bin/" + t.Name
+	}
+	return h
 }
 
 // Changes are the changes asked of the side since the last Restore.

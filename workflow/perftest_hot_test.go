@@ -25,9 +25,9 @@ func TestHotFindings(t *testing.T) {
 	}
 }
 
-// TestSideArgv: a side in a namespace runs its command through ip netns
+// TestPerftestSideArgv: a side in a namespace runs its command through ip netns
 // exec, pinned through taskset, with the netdev MTU for rerun.sh.
-func TestSideArgv(t *testing.T) {
+func TestPerftestSideArgv(t *testing.T) {
 	far := &runbook.Local{Netns: "peer"}
 	sides := &runbook.Sides{Mode: runbook.TwoNetns, Near: &runbook.Local{}, Far: far}
 	a := sideArgv(sides, far, perftest.Side{Role: perftest.Server, Argv: []string{"ib_send_bw", "-d", "rxe0p"}, CPUs: []int{2, 3}},

@@ -193,11 +193,11 @@ func TestReceiveBufferText(t *testing.T) {
 	}
 }
 
-// TestSideArgv: the archive's command lines carry what each side ran
+// TestUDPSideArgv: the archive's command lines carry what each side ran
 // with, for rerun.sh to set again: the netdev MTU of each end, the
 // socket buffer limits where the round raised them, and the far end's
 // namespace or SSH target.
-func TestSideArgv(t *testing.T) {
+func TestUDPSideArgv(t *testing.T) {
 	near, far := &runbook.Local{}, &runbook.Local{Netns: "udppeer"}
 	tu := &udpTuner{sides: &runbook.Sides{Mode: runbook.TwoNetns, Near: near, Far: far, NearNetdev: "eth0", FarNetdev: "eth1"},
 		limit: 2 << 20, o: UDPOptions{Preflight: []report.HostFacts{{Sysctls: map[string]string{"net.core.rmem_max": "4194304", "net.core.wmem_max": "2097152"}}}}}

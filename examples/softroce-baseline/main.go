@@ -171,8 +171,12 @@ func baseline(ctx context.Context, c config, sides *runbook.Sides, prog runbook.
 	store := report.OpenStore(c.Store)
 	sum := summary{Mode: string(sides.Mode), Server: sides.FarRXE, Client: sides.NearRXE}
 	var rounds []report.Round
-	for _, test := range tests {
-		res, err := workflow.RunPerftest(ctx, sides, c.step(test, store, prog))
+	for i, test := range tests {
+		st := c.step(test, store, prog)
+		if i == 0 { // both ends' troubleshooting once, before the first pair
+			st.Preflight = workflow.RDMAPreflight(0, st.Options.Test.Program())
+		}
+		res, err := workflow.RunPerftest(ctx, sides, st)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,35 @@
+package workflow_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rocekit/rocekit/perftest"
+	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/workflow"
+)
+
+// TestRDMAPreflightStopsTheStep: a far end without ib_send_bw is named
+// with its package before any pair starts, and the step stops with
+// ErrPreflight; with both ends ready (their fake runners have no ping:
+// the reach is unknown, a warning) the step runs and the preflight's
+// findings are the round's.
+func TestRDMAPreflightStopsTheStep(t *testing.T) {
+	fs := fakeSides(t)
+	fs.far.HostInfo.Tools["ib_send_bw"] = "" // not in its PATH
+	dir := t.TempDir()
+	step := workflow.PerftestStep{Options: perftest.Options{Test: perftest.SendBW, Iterations: 1000}, Count: 1, Out: dir,
+		Store: report.OpenStore(filepath.Join(dir, "rounds.jsonl")), Preflight: workflow.RDMAPreflight(0, "ib_send_bw")}
+	res, err := workflow.RunPerftest(context.Background(), fs.Sides, step)
+	if !errors.Is(err, workflow.ErrPreflight) || !strings.Contains(err.Error(), "ib_send_bw") || !strings.Contains(err.Error(), "perftest") || res.Measured {
+		t.Fatalf("measured %v, err %v", res.Measured, err)
+	}
+	fs = fakeSides(t)
+	res, err = workflow.RunPerftest(context.Background(), fs.Sides, step)
+	if err != nil || !res.Measured || !hasRule(res.Round.Findings, report.RuleGIDReachUnknown) {
+		t.Errorf("ready ends: measured %v, err %v, findings %+v", res.Measured, err, res.Round.Findings)
+	}
+}
