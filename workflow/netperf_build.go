@@ -76,8 +76,8 @@ func (t *udpTuner) build(ctx context.Context, s UDPRound, opts netperf.Options, 
 	round.Fingerprint = t.fingerprint(ctx, res, opts, srv)
 	round.Bottleneck = report.Bottleneck(report.BottleneckInput{Round: &round,
 		Ends: []report.End{{Host: t.sides.Near.Name(), Snapshot: res.Near.Snapshot}, {Host: t.sides.Far.Name(), Snapshot: res.Far.Snapshot}},
-		Loads: []report.HostLoad{{Host: t.sides.Far.Name() + " (receiver)", Load: res.Receiver.Load, LocalCPUs: res.Far.LocalCPUs},
-			{Host: t.sides.Near.Name() + " (sender)", Load: res.Sender.Load, LocalCPUs: res.Near.LocalCPUs}},
+		Loads: []report.HostLoad{res.Receiver.HostLoad(t.sides.Far.Name()+" (receiver)", res.Far),
+			res.Sender.HostLoad(t.sides.Near.Name()+" (sender)", res.Near)},
 		NICDelta: &res.Receiver.Stats, UDP: &res.Receiver.UDP})
 	res.GovernorSet = s.Spread && t.governor != nil && t.governor.Set
 	// The drift check's and the kernel log's findings, then the round's.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rocekit/rocekit/bottleneck"
 	"strconv"
 	"strings"
 	"time"
@@ -209,7 +210,7 @@ func RunPerftest(ctx context.Context, sides *runbook.Sides, st PerftestStep) (*P
 	if len(ends) == 2 {
 		findings = append(findings, report.CompareEnds(ends[0], ends[1])...)
 	}
-	findings = append(findings, hotFindings(label, sides, res.NearHot, res.FarHot)...)
+	findings = append(findings, busyCoreFindings(label, loads)...)
 	if st.Check != nil {
 		findings = append(findings, st.Check(&round)...)
 	}
@@ -233,25 +234,13 @@ func (st PerftestStep) remedy(fs []report.Finding) {
 	}
 }
 
-// hotFindings judge each end's busiest core (report.Diagnose's hot core
-// rule), naming the step and the end: the client, the server, or this
-// host once in loopback.
-func hotFindings(label string, sides *runbook.Sides, near, far *irq.HotCore) []report.Finding {
-	var fs []report.Finding
-	for _, end := range []struct {
-		name string
-		hot  *irq.HotCore
-	}{{"client", near}, {"server", far}} {
-		if end.hot == nil || (sides.Mode == runbook.Loopback && end.name == "server") {
-			continue
-		}
-		if sides.Mode == runbook.Loopback {
-			end.name = "this host"
-		}
-		for _, f := range report.Diagnose(report.DiagnosisInput{Hot: end.hot}) {
-			f.Summary = fmt.Sprintf("%s, %s: %s", label, end.name, f.Summary)
-			fs = append(fs, f)
-		}
+// busyCoreFindings judge both ends' busiest core on softirq, irq and
+// system time with the threads that ran there (report.CheckBusyCore),
+// naming the step.
+func busyCoreFindings(label string, loads []report.HostLoad) []report.Finding {
+	fs := report.CheckBusyCore(loads, bottleneck.Thresholds{})
+	for i := range fs {
+		fs[i].Summary = label + ": " + fs[i].Summary
 	}
 	return fs
 }

@@ -10,18 +10,20 @@ import (
 	"github.com/rocekit/rocekit/runbook"
 )
 
-// TestHotFindings judges both ends' busiest core, naming the end, and
-// this host once in loopback, where both ends are one host.
-func TestHotFindings(t *testing.T) {
-	hot := &irq.HotCore{CPU: 2, SoftPct: 95}
-	cold := &irq.HotCore{CPU: -1}
-	fs := hotFindings("1 QPs", &runbook.Sides{Mode: runbook.TwoHosts}, cold, hot)
-	if len(fs) != 1 || fs[0].Rule != report.RuleHotSoftirq || !strings.HasPrefix(fs[0].Summary, "1 QPs, server: ") {
-		t.Errorf("two hosts: %+v", fs)
+// TestBusyCoreFindings judges both ends' busiest core on softirq, irq
+// and system time (rdma_rxe's work queue runs in system time), naming the
+// step, the end and the thread.
+func TestBusyCoreFindings(t *testing.T) {
+	idle := report.HostLoad{Host: "client", Load: irq.Load{CPUs: []irq.CPULoad{{CPU: 0, SysPct: 5, Ticks: 1000}}}}
+	busy := report.HostLoad{Host: "server", Load: irq.Load{CPUs: []irq.CPULoad{{CPU: 0, Ticks: 1000}, {CPU: 1, SoftPct: 4, SysPct: 93, Ticks: 1000}}},
+		Threads: []irq.ThreadLoad{{PID: 2, TID: 311, Comm: "kworker/u8:2-rxe_wq", CPU: 1, SysTicks: 900}}}
+	fs := busyCoreFindings("1 QPs", []report.HostLoad{idle, busy})
+	if len(fs) != 1 || fs[0].Rule != report.RuleBusyCore || !strings.HasPrefix(fs[0].Summary, "1 QPs: server CPU1 97 % busy") ||
+		!strings.Contains(fs[0].Summary, "kworker/u8:2-rxe_wq") {
+		t.Errorf("%+v", fs)
 	}
-	fs = hotFindings("1 QPs", &runbook.Sides{Mode: runbook.Loopback}, hot, hot)
-	if len(fs) != 1 || !strings.HasPrefix(fs[0].Summary, "1 QPs, this host: ") {
-		t.Errorf("loopback: %+v", fs)
+	if fs := busyCoreFindings("1 QPs", []report.HostLoad{idle}); fs != nil {
+		t.Errorf("idle: %+v", fs)
 	}
 }
 

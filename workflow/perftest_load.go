@@ -62,7 +62,7 @@ func (e *loadEnds) read(ctx context.Context) endCounters {
 // near end's per-CPU load to the round. What could not be read becomes a
 // round warning and a nil core.
 func (e *loadEnds) hot(r *report.Round, before, after endCounters) (near, far *irq.HotCore, loads []report.HostLoad) {
-	load := func(end string, dev runbook.NetdevInfo, b, a runbook.Counters, errs ...error) (*irq.Load, bool) {
+	load := func(end, host string, dev runbook.NetdevInfo, b, a runbook.Counters, errs ...error) (*report.HostLoad, bool) {
 		if err := errors.Join(errs...); err != nil {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s counters: %v", end, err))
 		}
@@ -73,27 +73,27 @@ func (e *loadEnds) hot(r *report.Round, before, after endCounters) (near, far *i
 		if err != nil {
 			// The NIC counters did not compare; the CPU load still does.
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s counters: %v", end, err))
-			l := irq.LoadBetween(b.Load, a.Load)
-			return &l, true
+			return &report.HostLoad{Host: host, Load: irq.LoadBetween(b.Load, a.Load), LocalCPUs: dev.LocalCPUs}, true
 		}
-		return &g.Load, true
+		hl := g.HostLoad(host, dev) // with the threads that ran on each core
+		return &hl, true
 	}
-	nl, ok := load("near", e.near, before.near, after.near, before.nearErr, after.nearErr)
+	nl, ok := load("near", e.sides.Near.Name(), e.near, before.near, after.near, before.nearErr, after.nearErr)
 	if ok {
-		h := nl.Hot()
+		h := nl.Load.Hot()
 		near = &h
-		if err := r.AddCPULoad(*nl); err != nil {
+		if err := r.AddCPULoad(nl.Load); err != nil {
 			r.Warnings = append(r.Warnings, "cpu load: "+err.Error())
 		}
-		loads = append(loads, report.HostLoad{Host: e.sides.Near.Name(), Load: *nl, LocalCPUs: e.near.LocalCPUs})
+		loads = append(loads, *nl)
 	}
 	if e.sides.Mode == runbook.Loopback {
 		return near, near, loads
 	}
-	if fl, ok := load("far", e.far, before.far, after.far, before.farErr, after.farErr); ok {
-		h := fl.Hot()
+	if fl, ok := load("far", e.sides.Far.Name(), e.far, before.far, after.far, before.farErr, after.farErr); ok {
+		h := fl.Load.Hot()
 		far = &h
-		loads = append(loads, report.HostLoad{Host: e.sides.Far.Name(), Load: *fl, LocalCPUs: e.far.LocalCPUs})
+		loads = append(loads, *fl)
 	}
 	return near, far, loads
 }

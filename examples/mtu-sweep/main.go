@@ -190,7 +190,7 @@ func (sw *sweeper) measure(ctx context.Context, i, mtu int) (*workflow.PerftestR
 	}
 	res, err := workflow.RunPerftest(ctx, sw.sides, workflow.PerftestStep{Name: fmt.Sprintf("%s_mtu%d", perftest.SendBW.Program(), mtu),
 		Label: fmt.Sprintf("MTU %d", mtu), Options: sw.opts, Count: sw.c.Count, OnFailure: workflow.Stop,
-		Out: sw.c.Out, Store: sw.store, Progress: sw.prog, Check: check(&p, sw.low, metricKey(sw.c)),
+		Out: sw.c.Out, Store: sw.store, Progress: sw.prog, CPULoad: true, Check: check(&p, sw.low, metricKey(sw.c)),
 		Preflight: workflow.RDMAPreflight(0, sw.opts.Test.Program())}) // after each MTU change: the path carries it both ways
 	p.Failures = res.Pairs.Failures
 	if err == nil && i == 0 {
