@@ -89,6 +89,16 @@ func indexOf(hosts []string, name string) int {
 	return -1
 }
 
+// resume returns the cells of store's rounds named name that succeeded,
+// by pair: what a resumed run skips.
+func resume(store *report.Store, name string, hosts []string) (map[Pair]Cell, error) {
+	rounds, _, err := store.Load()
+	if err != nil {
+		return nil, err
+	}
+	return measured(rounds, name, hosts), nil
+}
+
 // measured returns the cells of the store's rounds named name that
 // succeeded, by pair: what a resumed run skips. The last round of a pair
 // wins.
