@@ -33,6 +33,10 @@ type peerReply struct {
 	Protocol int             `json:"protocol"`
 	Result   json.RawMessage `json:"result,omitempty"`
 	Error    *peerFault      `json:"error,omitempty"`
+	// SelfCPUNs is the agent's own CPU time when it replied (getrusage
+	// RUSAGE_SELF, ns): summed in PeerAgentCPU. Absent from older agents,
+	// so the protocol version stays.
+	SelfCPUNs int64 `json:"self_cpu_ns,omitempty"`
 }
 
 // peerFault is an error as it crosses SSH: its kind names the sentinel
@@ -89,6 +93,7 @@ func sentinelOf(kind string) error {
 // writeReply writes the agent's answer.
 func writeReply(w io.Writer, r peerReply) error {
 	r.Protocol = PeerProtocol
+	r.SelfCPUNs = selfCPU().Nanoseconds()
 	return json.NewEncoder(w).Encode(r)
 }
 
@@ -101,6 +106,9 @@ func readReply(op string, stdout, stderr []byte, out any) error {
 			return &PeerError{Op: op, Kind: "protocol", Msg: fmt.Sprintf("the rocekit-peer on the far host predates protocol versions (it does not know -protocol); this build speaks %d: install this build's rocekit-peer there", PeerProtocol)}
 		}
 		return &PeerError{Op: op, Msg: fmt.Sprintf("the agent's answer is not a rocekit-peer reply (%q)", tailString(stdout, stderr))}
+	}
+	if r.SelfCPUNs > 0 {
+		agentCPU.Add(r.SelfCPUNs)
 	}
 	if r.Protocol != PeerProtocol {
 		return &PeerError{Op: op, Kind: "protocol", Msg: fmt.Sprintf("the rocekit-peer on the far host speaks protocol %d, this build %d: install this build's rocekit-peer there", r.Protocol, PeerProtocol)}
