@@ -87,11 +87,18 @@ func (n sshNetns) String() string { return n.ssh.String() + " netns " + n.ns }
 
 // report records one op's wall and tool time; at the end ReportMetrics
 // gives their medians per op.
-type report struct{ wall, tool []time.Duration }
+type report struct{ wall, tool, start, stop []time.Duration }
 
 func (r *report) add(wall, tool time.Duration) {
 	r.wall = append(r.wall, wall)
 	r.tool = append(r.tool, tool)
+}
+
+// phases records how long netserver's start (with its readiness) and its
+// stop took in one op.
+func (r *report) phases(start, stop time.Duration) {
+	r.start = append(r.start, start)
+	r.stop = append(r.stop, stop)
 }
 
 func median(d []time.Duration) time.Duration {
@@ -118,6 +125,10 @@ func (r *report) metrics(b *testing.B) {
 	b.ReportMetric(ms(median(over)), "overhead-ms/op")
 	b.ReportMetric(ms(median(r.tool)), "tool-ms/op")
 	b.ReportMetric(100*float64(median(r.tool))/float64(median(r.wall)), "efficiency-%")
+	if len(r.start) > 0 {
+		b.ReportMetric(ms(median(r.start)), "start-ms/op")
+		b.ReportMetric(ms(median(r.stop)), "stop-ms/op")
+	}
 }
 
 // elapsed is netperf's own measuring time: ELAPSED_TIME of its output.
@@ -162,26 +173,31 @@ func BenchmarkPairOverhead(b *testing.B) {
 	opts := func(port uint16) netperf.Options {
 		return netperf.Options{Test: netperf.TestTCPRR, Host: srvAddr, Port: port, Length: time.Second}
 	}
-	cycle := func(b *testing.B, srvRunner host.Runner, port uint16) (time.Duration, time.Duration) {
+	// cycle is one pair: netserver up (with its readiness), netperf -l 1
+	// in the client namespace, netserver down.
+	cycle := func(b *testing.B, r *report, srvRunner host.Runner, port uint16) {
 		start := time.Now()
 		s, err := netperf.StartNetserver(ctx, srvRunner, netperf.ServerOptions{Port: port})
 		if err != nil {
 			b.Fatal(err)
 		}
+		up := time.Now()
 		res, err := netperf.Run(ctx, host.Netns{Name: p.cli}, opts(port))
 		if err != nil {
 			b.Fatal(err)
 		}
+		ran := time.Now()
 		if err := s.Stop(ctx); err != nil {
 			b.Fatal(err)
 		}
-		return time.Since(start), elapsed(b, res)
+		r.add(time.Since(start), elapsed(b, res))
+		r.phases(up.Sub(start), time.Since(ran))
 	}
 
 	b.Run("netperf-netns", func(b *testing.B) {
 		var r report
 		for b.Loop() {
-			r.add(cycle(b, host.Netns{Name: p.srv}, 12881))
+			cycle(b, &r, host.Netns{Name: p.srv}, 12881)
 		}
 		r.metrics(b)
 	})
@@ -200,7 +216,7 @@ func BenchmarkPairOverhead(b *testing.B) {
 	b.Run("netperf-ssh", func(b *testing.B) {
 		var r report
 		for b.Loop() {
-			r.add(cycle(b, sshNetns{conn, p.srv}, 12882))
+			cycle(b, &r, sshNetns{conn, p.srv}, 12882)
 		}
 		r.metrics(b)
 	})
