@@ -11,7 +11,7 @@ import (
 )
 
 // TestSSHWaitListeningLoop: over SSH, WaitProcessListening waits in one
-// remote loop (listenWaiter): for a server that binds after a while, for
+// remote loop (listenWaiter), one session whatever the wait: for a server that binds after a while, for
 // an IPv6 listener, and it fails at once for a server that exits first.
 // A port nobody listens on runs into the deadline.
 func TestSSHWaitListeningLoop(t *testing.T) {
@@ -35,8 +35,12 @@ func TestSSHWaitListeningLoop(t *testing.T) {
 		if _, ok := p.ctl.(listenWaiter); !ok {
 			t.Fatalf("an SSH process control %T waits by polling", p.ctl)
 		}
+		before := s.Sessions()
 		if err := WaitProcessListening(ctx, p, tc.port); err != nil {
 			t.Errorf("%s: %v", tc.name, err)
+		}
+		if n := s.Sessions() - before; n != 1 {
+			t.Errorf("%s: the wait opened %d SSH sessions, want 1", tc.name, n)
 		}
 		socks, err := s.tcpTable(ctx, p.PID())
 		if err != nil || !ListeningOn(socks, tc.port) {

@@ -215,10 +215,13 @@ func BenchmarkPairOverhead(b *testing.B) {
 
 	b.Run("netperf-ssh", func(b *testing.B) {
 		var r report
+		sessions, ops := conn.Sessions(), 0
 		for b.Loop() {
 			cycle(b, &r, sshNetns{conn, p.srv}, 12882)
+			ops++
 		}
 		r.metrics(b)
+		b.ReportMetric(float64(conn.Sessions()-sessions)/float64(ops), "ssh-sessions/op")
 	})
 
 	b.Run("shell-ssh", func(b *testing.B) {
