@@ -71,21 +71,17 @@ func (p Plan) Run(ctx context.Context) (*Matrix, error) {
 	}
 	done := map[Pair]Cell{}
 	if p.Store != nil {
-		rounds, _, err := p.Store.Load()
-		if err != nil {
+		var err error
+		if done, err = resume(p.Store, p.Name, m.Hosts); err != nil {
 			return nil, fmt.Errorf("fleet: resume from %s: %w", p.Store.Path(), err)
 		}
-		done = measured(rounds, p.Name, m.Hosts)
 	}
 	todo := p.Schedule.Without(func(pr Pair) bool { _, ok := done[pr.normal()]; return ok })
 	prog := &progress{w: p.Progress, total: todo.Len(), start: time.Now()}
 	if len(done) > 0 {
 		prog.printf("resuming %s: %d pairs in the store, %d to measure in %d rounds", p.Name, len(done), todo.Len(), len(todo.Rounds))
 	}
-	cells := map[Pair]Cell{}
-	for pr, c := range done {
-		cells[pr] = c
-	}
+	cells := done // not copied: 500,000 resumed cells are a map of 100 MB
 	var mu sync.Mutex
 	var storeErr error
 	for ri, round := range todo.Rounds {

@@ -51,7 +51,7 @@ func WaitProcessListening(ctx context.Context, p *Process, port uint16) error {
 			return false
 		}
 	}
-	err := poll(ctx, p.done, func() (bool, error) {
+	check := func() (bool, error) {
 		if ended() {
 			return false, errProcessEnded
 		}
@@ -63,7 +63,16 @@ func WaitProcessListening(ctx context.Context, p *Process, port uint16) error {
 			return false, err
 		}
 		return ListeningOn(socks, port), nil
-	})
+	}
+	var err error
+	if w, ok := p.ctl.(listenWaiter); ok {
+		// One remote loop (SSH) instead of a session per poll.
+		if err = w.waitListening(ctx, p.done, port); errors.Is(err, errNoListenLoop) {
+			err = poll(ctx, p.done, check)
+		}
+	} else {
+		err = poll(ctx, p.done, check)
+	}
 	if errors.Is(err, errProcessEnded) {
 		select { // its exit error is set once its output is read
 		case <-p.done:

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/ssh"
@@ -123,7 +124,15 @@ type SSH struct {
 	isClosed bool
 	lostMu   sync.Mutex
 	lost     error // why the keepalives gave the connection up
+
+	sessions atomic.Int64 // opened so far (Sessions)
 }
+
+// Sessions is the number of sessions opened on the connection so far:
+// one per command, signal and remote readiness wait. Each costs the far
+// host a fork of sshd and a shell, which is what a pair over SSH mostly
+// spends (internal/overhead's BenchmarkPairOverhead reports it per pair).
+func (s *SSH) Sessions() int64 { return s.sessions.Load() }
 
 // DialSSH connects to the SSH server at addr ("host" or "host:port"; port
 // 22 by default), verifies its host key and authenticates. ctx bounds the

@@ -74,6 +74,7 @@ func (s *SSH) newSession() (*ssh.Session, error) {
 		err  error
 	}
 	ch := make(chan opened, 1)
+	s.sessions.Add(1)
 	go func() {
 		sess, err := s.client.NewSession()
 		ch <- opened{sess, err}

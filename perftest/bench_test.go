@@ -200,3 +200,63 @@ func BenchmarkParseVsNaive(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkParsers runs the three parsers side by side on the same inputs
+// built from real captures (issue 26 item 4): Parse reads the input whole
+// and keeps its rows; Stream delivers rows one by one as long and
+// --run_infinitely outputs need (stream), and with each row encoded by
+// AppendRow into a reused buffer, the JSON examples/parse writes (stream-json); naive is the
+// bufio.Scanner + strings.Fields + strconv reference. Goals: whole at
+// least 2x naive, stream within 2x of whole. Compare MB/s (or cpu-ns/op on
+// a loaded machine) of the sub-benchmarks of one run.
+func BenchmarkParsers(b *testing.B) {
+	for _, in := range []struct{ name, seed string }{{"bw", "bench-seed-bw.txt"}, {"lat", "bench-seed-lat.txt"}} {
+		data, rows := largeInput(b, in.seed, 8<<20)
+		b.Run(in.name+"/whole", func(b *testing.B) {
+			benchParse(b, data, rows, func(r io.Reader) int {
+				res, err := Parse(r)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return len(res.BW) + len(res.Lat)
+			})
+		})
+		b.Run(in.name+"/stream", func(b *testing.B) {
+			benchParse(b, data, rows, func(r io.Reader) int {
+				n := 0
+				for _, err := range NewStream(r).Rows() {
+					if err != nil {
+						b.Fatal(err)
+					}
+					n++
+				}
+				return n
+			})
+		})
+		b.Run(in.name+"/stream-json", func(b *testing.B) {
+			benchParse(b, data, rows, func(r io.Reader) int {
+				n := 0
+				var buf []byte
+				for row, err := range NewStream(r).Rows() {
+					if err != nil {
+						b.Fatal(err)
+					}
+					if buf, err = AppendRow(buf[:0], row); err != nil {
+						b.Fatal(err)
+					}
+					n++
+				}
+				return n
+			})
+		})
+		b.Run(in.name+"/naive", func(b *testing.B) {
+			benchParse(b, data, rows, func(r io.Reader) int {
+				got, err := naiveParse(r)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return len(got)
+			})
+		})
+	}
+}

@@ -86,32 +86,59 @@ func (p *textParser) row(t []byte) {
 	if !p.plain {
 		p.reorder(n, &u, &v)
 	}
-	var r Row
+	// The row stays typed until it is held or handed to onRow: boxing it
+	// in a Row for every row was one allocation per row (issue 26).
 	if p.table == tableBW {
-		r = p.bwRow(t, n, &u, &v)
+		r := p.bwRow(t, n, &u, &v)
+		if p.cutNumber(t, n) {
+			p.hold(r, t)
+			return
+		}
+		p.emitBW(r)
 	} else {
-		r = p.latRow(t, n, &u, &v)
+		r := p.latRow(t, n, &u, &v)
+		if p.cutNumber(t, n) {
+			p.hold(r, t)
+			return
+		}
+		p.emitLat(r)
 	}
-	if p.cutNumber(t, n) {
-		// Held until a line follows: at the end of the input the number
-		// was cut (see endPending).
-		p.held, p.heldText, p.heldLine = r, append(p.heldText[:0], t...), p.line
-		p.pendRaw = append(p.pendRaw[:0], p.raw...)
-		return
-	}
-	p.emit(r)
+}
+
+// hold keeps a row whose last number may be cut until a line follows: at
+// the end of the input the number was cut (see endPending).
+func (p *textParser) hold(r Row, t []byte) {
+	p.held, p.heldText, p.heldLine = r, append(p.heldText[:0], t...), p.line
+	p.pendRaw = append(p.pendRaw[:0], p.raw...)
 }
 
 // emit stores a row that parsed and hands it to onRow.
 func (p *textParser) emit(r Row) {
-	p.tableRows++
 	switch r := r.(type) {
 	case BWRow:
-		p.addBW(r)
+		p.emitBW(r)
 	case LatRow:
-		if p.keepRows && p.section == sectionMain {
-			p.res.Lat = appendRow(p.res.Lat, r, p.rowHint)
+		p.emitLat(r)
+	}
+}
+
+// emitBW is emit for a BW row.
+func (p *textParser) emitBW(r BWRow) {
+	p.tableRows++
+	p.addBW(r)
+	if p.section == sectionMain {
+		p.delivered++
+		if p.onRow != nil {
+			p.onRow(r)
 		}
+	}
+}
+
+// emitLat is emit for a latency row.
+func (p *textParser) emitLat(r LatRow) {
+	p.tableRows++
+	if p.keepRows && p.section == sectionMain {
+		p.res.Lat = appendRow(p.res.Lat, r, p.rowHint)
 	}
 	if p.section == sectionMain {
 		p.delivered++
@@ -423,5 +450,22 @@ func (p *textParser) warnNonFinite(size uint64, row []byte) {
 	}
 	b = append(b, " (kept as printed)"...)
 	p.scratch = b
-	p.res.warn(WarnNonFinite, p.line, string(b))
+	p.res.warn(WarnNonFinite, p.line, p.intern(b))
+}
+
+// intern returns b as a string, the same string for the same text: the
+// rows of an -a latency output repeat their inf and -nan columns, so
+// most of their warnings are the same text (at most 256 are kept).
+func (p *textParser) intern(b []byte) string {
+	if s, ok := p.texts[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if p.texts == nil {
+		p.texts = make(map[string]string)
+	}
+	if len(p.texts) < 256 {
+		p.texts[s] = s
+	}
+	return s
 }

@@ -32,9 +32,10 @@ const minRowLen = 40
 // textParser is the line machine behind Parse and Stream.
 type textParser struct {
 	collector
-	keepRows bool      // append rows to the Result (Parse) or not (Stream)
-	rowHint  int       // how many rows the input can hold at most, or 0
-	onRow    func(Row) // called for every row of the main section, if set
+	keepRows bool              // append rows to the Result (Parse) or not (Stream)
+	rowHint  int               // how many rows the input can hold at most, or 0
+	texts    map[string]string // warning texts already made (intern)
+	onRow    func(Row)         // called for every row of the main section, if set
 
 	line      int
 	table     tableKind

@@ -135,6 +135,12 @@ type Round struct {
 	// the page and the demo read them back instead of recomputing or
 	// scraping them.
 	Findings []Finding `json:"findings,omitempty"`
+
+	// SelfCPUSec is rocekit's own CPU time on each host (by side name)
+	// while the tools ran, in seconds (runbook.Pairs.SelfCPUSec): over
+	// ToolSec it is the share of one core the measurer took from the host
+	// it measures (goal: at most 1 %). nil when not recorded.
+	SelfCPUSec map[string]float64 `json:"self_cpu_sec,omitempty"`
 }
 
 // Efficiency returns ToolSec over DurationSec (0.93: the tools ran 93 % of

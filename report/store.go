@@ -242,42 +242,12 @@ func Select(rounds []Round, name string, params ...Param) []Round {
 // *LineError wrapping ErrCorrupt); empty lines are ignored. The error is
 // only for a failing reader.
 func ReadRounds(r io.Reader) ([]Round, LoadResult, error) {
-	var res LoadResult
 	var rounds []Round
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) == 0 && err == io.EOF {
-			return rounds, res, nil
-		}
-		if err != nil && err != io.EOF {
-			return rounds, res, fmt.Errorf("report: read store: %w", err)
-		}
-		res.Lines++
-		complete := err == nil
-		body := bytes.TrimSpace(line)
-		if len(body) == 0 {
-			if !complete {
-				return rounds, res, nil
-			}
-			continue
-		}
-		rd, derr := decodeRound(body)
-		if derr == nil {
-			rounds = append(rounds, rd)
-			continue
-		}
-		last := !complete
-		if !last {
-			rest, _ := br.Peek(1)
-			last = len(rest) == 0
-		}
-		if last {
-			res.Torn, res.TornLine = true, res.Lines
-			return rounds, res, nil
-		}
-		res.Corrupt = append(res.Corrupt, &LineError{Line: res.Lines, Text: cut(body, 120), Err: derr})
-	}
+	res, err := ScanRounds(r, func(rd Round) error {
+		rounds = append(rounds, rd)
+		return nil
+	})
+	return rounds, res, err
 }
 
 func decodeRound(b []byte) (Round, error) {

@@ -3,6 +3,7 @@ package runbook
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -13,7 +14,7 @@ import (
 )
 
 // agentOp is the operation an agent call's argv names: the word after
-// the flags ("-protocol 4 -journal-dir D -netns N [-timeout T] OP ARG").
+// the flags ("-protocol 5 -journal-dir D -netns N [-timeout T] OP ARG").
 func agentOp(argv []string) string {
 	for i := 1; i < len(argv); i += 2 {
 		if !strings.HasPrefix(argv[i], "-") {
@@ -29,7 +30,7 @@ func agentOp(argv []string) string {
 // an operation not in the table is refused before anything is run.
 func TestPeerMethodsUseTable(t *testing.T) {
 	f := &host.Fake{Respond: func(c host.Cmd) host.FakeScript {
-		return host.FakeScript{Stdout: `{"protocol":4,"result":null}` + "\n"}
+		return host.FakeScript{Stdout: fmt.Sprintf(`{"protocol":%d,"result":null}`, PeerProtocol) + "\n"}
 	}}
 	p := &Peer{Via: f}
 	ctx := context.Background()

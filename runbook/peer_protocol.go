@@ -28,8 +28,11 @@ import (
 // speaks, so that an agent from another build never answers with zero
 // values. Version 3: NetdevInfo lost numa_node and its warnings became
 // warnjson.Errors. Version 4: exec (the peer's programs run through the
-// agent, journaled) and restore-since.
-const PeerProtocol = 4
+// agent, journaled) and restore-since. Version 5: every exported sentinel
+// of the packages the agent links is a kind of its own (an agent of 4
+// sent several as not_exist), set-txqueuelen, and the reply's self_cpu_ns
+// (the agent's own CPU time).
+const PeerProtocol = 5
 
 // ErrPeerProtocol is matched by a *PeerError whose agent speaks another
 // protocol version than this build.
@@ -41,6 +44,10 @@ type peerReply struct {
 	Protocol int             `json:"protocol"`
 	Result   json.RawMessage `json:"result,omitempty"`
 	Error    *peerFault      `json:"error,omitempty"`
+	// SelfCPUNs is the agent's own CPU time when it replied (getrusage
+	// RUSAGE_SELF, ns): summed in PeerAgentCPU. Absent from older agents,
+	// so the protocol version stays.
+	SelfCPUNs int64 `json:"self_cpu_ns,omitempty"`
 }
 
 // peerFault is an error as it crosses SSH: its kind names the sentinel
@@ -99,6 +106,7 @@ var peerKinds = []struct {
 	{"report_regression", report.ErrRegression}, {"report_no_direction", report.ErrNoDirection},
 	{"report_unknown_name", report.ErrUnknownName}, {"report_invalid_round", report.ErrInvalidRound},
 	{"report_no_data", report.ErrNoData}, {"report_archive", report.ErrArchive}, {"report_corrupt", report.ErrCorrupt},
+	{"report_stop_scan", report.ErrStopScan},
 	{"report_not_store", report.ErrNotStore}, {"report_no_store", report.ErrNoStore},
 	{"limits_input", limits.ErrInput}, {"limits_pcie_speed", limits.ErrPCIeSpeed},
 	{"host_invalid_cmd", host.ErrInvalidCmd}, {"host_killed", host.ErrKilled}, {"host_not_listening", host.ErrNotListening},
@@ -138,6 +146,7 @@ func sentinelOf(kind string) error {
 // writeReply writes the agent's answer.
 func writeReply(w io.Writer, r peerReply) error {
 	r.Protocol = PeerProtocol
+	r.SelfCPUNs = selfCPU().Nanoseconds()
 	return json.NewEncoder(w).Encode(r)
 }
 
@@ -150,6 +159,9 @@ func readReply(op string, stdout, stderr []byte, out any) error {
 			return &PeerError{Op: op, Kind: "protocol", Msg: fmt.Sprintf("the rocekit-peer on the far host predates protocol versions (it does not know -protocol); this build speaks %d: install this build's rocekit-peer there", PeerProtocol)}
 		}
 		return &PeerError{Op: op, Msg: fmt.Sprintf("the agent's answer is not a rocekit-peer reply (%q)", tailString(stdout, stderr))}
+	}
+	if r.SelfCPUNs > 0 {
+		agentCPU.Add(r.SelfCPUNs)
 	}
 	if r.Protocol != PeerProtocol {
 		return &PeerError{Op: op, Kind: "protocol", Msg: fmt.Sprintf("the rocekit-peer on the far host speaks protocol %d, this build %d: install this build's rocekit-peer there", r.Protocol, PeerProtocol)}

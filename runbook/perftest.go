@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/internal/warnjson"
@@ -66,6 +67,24 @@ type Pairs struct {
 	// Stopped is the pair whose error stopped the runs (run
 	// len(Pairs)+1); nil when none did, or when it never started.
 	Stopped *perftest.PairResult
+	// NearCPU is this process's own CPU time (SelfCPU) and FarCPU the far
+	// agents' (PeerAgentCPU) over the runs, each from the counters read
+	// before a pair to those read after it: what rocekit cost the two
+	// hosts while the tools ran (issue 26). Process-wide: pairs run at
+	// once in one process count each other's.
+	NearCPU, FarCPU time.Duration
+}
+
+// SelfCPUSec is NearCPU and FarCPU by side name, in seconds, for
+// report.Round.SelfCPUSec (one entry when both sides are one host).
+func (p Pairs) SelfCPUSec(sides *Sides) map[string]float64 {
+	near, far, err := sides.ends()
+	if err != nil {
+		return nil
+	}
+	m := map[string]float64{near.Name(): p.NearCPU.Seconds()}
+	m[far.Name()] += p.FarCPU.Seconds()
+	return m
 }
 
 // ToolSec is the wall time of every pair that ran (each from the server's
@@ -141,6 +160,7 @@ func RunPairs(ctx context.Context, sides *Sides, far RXEInfo, opts perftest.Opti
 	}
 	for i := range count {
 		step(prog, "%s run %d of %d", label, i+1, count)
+		cpu0, agent0 := SelfCPU(), PeerAgentCPU()
 		before := readPairCounters(ctx, nearSide, farSide, opts.Device, nearDev)
 		p, err := perftest.RunPair(ctx, farSide.Runner(), nearSide.Runner(), far.Addr, opts)
 		for retry := 1; retry <= clockRetries && err == nil && p.Client.Result.ClockVoid(); retry++ {
@@ -148,6 +168,8 @@ func RunPairs(ctx context.Context, sides *Sides, far RXEInfo, opts perftest.Opti
 			p, err = perftest.RunPair(ctx, farSide.Runner(), nearSide.Runner(), far.Addr, opts)
 		}
 		ps.Counters = append(ps.Counters, pairCounterDeltas(i+1, before, readPairCounters(ctx, nearSide, farSide, opts.Device, nearDev)))
+		ps.NearCPU += SelfCPU() - cpu0
+		ps.FarCPU += PeerAgentCPU() - agent0
 		if err != nil && !runFailed(ctx, err) {
 			ps.Stopped = p
 			return ps, fmt.Errorf("%s run %d: %w", label, i+1, err)

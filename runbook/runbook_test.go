@@ -3,6 +3,7 @@ package runbook
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -65,22 +66,25 @@ func TestServePeerInput(t *testing.T) {
 	if err := ServePeer(ctx, PeerProtocol, dir, "", "restore", "", &b); err != nil {
 		t.Errorf("restore of an empty folder: %v", err)
 	}
-	if got := b.String(); got != `{"protocol":4,"result":{}}`+"\n" {
-		t.Errorf("output %q", got)
+	// The reply carries the agent's own CPU time (self_cpu_ns), which
+	// varies.
+	var reply peerReply
+	if err := json.Unmarshal(b.Bytes(), &reply); err != nil || reply.Protocol != PeerProtocol || string(reply.Result) != "{}" || reply.Error != nil || reply.SelfCPUNs <= 0 {
+		t.Errorf("output %q: %+v, %v", b.String(), reply, err)
 	}
 	// Another protocol version is refused, naming both.
 	b.Reset()
 	err := ServePeer(ctx, 1, dir, "", "host", "", &b)
-	if !errors.Is(err, ErrPeerProtocol) || !strings.Contains(fmt.Sprint(err), "speaks protocol 4, the caller 1") {
+	if !errors.Is(err, ErrPeerProtocol) || !strings.Contains(fmt.Sprint(err), "speaks protocol 5, the caller 1") {
 		t.Errorf("protocol 1: %v", err)
 	}
 	var pe *PeerError
-	if rerr := readReply("host", b.Bytes(), nil, nil); !errors.As(rerr, &pe) || !errors.Is(rerr, ErrPeerProtocol) || !strings.Contains(rerr.Error(), "speaks protocol 4, the caller 1") {
+	if rerr := readReply("host", b.Bytes(), nil, nil); !errors.As(rerr, &pe) || !errors.Is(rerr, ErrPeerProtocol) || !strings.Contains(rerr.Error(), "speaks protocol 5, the caller 1") {
 		t.Errorf("protocol 1 reply read back as %v", rerr)
 	}
 	// A protocol 2 agent (NetdevInfo with numa_node) is refused, naming both.
 	old := []byte(`{"protocol":2,"result":{"name":"eth0","numa_node":0}}`)
-	if rerr := readReply("netdev", old, nil, nil); !errors.Is(rerr, ErrPeerProtocol) || !strings.Contains(rerr.Error(), "speaks protocol 2, this build 4") {
+	if rerr := readReply("netdev", old, nil, nil); !errors.Is(rerr, ErrPeerProtocol) || !strings.Contains(rerr.Error(), "speaks protocol 2, this build 5") {
 		t.Errorf("protocol 2 reply read back as %v", rerr)
 	}
 	// An agent from before the protocol refuses the flag.

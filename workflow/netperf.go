@@ -315,6 +315,7 @@ type netperfRun struct {
 	Result                 *netperf.Result
 	Err                    error // the run's failure (NetperfKeepGoing)
 	Took                   time.Duration
+	NearCPU, FarCPU        time.Duration // rocekit's own CPU while netperf ran: this process, the far agents
 	NearBefore, NearAfter  runbook.Counters
 	FarBefore, FarAfter    runbook.Counters
 	Receiver, Sender       runbook.Growth
@@ -346,11 +347,13 @@ func (t *udpTuner) runs(ctx context.Context, s UDPRound, opts netperf.Options, s
 		if sockets != nil && !s.TCP {
 			watch = watchSockets(ctx, sockets, srv.PID())
 		}
+		cpu0, agents0 := runbook.SelfCPU(), runbook.PeerAgentCPU()
 		r.Result, r.Err = netperf.Run(ctx, sides.Near.Runner(), opts)
 		r.Took = time.Since(began)
 		if watch != nil {
 			r.Socket = watch.stop(r.FarBefore.UDP)
 		}
+		r.NearCPU, r.FarCPU = runbook.SelfCPU()-cpu0, runbook.PeerAgentCPU()-agents0
 		if r.Err != nil {
 			if t.o.Policy != NetperfKeepGoing || ctx.Err() != nil {
 				return append(runs, r), fmt.Errorf("netperf run %d: %w", i+1, r.Err)

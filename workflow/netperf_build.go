@@ -43,9 +43,13 @@ func (t *udpTuner) build(ctx context.Context, s UDPRound, opts netperf.Options, 
 		return err
 	}
 	round.DurationSec = runs[len(runs)-1].NearAfter.Time.Sub(start).Seconds()
+	var self runbook.Pairs // rocekit's own CPU over the runs, per host
 	for _, r := range runs {
 		round.ToolSec += r.Took.Seconds()
+		self.NearCPU += r.NearCPU
+		self.FarCPU += r.FarCPU
 	}
+	round.SelfCPUSec = self.SelfCPUSec(t.sides)
 	t.setParams(&round, s, opts, res.Far.Snapshot.MTU, len(runs))
 	for i, r := range runs {
 		if r.Err != nil {

@@ -188,6 +188,7 @@ func RunPerftest(ctx context.Context, sides *runbook.Sides, st PerftestStep) (*P
 	}
 	round.DurationSec = time.Since(start).Seconds()
 	round.ToolSec = ps.ToolSec()
+	round.SelfCPUSec = ps.SelfCPUSec(sides)
 	st.setParams(&round, sides, opts)
 	round.Warnings = append(append(round.Warnings, ps.Failures...), ps.Voided...)
 	fp, ends := Fingerprint(ctx, sides, ps, opts)

@@ -33,3 +33,20 @@ func TestRDMAPreflightStopsTheStep(t *testing.T) {
 		t.Errorf("ready ends: measured %v, err %v, findings %+v", res.Measured, err, res.Round.Findings)
 	}
 }
+
+// TestRunPerftestSelfCPU: the step stores rocekit's own CPU time while
+// the pairs ran, by host: this process for the near end, the far end's
+// agents (none answer a fake: 0).
+func TestRunPerftestSelfCPU(t *testing.T) {
+	fs := fakeSides(t)
+	dir := t.TempDir()
+	res, err := workflow.RunPerftest(context.Background(), fs.Sides, workflow.PerftestStep{Options: perftest.Options{Test: perftest.SendBW, Iterations: 1000},
+		Count: 2, Out: dir, Store: report.OpenStore(filepath.Join(dir, "rounds.jsonl"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Round.SelfCPUSec
+	if len(m) != 2 || m["fake-client"] <= 0 || m["fake-server"] != 0 {
+		t.Errorf("self CPU %v", m)
+	}
+}

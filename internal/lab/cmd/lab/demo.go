@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -396,7 +397,26 @@ func efficiencyLine(rounds []report.Round) string {
 	if wall == 0 {
 		return ""
 	}
-	return fmt.Sprintf("Efficiency: the tools ran %.0f %% of the rounds' wall time (%.1f s of %.1f s, %d rounds).", 100*tool/wall, tool, wall, len(rounds))
+	line := fmt.Sprintf("Efficiency: the tools ran %.0f %% of the rounds' wall time (%.1f s of %.1f s, %d rounds).", 100*tool/wall, tool, wall, len(rounds))
+	// rocekit's own CPU time while the tools ran (Round.SelfCPUSec), as a
+	// share of one core per host.
+	cpu, toolCPU := map[string]float64{}, 0.0
+	for _, r := range rounds {
+		if len(r.SelfCPUSec) > 0 && r.ToolSec > 0 {
+			toolCPU += r.ToolSec
+			for h, v := range r.SelfCPUSec {
+				cpu[h] += v
+			}
+		}
+	}
+	if toolCPU > 0 {
+		var parts []string
+		for _, h := range slices.Sorted(maps.Keys(cpu)) {
+			parts = append(parts, fmt.Sprintf("%s %.2f %%", h, 100*cpu[h]/toolCPU))
+		}
+		line += " rocekit's own CPU while they ran: " + strings.Join(parts, ", ") + " of one core."
+	}
+	return line
 }
 
 // printFindings prints the summary's section titles, each example's

@@ -29,6 +29,11 @@ func TestEfficiencyLine(t *testing.T) {
 	if got, want := efficiencyLine(rounds), "Efficiency: the tools ran 90 % of the rounds' wall time (36.0 s of 40.0 s, 3 rounds)."; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	rounds[0].SelfCPUSec = map[string]float64{"near": 0.045, "far": 0.018}
+	rounds[1].SelfCPUSec = map[string]float64{"near": 0.045}
+	if got, want := efficiencyLine(rounds), "Efficiency: the tools ran 90 % of the rounds' wall time (36.0 s of 40.0 s, 3 rounds). rocekit's own CPU while they ran: far 0.05 %, near 0.25 % of one core."; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
 	if efficiencyLine(rounds[2:]) != "" {
 		t.Error("a line without any tool time")
 	}
