@@ -110,6 +110,7 @@ type Verdict struct {
 	Unknown []string `json:"unknown,omitempty"`
 }
 
+// String is the verdict in one line: what bound the result, and why.
 func (v Verdict) String() string { return string(v.Bound) + ": " + v.Summary }
 
 // Judge returns the verdict on e (the package doc gives the rules).

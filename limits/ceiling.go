@@ -21,6 +21,7 @@ type Limit struct {
 	Basis    string  // "100000 Mb/s × 98.04 % (RoCE v2 WRITE ... )"
 }
 
+// String is the limit with its resource and how it was computed.
 func (l Limit) String() string {
 	return fmt.Sprintf("%s %.1f Gbit/s: %s", l.Resource, l.Gbps, l.Basis)
 }

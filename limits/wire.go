@@ -72,6 +72,7 @@ func (e Encap) RoCEOverheadBytes() int {
 	return e.frameBytes() + e.ipBytes() + UDPBytes + BTHBytes + ICRCBytes
 }
 
+// String names the encapsulation (IPv4 or IPv6, VLAN tags).
 func (e Encap) String() string {
 	s := "IPv4"
 	if e.IPv6 {
@@ -133,6 +134,7 @@ const (
 
 var verbNames = [...]string{"SEND", "SEND with immediate", "WRITE", "WRITE with immediate", "READ"}
 
+// String is the verb's name.
 func (v Verb) String() string {
 	if v < 0 || int(v) >= len(verbNames) {
 		return fmt.Sprintf("Verb(%d)", int(v))
@@ -205,6 +207,7 @@ func (r RoCE) WireBytes() (payload, wire int, err error) {
 	return r.MessageBytes, wire, nil
 }
 
+// String is the stream as its wire arithmetic sees it.
 func (r RoCE) String() string {
 	size := "large messages"
 	if r.MessageBytes > 0 {
@@ -318,6 +321,7 @@ func (s IPStream) WireBytes() (payload, wire int, err error) {
 	return s.datagram(), wire, nil
 }
 
+// String is the stream as its wire arithmetic sees it.
 func (s IPStream) String() string {
 	if err := s.check(); err != nil {
 		return fmt.Sprintf("invalid IP stream (%v)", err)

@@ -62,6 +62,7 @@ func (l PCIeLink) Current() limits.PCIe { return limits.PCIe{GTps: l.GTps, Width
 // Max returns the maximum link for the ceiling arithmetic.
 func (l PCIeLink) Max() limits.PCIe { return limits.PCIe{GTps: l.MaxGTps, Width: l.MaxWidth} }
 
+// String is the link's current and maximum speed and width.
 func (l PCIeLink) String() string {
 	s := fmt.Sprintf("%g GT/s x%d", l.GTps, l.Width)
 	if l.Degraded() {

@@ -43,6 +43,7 @@ type MTUProbe struct {
 	Probes int
 }
 
+// String says what the probe found, in one line.
 func (p MTUProbe) String() string {
 	if p.Carried {
 		return fmt.Sprintf("%s carries %d-byte packets unfragmented", p.Dst, p.MTU)
