@@ -82,7 +82,7 @@ func (p PCIe) PayloadGbps() (float64, error) {
 	return raw * float64(mps) / float64(mps+TLPOverheadBytes) * (1 - DLLPShare), nil
 }
 
-// String is the link as lspci prints it: speed and width.
+// String is the link's speed and width ("PCIe 8 GT/s x16").
 func (p PCIe) String() string {
 	if !p.Known() {
 		return "PCIe link unknown"
