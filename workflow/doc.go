@@ -17,6 +17,15 @@
 //		Count:   3, Governor: "performance", Out: "out", Store: report.OpenStore("rounds.jsonl")})
 //	// res.Round (stored, with Fingerprint and Findings), res.Comparison, res.Archive
 //
+// The UDP runbook's rounds are RunUDPRounds (netperf-udp-tuning is flags
+// plus RunUDPPreflight, RunUDPRounds and WriteUDPReport):
+//
+//	rounds, _ := workflow.ParseUDPRounds("1,2,3,T", 9000) // the runbook's groups and a TCP round
+//	res, err := workflow.RunUDPRounds(ctx, sides, workflow.UDPOptions{Rounds: rounds, Out: "out", Store: report.OpenStore("rounds.jsonl")})
+//
+// Add RDMAPreflight as a step's Preflight to run the soft-RoCE runbook's
+// troubleshooting on both ends before the first pair.
+//
 // The rules the examples used to carry are here too (CheckMTUTookEffect,
 // AnalyseQPs), so that their findings are stored with the rounds and the
 // page reads them back. FakeSides and FakeSide run a step on fakes
