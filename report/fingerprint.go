@@ -63,6 +63,11 @@ type NICFingerprint struct {
 	NUMANode      int    `json:"numa_node"`                   // -1: none
 	NUMANodeCPUs  string `json:"numa_node_cpus,omitempty"`    // "0-7"
 	PCIAddress    string `json:"pci,omitempty"`               // "0000:3b:00.0"
+	// PCIe is the function's PCIe link as lspci's LnkSta and LnkCap say
+	// it ("8 GT/s x8 (of 8 GT/s x16)"); PCIeDegraded is true when it
+	// runs slower or narrower than the device can.
+	PCIe         string `json:"pcie,omitempty"`
+	PCIeDegraded bool   `json:"pcie_degraded,omitempty"`
 	// RDMADevice is the RDMA device over this netdev ("mlx5_0"), set by
 	// the caller for hardware RoCE; an rxe link in Fingerprint.RXE on the
 	// same host and netdev counts too. Without either the netdev is not
@@ -141,6 +146,7 @@ func (f *Fingerprint) Fields() []Param {
 		add(p+"numa_node", strconv.Itoa(n.NUMANode))
 		add(p+"numa_node_cpus", n.NUMANodeCPUs)
 		add(p+"pci", n.PCIAddress)
+		add(p+"pcie", n.PCIe)
 	}
 	add("governor", f.Governor)
 	add("irqbalance", f.IRQBalance)

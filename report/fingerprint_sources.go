@@ -27,6 +27,9 @@ func NICFromSnapshot(host string, s nic.Snapshot) NICFingerprint {
 	}
 	if s.Device.PCI != nil {
 		f.PCIAddress = s.Driver.BusInfo
+		if l := s.Device.PCI.Link; l != nil && l.GTps > 0 {
+			f.PCIe, f.PCIeDegraded = l.String(), l.Degraded()
+		}
 	}
 	if l := s.Link; l != nil {
 		f.SpeedMbps = l.SpeedMbps

@@ -48,6 +48,7 @@ const (
 	RuleDriverOld           = "preflight_driver_old"
 	RuleLinkDown            = "preflight_link_down"
 	RuleLinkSlow            = "preflight_link_below_supported"
+	RulePCIeDegraded        = "preflight_pcie_link_degraded"
 	RuleFirewall            = "preflight_firewall_blocks"
 	RuleFirewalld           = "preflight_firewalld_active"
 	RuleBufferLimit         = "preflight_socket_buffer_limit"
@@ -106,6 +107,10 @@ func checkHost(h HostFacts, ask PreflightAsk) []Finding {
 			"%s linked at %d Mb/s of the %d Mb/s it supports", n.Netdev, n.SpeedMbps, h.MaxSupportedMbps)
 	case n.Duplex != "" && strings.EqualFold(n.Duplex, "half"):
 		add(RuleLinkSlow, SeverityWarning, "fix autonegotiation on both ends", "%s runs half duplex", n.Netdev)
+	}
+	if n.PCIeDegraded {
+		add(RulePCIeDegraded, SeverityWarning, "seat the card in a slot of its full width and speed (lspci -vv: LnkSta below LnkCap), check the BIOS's link settings, then rerun: the PCIe link is the ceiling now",
+			"%s's PCIe link is degraded: %s", n.Netdev, n.PCIe)
 	}
 	for _, b := range h.FirewallBlocks {
 		add(RuleFirewall, SeverityCritical, "allow the test's ports on this host (netserver 12865 and the data ports, perftest 18515), or stop the firewall for the test", "the firewall stops %s", b)
