@@ -155,6 +155,12 @@ func RunPerftest(ctx context.Context, sides *runbook.Sides, st PerftestStep) (*P
 		}
 	}
 	opts := sides.PerftestOptions(st.Options)
+	var freqNote string
+	if !opts.NoFreqCheck {
+		if freqNote = NoCPUFreq(ctx, sides); freqNote != "" {
+			opts.NoFreqCheck = true
+		}
+	}
 	var le *loadEnds
 	var before endCounters
 	if st.CPULoad {
@@ -189,6 +195,9 @@ func RunPerftest(ctx context.Context, sides *runbook.Sides, st PerftestStep) (*P
 	round.DurationSec = time.Since(start).Seconds()
 	round.ToolSec = ps.ToolSec()
 	round.SelfCPUSec = ps.SelfCPUSec(sides)
+	if freqNote != "" {
+		round.Warnings = append(round.Warnings, freqNote)
+	}
 	st.setParams(&round, sides, opts)
 	round.Warnings = append(append(round.Warnings, ps.Failures...), ps.Voided...)
 	fp, ends := Fingerprint(ctx, sides, ps, opts)
@@ -363,4 +372,22 @@ func cpuList(cpus []int) string {
 // "MTU-9000-ib_send_bw".
 func slug(label string) string {
 	return strings.NewReplacer(": ", "-", " ", "-", "/", "-").Replace(label)
+}
+
+// NoCPUFreq says why perftest runs with -F although the step asked for
+// its CPU-frequency check: an end without cpufreq (a VM) has no frequency
+// to check, and there perftest's check makes runs fail ("Can't produce a
+// report", seen in the lab's QEMU guests) instead of warning. "" when
+// both ends have cpufreq, or a host could not be read (the check stays).
+func NoCPUFreq(ctx context.Context, sides *runbook.Sides) string {
+	ends := []runbook.Side{sides.Near}
+	if sides.Mode != runbook.Loopback && sides.Far != nil {
+		ends = append(ends, sides.Far)
+	}
+	for _, e := range ends {
+		if h, err := e.Host(ctx); err == nil && len(h.Governors) == 0 {
+			return fmt.Sprintf("perftest ran with -F: %s has no cpufreq (a VM), so perftest's CPU-frequency check cannot work there and fails the run instead of warning", e.Name())
+		}
+	}
+	return ""
 }

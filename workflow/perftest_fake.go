@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/kmsg"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/report"
@@ -55,10 +56,12 @@ func newFake(name string, r host.Runner, addr string) *FakeSide {
 }
 
 // fakeHost is a host ready for soft-RoCE, as PreflightRDMA reads one:
-// the tools installed, rxe0 ACTIVE on eth0, rdma_rxe's UDP 4791 bound.
+// the tools installed, rxe0 ACTIVE on eth0, rdma_rxe's UDP 4791 bound,
+// and cpufreq (one CPU at performance), so perftest keeps its frequency
+// check.
 func fakeHost(name string) runbook.HostInfo {
 	h := runbook.HostInfo{Hostname: name, Kernel: "6.12.0-fake", Tools: map[string]string{},
-		RoCEv2Bound: []string{"0.0.0.0:4791"}, RoCEv2Known: true,
+		RoCEv2Bound: []string{"0.0.0.0:4791"}, RoCEv2Known: true, Governors: []irq.CPUGovernor{{CPU: 0, Governor: "performance"}},
 		RDMADevices: []rxe.Device{{Name: "rxe0", NodeType: "CA", Parent: "eth0",
 			Ports: []rxe.Port{{Device: "rxe0", Port: 1, State: rxe.PortActive, PhysState: rxe.PhysLinkUp, Netdev: "eth0", LinkLayer: "Ethernet"}}}}}
 	for _, t := range report.RDMATools {

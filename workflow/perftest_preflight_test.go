@@ -50,3 +50,26 @@ func TestRunPerftestSelfCPU(t *testing.T) {
 		t.Errorf("self CPU %v", m)
 	}
 }
+
+// TestRunPerftestFreqCheckInVM: an end without cpufreq (a VM) gets -F,
+// since perftest's frequency check fails runs there, and the round says
+// so; with cpufreq on both ends the check stays.
+func TestRunPerftestFreqCheckInVM(t *testing.T) {
+	for _, vm := range []bool{false, true} {
+		fs := fakeSides(t)
+		if vm {
+			fs.far.HostInfo.Governors = nil
+		}
+		dir := t.TempDir()
+		res, err := workflow.RunPerftest(context.Background(), fs.Sides, workflow.PerftestStep{Options: perftest.Options{Test: perftest.SendBW, Iterations: 1000},
+			Count: 1, Out: dir, Store: report.OpenStore(filepath.Join(dir, "rounds.jsonl"))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		argv := strings.Join(res.Pairs.Pairs[0].Client.Argv, " ")
+		warned := strings.Contains(strings.Join(res.Round.Warnings, "\n"), "fake-server has no cpufreq")
+		if strings.Contains(argv, " -F ") != vm || warned != vm {
+			t.Errorf("vm %v: client %q, warnings %q", vm, argv, res.Round.Warnings)
+		}
+	}
+}

@@ -116,7 +116,7 @@ func testCancelled(t *testing.T, c config, dir string) {
 	c.Out, c.Store = filepath.Join(dir, "out-cancelled"), filepath.Join(dir, "rounds-cancelled.jsonl")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	prog := cancelOn{match: "MTU 4200: ib_send_bw run 1", cancel: cancel}
+	prog := cancelOn{match: "MTU 4200 run 1", cancel: cancel}
 	var buf bytes.Buffer
 	err := run(ctx, c, &buf, &prog)
 	if err == nil {

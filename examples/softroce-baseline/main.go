@@ -89,7 +89,7 @@ func main() {
 	flag.StringVar(&c.Governor, "governor", "", "cpufreq governor to set on both ends for the run (performance; \"\": leave it); restored on exit")
 	flag.StringVar(&c.ServerCPUs, "server-cpus", "", "CPUs to pin the server (far end) to, as taskset -c takes them (\"2\", \"0-3\"; \"\": unpinned)")
 	flag.StringVar(&c.ClientCPUs, "client-cpus", "", "CPUs to pin the client (this end) to (\"\": unpinned)")
-	flag.BoolVar(&c.NoFreqCheck, "no-freq-check", false, "pass perftest -F: do not warn when the CPU frequency may distort the numbers")
+	flag.BoolVar(&c.NoFreqCheck, "no-freq-check", false, "pass perftest -F on hosts with cpufreq too: do not warn when the CPU frequency may distort the numbers (hosts without cpufreq, VMs, always get -F: the check fails runs there)")
 	cli.Parse("softroce-baseline")
 	cli.Main("softroce-baseline", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }

@@ -26,12 +26,21 @@ func soak(ctx context.Context, c config, sides *runbook.Sides, w io.Writer) (rep
 	step := c.step(perftest.SendBW, nil, nil)
 	step.Options.Iterations, step.Options.Duration = 0, soakInterval
 	opts := sides.PerftestOptions(step.Options)
+	note := ""
+	if !opts.NoFreqCheck {
+		if note = workflow.NoCPUFreq(ctx, sides); note != "" {
+			opts.NoFreqCheck = true
+		}
+	}
 	start := time.Now()
 	sr, err := perftest.RunSoak(ctx, sides.Far.Runner(), sides.Near.Runner(), sides.FarRXE.Addr, opts, c.Soak, nil)
 	round := report.Round{Name: "ib_send_bw_soak", Start: start, DurationSec: time.Since(start).Seconds()}
 	round.SetParam("mode", string(sides.Mode))
 	round.SetParam("netdev_mtu", fmt.Sprint(sides.NearRXE.NetdevMTU))
 	round.SetParam("soak_sec", fmt.Sprint(c.Soak.Seconds()))
+	if note != "" {
+		round.Warnings = append(round.Warnings, note)
+	}
 	var files []report.ArchiveFile
 	if sr != nil && sr.PairResult != nil {
 		pairs := []*perftest.PairResult{sr.PairResult}
