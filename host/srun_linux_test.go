@@ -17,7 +17,8 @@ import (
 // fakeSrun is a stand-in for srun on PATH: it records its argv (NUL
 // separated, one file per call in dir), runs what follows "--" here, and
 // handles SIGINT as srun does: a second one kills the task. With
-// FAKE_SRUN_DEAF=1 it ignores SIGINT (an srun that hangs).
+// FAKE_SRUN_DEAF=1 it ignores SIGINT (an srun that hangs). Once its
+// signal handling is set it writes ready.PID (srunReady).
 const fakeSrun = `#!/bin/sh
 printf '%s\0' "$@" > "$FAKE_SRUN_DIR/argv.$$"
 while [ "$#" -gt 0 ] && [ "$1" != -- ]; do shift; done
@@ -30,6 +31,7 @@ if [ "$FAKE_SRUN_DEAF" = 1 ]; then
 else
 	trap 'echo INT >> "$FAKE_SRUN_DIR/sig.$$"; n=$((n+1)); if [ $n -ge 2 ]; then kill -KILL -- -$child 2>/dev/null || kill -KILL $child; fi' INT
 fi
+: > "$FAKE_SRUN_DIR/ready.$$"
 while :; do
 	wait "$child"; rc=$?
 	if [ $rc -gt 128 ] && kill -0 "$child" 2>/dev/null; then continue; fi
@@ -53,6 +55,17 @@ func withFakeSrun(t *testing.T) string {
 	t.Setenv("FAKE_SRUN_DIR", rec)
 	t.Setenv("SLURM_JOB_ID", "4242")
 	return rec
+}
+
+// srunReady waits until a fake srun has set its signal handling.
+func srunReady(t *testing.T, rec string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if m, _ := filepath.Glob(filepath.Join(rec, "ready.*")); len(m) > 0 {
+			return
+		}
+	}
+	t.Fatal("the fake srun never got ready")
 }
 
 // srunCalls returns the argv of every fake srun call.
@@ -184,13 +197,14 @@ func TestSrunCancel(t *testing.T) {
 }
 
 func TestSrunKillAfterGrace(t *testing.T) {
-	withFakeSrun(t)
+	rec := withFakeSrun(t)
 	t.Setenv("FAKE_SRUN_DEAF", "1")
 	p, err := Srun{Node: "n1", KillGrace: time.Millisecond}.Start(context.Background(), Cmd{Argv: []string{"sleep", "30"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = syscall.Kill(-p.PID(), syscall.SIGKILL) })
+	srunReady(t, rec) // a SIGINT before its trap is set would end it at once
 	if err := p.Kill(); err != nil {
 		t.Fatal(err)
 	}
