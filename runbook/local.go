@@ -299,8 +299,24 @@ func (l *Local) Counters(ctx context.Context, netdev string) (Counters, error) {
 	if c.Threads, errs[4] = fs.Threads(); len(c.Threads.Threads) > 0 {
 		errs[4] = nil
 	}
+	c.AER = l.aer(netdev)
 	c.Time = c.Stats.Time
 	return c, errors.Join(errs[:]...)
+}
+
+// aer reads the AER counters of netdev's PCI function, nil when it has
+// none (virtual netdevs, VMs, a netdev in another namespace).
+func (l *Local) aer(netdev string) *nic.AERCounts {
+	root := nic.Root(l.fs())
+	d, err := root.Device(netdev)
+	if err != nil || d.PCI == nil {
+		return nil
+	}
+	a, err := root.AER(d.PCI.Address)
+	if err != nil {
+		return nil
+	}
+	return &a
 }
 
 // SpreadIRQs applies irq.FS.ByNode through the journal.

@@ -112,6 +112,9 @@ type Counters struct {
 	// (irq.FS.Threads): which thread kept a busy core busy (rxe_wq's
 	// kworker, ksoftirqd/N, the tool).
 	Threads irq.ThreadSnapshot `json:"threads"`
+	// AER are the NIC's PCIe AER counters (nic.Root.AER); nil for a
+	// netdev without a PCI function or a device without AER.
+	AER *nic.AERCounts `json:"aer,omitempty"`
 }
 
 // Growth is what happened on a side between two Counters.
@@ -124,6 +127,9 @@ type Growth struct {
 	Threads []irq.ThreadLoad
 	// Distribution judges where the netdev's queue interrupts landed.
 	Distribution irq.Distribution
+	// AER is what the NIC's PCIe AER counters grew by; nil when either
+	// read had none.
+	AER *nic.AERCounts
 }
 
 // Between compares two Counters of the same netdev.
@@ -133,7 +139,13 @@ func Between(dev NetdevInfo, before, after Counters) (Growth, error) {
 		return Growth{}, err
 	}
 	node := dev.LocalCPUs
+	var aer *nic.AERCounts
+	if before.AER != nil && after.AER != nil {
+		d := after.AER.Sub(*before.AER)
+		aer = &d
+	}
 	return Growth{
+		AER:          aer,
 		Stats:        d,
 		UDP:          after.UDP.Sub(before.UDP),
 		Load:         irq.LoadBetween(before.Load, after.Load),

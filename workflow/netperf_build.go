@@ -86,6 +86,14 @@ func (t *udpTuner) build(ctx context.Context, s UDPRound, opts netperf.Options, 
 	res.GovernorSet = s.Spread && t.governor != nil && t.governor.Set
 	// The drift check's and the kernel log's findings, then the round's.
 	round.Findings = append(slices.Clone(res.Round.Findings), t.diagnose(&round, res)...)
+	for _, e := range []struct {
+		where string
+		g     runbook.Growth
+	}{{t.sides.Far.Name() + " " + res.Far.Snapshot.Netdev, res.Receiver}, {t.sides.Near.Name() + " " + res.Near.Snapshot.Netdev, res.Sender}} {
+		if e.g.AER != nil {
+			round.Findings = append(round.Findings, report.CheckAER(e.where, *e.g.AER)...)
+		}
+	}
 	if s.Letter == t.o.Rounds[0].Letter {
 		round.Findings = append(round.Findings, t.preflightFindings()...)
 	}

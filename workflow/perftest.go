@@ -221,6 +221,9 @@ func RunPerftest(ctx context.Context, sides *runbook.Sides, st PerftestStep) (*P
 		findings = append(findings, report.CompareEnds(ends[0], ends[1])...)
 	}
 	findings = append(findings, busyCoreFindings(label, loads)...)
+	if le != nil {
+		findings = append(findings, le.aer...)
+	}
 	if st.Check != nil {
 		findings = append(findings, st.Check(&round)...)
 	}

@@ -16,6 +16,7 @@ import (
 type loadEnds struct {
 	sides     *runbook.Sides
 	near, far runbook.NetdevInfo
+	aer       []report.Finding // the NICs' PCIe AER growth, from hot
 }
 
 // endCounters are the counters of both ends at one moment, with the error
@@ -76,6 +77,9 @@ func (e *loadEnds) hot(r *report.Round, before, after endCounters) (near, far *i
 			return &report.HostLoad{Host: host, Load: irq.LoadBetween(b.Load, a.Load), LocalCPUs: dev.LocalCPUs}, true
 		}
 		hl := g.HostLoad(host, dev) // with the threads that ran on each core
+		if g.AER != nil {
+			e.aer = append(e.aer, report.CheckAER(host+" "+dev.Snapshot.Netdev, *g.AER)...)
+		}
 		return &hl, true
 	}
 	nl, ok := load("near", e.sides.Near.Name(), e.near, before.near, after.near, before.nearErr, after.nearErr)
