@@ -40,3 +40,12 @@ func RDMAPreflight(port int, tools ...string) func(context.Context, *runbook.Sid
 		return fs, nil
 	}
 }
+
+// RDMAPreflightWhen is RDMAPreflight when cond holds and no preflight
+// otherwise: a program that runs several steps asks for it on the first.
+func RDMAPreflightWhen(cond bool, port int, tools ...string) func(context.Context, *runbook.Sides) ([]report.Finding, error) {
+	if !cond {
+		return nil
+	}
+	return RDMAPreflight(port, tools...)
+}

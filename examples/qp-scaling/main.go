@@ -162,12 +162,9 @@ type scaler struct {
 // critical finding, both sides' outputs kept.
 func (sc *scaler) measure(ctx context.Context, q int) error {
 	s := step{QPs: q, Runs: sc.c.Count}
-	var preflight func(context.Context, *runbook.Sides) ([]report.Finding, error)
-	if len(sc.steps) == 0 { // both ends' troubleshooting once, before the first pair
-		preflight = workflow.RDMAPreflight(0, perftest.SendBW.Program())
-	}
-	res, err := workflow.RunPerftest(ctx, sc.sides, workflow.PerftestStep{Name: fmt.Sprintf("%s_q%d", perftest.SendBW.Program(), q), Preflight: preflight,
-		Label: fmt.Sprintf("%d QPs", q), Count: sc.c.Count, Out: sc.c.Out, Store: sc.store, Progress: sc.prog, CPULoad: true,
+	res, err := workflow.RunPerftest(ctx, sc.sides, workflow.PerftestStep{Name: fmt.Sprintf("%s_q%d", perftest.SendBW.Program(), q),
+		Preflight: workflow.RDMAPreflightWhen(len(sc.steps) == 0, 0, perftest.SendBW.Program()), // both ends' troubleshooting, before the first pair
+		Label:     fmt.Sprintf("%d QPs", q), Count: sc.c.Count, Out: sc.c.Out, Store: sc.store, Progress: sc.prog, CPULoad: true,
 		Options: perftest.Options{Test: perftest.SendBW, Iterations: sc.c.Iterations, QPTimeout: sc.c.QPTimeout, QPs: q, ReportGbits: true, NoFreqCheck: true},
 		Params:  []report.Param{{Key: "qps", Value: fmt.Sprint(q)}},
 		Check: func(r *report.Round) []report.Finding {

@@ -173,9 +173,7 @@ func baseline(ctx context.Context, c config, sides *runbook.Sides, prog runbook.
 	var rounds []report.Round
 	for i, test := range tests {
 		st := c.step(test, store, prog)
-		if i == 0 { // both ends' troubleshooting once, before the first pair
-			st.Preflight = workflow.RDMAPreflight(0, st.Options.Test.Program())
-		}
+		st.Preflight = workflow.RDMAPreflightWhen(i == 0, 0, test.Program()) // both ends' troubleshooting, before the first pair
 		res, err := workflow.RunPerftest(ctx, sides, st)
 		if err != nil {
 			return err
