@@ -21,7 +21,7 @@ func TestImageKeyStableAndSensitive(t *testing.T) {
 	}
 	// This value pins the key format: a change here invalidates every
 	// cached image, which is only right when imageFormat changes too.
-	if got, want := a.Key(), "ec574f0fe7b19572"; got != want { // the package list with nftables
+	if got, want := a.Key(), "f2f6bd11a440c271"; got != want { // the package list with nftables and Slurm
 		t.Errorf("Key() = %q, want %q", got, want)
 	}
 	for name, change := range map[string]func(*ImageSpec){
