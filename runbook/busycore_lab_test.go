@@ -25,7 +25,6 @@ import (
 // otherwise) for the 6.1 and 6.12 images.
 func TestLabBusyCoreThreads(t *testing.T) {
 	labtest.Guest(t)
-	t.Skip("not yet passing: its first form paired two namespaces of one kernel (rxe cannot), this loopback one ran past the session's time on trixie; run it by removing this line")
 	labtest.Veth(t, "blr0", "blr1", "198.18.98.1/24")
 	dir := t.TempDir()
 	local := &Local{Journal: filepath.Join(dir, "journal.jsonl")}

@@ -15,6 +15,7 @@ import (
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
+	"github.com/vishvananda/netlink"
 )
 
 // TestPeerOverSSH drives a Peer through a real sshd on 127.0.0.1 and the
@@ -72,6 +73,36 @@ func TestPeerOverSSH(t *testing.T) {
 	}
 	if _, err := p.Runner().TCPSockets(ctx); err != nil {
 		t.Errorf("TCPSockets in the peer's namespace: %v", err)
+	}
+	// The agent probes the path from its end and searches down: rbp1,
+	// moved to a namespace of its own at MTU 1500, drops rbp0's 4200-byte
+	// frames (a 1500-byte switch port in the middle). veth lets a VLAN
+	// tag's 4 bytes through beyond its MTU (is_skb_forwardable), so the
+	// largest that comes back is 1504 on the kernels tried.
+	farNs := fmt.Sprintf("rbfar-%d", os.Getpid())
+	nsFar, nlFar := labtest.Netns(t, farNs)
+	if l, err := nl.LinkByName("rbp1"); err != nil {
+		t.Fatal(err)
+	} else if err := nl.LinkSetNsFd(l, int(nsFar)); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := nlFar.LinkByName("rbp1"); err != nil {
+		t.Fatal(err)
+	} else {
+		ad, _ := netlink.ParseAddr("198.18.96.2/24")
+		if err := nlFar.AddrAdd(l, ad); err != nil {
+			t.Fatal(err)
+		}
+		if err := nlFar.LinkSetUp(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reach, err := p.ProbeReach(ctx, ReachAsk{To: "far", Addr: "198.18.96.2", MTU: 4200})
+	if err != nil || reach.Method != "ProbeMTU" || !reach.Answered || reach.Carried || reach.Largest < 1500 || reach.Largest > 1504 || reach.Why == "" {
+		t.Errorf("ProbeReach over SSH: %+v, %v; want answered, not carried, largest 1500..1504 with the evidence", reach, err)
+	}
+	if reach, err := p.ProbeReach(ctx, ReachAsk{To: "far", Addr: "198.18.96.2", MTU: 1500}); err != nil || !reach.Carried {
+		t.Errorf("ProbeReach of 1500 over SSH: %+v, %v", reach, err)
 	}
 	// An agent error comes back typed, with the agent's message.
 	_, err = p.SpreadIRQs(ctx, "rbp0")

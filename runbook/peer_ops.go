@@ -86,6 +86,8 @@ var peerOps = []peerOp{
 		serve: withArg(func(l *Local, ctx context.Context, a txQueueLenArg) (struct{}, error) {
 			return struct{}{}, l.SetTxQueueLen(ctx, a.Netdev, a.Packets)
 		})},
+	{PeerOperation: PeerOperation{Name: "probe-reach", Example: `{"to":"near","addr":"198.18.0.1","mtu":9000}`, Doc: "don't-fragment echoes of mtu bytes, searching down when they fail"}, slow: true,
+		serve: withArg((*Local).ProbeReach)},
 	{PeerOperation: PeerOperation{Name: "host"}, serve: noArg((*Local).Host)},
 	{PeerOperation: PeerOperation{Name: "kernel-log"}, serve: noArg((*Local).KernelLog)},
 	{PeerOperation: PeerOperation{Name: "exec", Example: `{"argv":["netserver","-D"]}`, Doc: "journaled, then exec'd in place: restore ends it"},

@@ -73,7 +73,7 @@ var peerKinds = []struct {
 	err  error
 }{
 	{"protocol", ErrPeerProtocol},
-	{"peer_timeout", ErrPeerTimeout}, {"peer_reply_too_large", ErrPeerReplyTooLarge},
+	{"peer_timeout", ErrPeerTimeout}, {"peer_no_operation", ErrPeerNoOperation}, {"peer_reply_too_large", ErrPeerReplyTooLarge},
 	{"invalid_sides", ErrInvalidSides}, {"no_ipv4", ErrNoIPv4},
 	{"rxe_module_missing", rxe.ErrModuleMissing}, {"rxe_no_rdma", rxe.ErrNoRDMA},
 	{"rxe_netdev_not_found", rxe.ErrNetdevNotFound}, {"rxe_link_exists", rxe.ErrLinkExists},

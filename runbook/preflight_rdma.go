@@ -41,8 +41,9 @@ type RDMAAsk struct {
 // exchange port (TCP 18515 or ask.Port) or RoCE v2 (UDP 4791), quoted,
 // rdma_rxe's UDP 4791 socket bound in each end's namespace, each port
 // ACTIVE, and each end's chosen GID address answering the other's
-// don't-fragment echo of its netdev MTU (nic.Handle.ProbeMTU on a Local,
-// ping -M do over the side's runner elsewhere). Call it after
+// don't-fragment echo of its netdev MTU, searching down for the MTU the
+// path carries when it does not come back (nic.Handle.ProbeMTU on a Local
+// and on a Peer's agent, ping -M do over the side's runner elsewhere). Call it after
 // PrepareRXE, with its results in ask. What cannot be read is said in the
 // facts and findings; the error is for ends that cannot be reached.
 //
@@ -159,37 +160,98 @@ func sideNetns(s Side) string {
 	return ""
 }
 
-// probeFrom sends don't-fragment echoes of mtu bytes from side to addr.
-func probeFrom(ctx context.Context, side Side, to, addr string, mtu int) report.Reach {
-	r := report.Reach{To: to, Addr: addr, MTU: mtu}
-	dst, err := netip.ParseAddr(addr)
+// ReachAsk is what Local.ProbeReach probes: the other end's role and
+// address, and the MTU (bytes of IP packet) the path should carry.
+type ReachAsk struct {
+	To   string `json:"to"`
+	Addr string `json:"addr"`
+	MTU  int    `json:"mtu"`
+}
+
+// ProbeReach sends don't-fragment echoes of a.MTU bytes to a.Addr from
+// this end (nic.Handle.ProbeMTU, in Local's namespace) and, when they do
+// not come back, searches down for the largest size that does: the MTU
+// the path carries. A probe that cannot run is a Reach with Unknown set,
+// not an error.
+func (l *Local) ProbeReach(ctx context.Context, a ReachAsk) (report.Reach, error) {
+	r, dst, ok := reachStart(a)
+	if !ok {
+		return r, nil
+	}
+	r.Method = "ProbeMTU"
+	h, err := l.openNIC()
 	if err != nil {
-		r.Unknown, r.Why = true, fmt.Sprintf("no IPv4 address to probe (%q)", addr)
+		r.Unknown, r.Why = true, err.Error()
+		return r, nil
+	}
+	defer h.Close()
+	p, err := h.ProbeMTU(ctx, dst, r.MTU, nic.MTUProbeOptions{})
+	switch {
+	case err != nil && strings.Contains(err.Error(), "does not answer ICMP echo"): // ProbeMTU's words for no reply at all
+		r.Why = err.Error()
+	case err != nil:
+		r.Unknown, r.Why = true, err.Error()
+	default:
+		r.Answered, r.Carried = true, p.Carried
+		if !p.Carried {
+			r.Largest, r.Why = p.LargestMTU, strings.Join(p.Evidence, "; ")
+		}
+	}
+	return r, nil
+}
+
+// ProbeReach runs Local.ProbeReach on the peer. An agent without the
+// operation (one from before it) gives ErrPeerNoOperation.
+func (p *Peer) ProbeReach(ctx context.Context, a ReachAsk) (report.Reach, error) {
+	r, err := callAs[report.Reach](ctx, p, "probe-reach", a)
+	var pe *PeerError
+	if errors.As(err, &pe) && pe.Kind == "tune_invalid_input" && strings.Contains(pe.Msg, "unknown operation") {
+		return r, fmt.Errorf("%w: %v", ErrPeerNoOperation, err)
+	}
+	return r, err
+}
+
+// ErrPeerNoOperation is matched by the error of a Peer method whose agent
+// is of an older build that lacks the operation.
+var ErrPeerNoOperation = errors.New("runbook: the rocekit-peer agent lacks the operation")
+
+// reachStart is the Reach a probe of a fills in, and the address it
+// probes; !ok when there is none to probe (r says why).
+func reachStart(a ReachAsk) (r report.Reach, dst netip.Addr, ok bool) {
+	r = report.Reach{To: a.To, Addr: a.Addr, MTU: a.MTU}
+	dst, err := netip.ParseAddr(a.Addr)
+	if err != nil {
+		r.Unknown, r.Why = true, fmt.Sprintf("no IPv4 address to probe (%q)", a.Addr)
+		return r, dst, false
+	}
+	if r.MTU < 68 {
+		r.MTU = 1500
+	}
+	return r, dst, true
+}
+
+// probeFrom sends don't-fragment echoes of mtu bytes from side to addr:
+// with ProbeMTU on a Local and on a Peer's agent (both search down), with
+// ping over the side's runner elsewhere, or when the agent is older.
+func probeFrom(ctx context.Context, side Side, to, addr string, mtu int) report.Reach {
+	a := ReachAsk{To: to, Addr: addr, MTU: mtu}
+	switch s := side.(type) {
+	case *Local:
+		r, _ := s.ProbeReach(ctx, a)
 		return r
-	}
-	if mtu < 68 {
-		mtu, r.MTU = 1500, 1500
-	}
-	if l, ok := side.(*Local); ok {
-		r.Method = "ProbeMTU"
-		h, err := l.openNIC()
-		if err != nil {
-			r.Unknown, r.Why = true, err.Error()
+	case *Peer:
+		r, err := s.ProbeReach(ctx, a)
+		if err == nil {
 			return r
 		}
-		defer h.Close()
-		p, err := h.ProbeMTU(ctx, dst, mtu, nic.MTUProbeOptions{})
-		switch {
-		case err != nil && strings.Contains(err.Error(), "does not answer ICMP echo"): // ProbeMTU's words for no reply at all
-			r.Why = err.Error()
-		case err != nil:
-			r.Unknown, r.Why = true, err.Error()
-		default:
-			r.Answered, r.Carried = true, p.Carried
-			if !p.Carried {
-				r.Largest, r.Why = p.LargestMTU, strings.Join(p.Evidence, "; ")
-			}
+		if !errors.Is(err, ErrPeerNoOperation) {
+			r, _, _ = reachStart(a)
+			r.Unknown, r.Why, r.Method = true, err.Error(), "ProbeMTU"
+			return r
 		}
+	}
+	r, dst, ok := reachStart(a)
+	if !ok {
 		return r
 	}
 	return pingFrom(ctx, side.Runner(), r, dst)
@@ -231,9 +293,27 @@ func pingFrom(ctx context.Context, run host.Runner, r report.Reach, dst netip.Ad
 	r.Why = why
 	if small, _, err := ping(56, false); err == nil && small {
 		r.Answered = true
+	} else {
+		return r
+	}
+	// Search down over the MTUs paths are commonly set to: the largest
+	// that comes back is what the path carries.
+	for _, m := range pingSearchMTUs {
+		if m >= r.MTU {
+			continue
+		}
+		if ok, _, err := ping(m-28, true); err == nil && ok {
+			r.Largest = m
+			break
+		}
 	}
 	return r
 }
+
+// pingSearchMTUs are the sizes ping's search down tries, largest first:
+// jumbo variants, rdma_rxe's and RoCE's steps, Ethernet's default, IPv6's
+// minimum and IPv4's.
+var pingSearchMTUs = []int{9000, 8192, 4200, 4096, 2048, 1500, 1280, 576}
 
 func lastLine(s string) string {
 	ls := strings.Split(strings.TrimSpace(s), "\n")

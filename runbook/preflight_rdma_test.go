@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/netip"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -114,5 +115,40 @@ func TestHostInfoRDMAJSON(t *testing.T) {
 	}
 	if !reflect.DeepEqual(in, out) {
 		t.Errorf("round trip:\n%+v\n%+v", in, out)
+	}
+}
+
+// TestPingSearchesDown: a far end reached with ping whose path carries
+// 1500-byte packets but not 9000: the DF echo of 8972 bytes fails with
+// ping's own words, a plain one answers, and the search down names 1500
+// as the largest MTU that comes back (what the finding's action cites).
+func TestPingSearchesDown(t *testing.T) {
+	var sizes []string
+	run := &host.Fake{Respond: func(c host.Cmd) host.FakeScript {
+		argv := strings.Join(c.Argv, " ")
+		size := 0
+		for i, a := range c.Argv {
+			if a == "-s" && i+1 < len(c.Argv) {
+				size, _ = strconv.Atoi(c.Argv[i+1])
+			}
+		}
+		if strings.Contains(argv, "-M do") {
+			sizes = append(sizes, c.Argv[7])
+			if size > 1472 {
+				return host.FakeScript{ExitCode: 1, Stdout: "--- 198.18.7.2 ping statistics ---\n2 packets transmitted, 0 received, 100% packet loss, time 1017ms\n"}
+			}
+		}
+		return host.FakeScript{Stdout: "2 packets transmitted, 2 received, 0% packet loss, time 1001ms\n"}
+	}}
+	r, dst, ok := reachStart(ReachAsk{To: "far", Addr: "198.18.7.2", MTU: 9000})
+	if !ok {
+		t.Fatal(r)
+	}
+	r = pingFrom(context.Background(), run, r, dst)
+	if !r.Answered || r.Carried || r.Largest != 1500 || !strings.Contains(r.Why, "100% packet loss") {
+		t.Errorf("reach %+v", r)
+	}
+	if got := strings.Join(sizes, ","); got != "8972,8164,4172,4068,2020,1472" {
+		t.Errorf("DF sizes tried %s", got)
 	}
 }
