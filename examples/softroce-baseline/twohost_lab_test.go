@@ -32,7 +32,6 @@ import (
 // it printed.
 func TestLabTwoHostsOverSSH(t *testing.T) {
 	labtest.Guest(t)
-	t.Skip("not yet passing: its first form paired two namespaces of one kernel (rxe cannot), this one ran past the session's time on trixie; run it by removing this line")
 	sshd := labtest.StartSSHD(t)
 	labtest.Veth(t, "shveth0", "shveth1", "198.18.92.1/24")
 
