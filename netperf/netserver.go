@@ -112,11 +112,9 @@ func StartNetserver(ctx context.Context, r host.Runner, o ServerOptions) (*Netse
 		return nil, err
 	}
 	port := o.port()
-	if socks, err := r.TCPSockets(ctx); err != nil {
-		return nil, fmt.Errorf("netperf: netserver on %s: listing sockets: %w", r, err)
-	} else if host.ListeningOn(socks, port) {
-		return nil, fmt.Errorf("%w: port %d on %s", ErrPortBusy, port, r)
-	}
+	// No look at the port first: netserver that cannot bind exits at once
+	// with "Unable to start netserver", which is ErrPortBusy below, and a
+	// look would cost a session per pair over SSH (issue 26).
 	p, err := r.Start(ctx, host.Cmd{Argv: o.Argv(), MaxOutputBytes: 64 << 10, CPUs: o.CPUs})
 	if err != nil {
 		return nil, fmt.Errorf("netperf: netserver: %w", err)
@@ -129,8 +127,8 @@ func StartNetserver(ctx context.Context, r host.Runner, o ServerOptions) (*Netse
 		}
 		return nil, fmt.Errorf("netperf: netserver on %s: %w", r, err)
 	}
-	// Another program may have taken the port between the check and the
-	// start; then netserver exits with "Unable to start" right away.
+	// netserver can exit with "Unable to start" right after another
+	// program's listener made the readiness poll see the port taken.
 	select {
 	case <-p.Done():
 		err := p.Wait(context.WithoutCancel(ctx))

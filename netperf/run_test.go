@@ -281,9 +281,10 @@ func TestNetserverFake(t *testing.T) {
 	if s.Port() != 13001 {
 		t.Fatal(s.Port())
 	}
-	// The port is taken now: a second one fails before starting anything.
-	if _, err := StartNetserver(ctx, f, ServerOptions{Port: 13001}); !errors.Is(err, ErrPortBusy) || len(f.Calls()) != 1 {
-		t.Fatalf("second: %v, %d starts", err, len(f.Calls()))
+	// One start; a busy port is netserver's own "Unable to start", below
+	// (TestRootBusyPort shows it on a real kernel).
+	if n := len(f.Calls()); n != 1 {
+		t.Fatalf("%d calls to start one netserver: %v", n, f.Calls())
 	}
 	if err := s.Stop(ctx); err != nil {
 		t.Fatal(err)
