@@ -193,6 +193,92 @@ func (p *Peer) SetGovernor(ctx context.Context, governor string) (GovernorResult
 	return callAs[GovernorResult](ctx, p, "set-governor", governor)
 }
 
+// PauseIRQBalance runs Local.PauseIRQBalance on the peer: journaled in
+// its agent's folder, resumed by Restore.
+func (p *Peer) PauseIRQBalance(ctx context.Context) ([]int, error) {
+	pids, err := callAs[[]int](ctx, p, "pause-irqbalance", nil)
+	return pids, noOperation(err)
+}
+
+// Verify reads back every change the peer's agent made and has not
+// restored (VerifyDir on its journal folder): the drift check of
+// two-host rounds.
+func (p *Peer) Verify(ctx context.Context) ([]tune.Drift, error) {
+	w, err := callAs[[]driftWire](ctx, p, "verify", nil)
+	if err != nil {
+		return nil, noOperation(err)
+	}
+	out := make([]tune.Drift, len(w))
+	for i, d := range w {
+		out[i] = tune.Drift{Entry: d.Entry, Got: d.Got}
+		if d.Err != "" {
+			out[i].Err = errors.New(d.Err)
+		}
+	}
+	return out, nil
+}
+
+// noOperation makes an agent's "unknown operation" (an agent older than
+// the operation) ErrPeerNoOperation.
+func noOperation(err error) error {
+	var pe *PeerError
+	if errors.As(err, &pe) && pe.Kind == "tune_invalid_input" && strings.Contains(pe.Msg, "unknown operation") {
+		return fmt.Errorf("%w: %v", ErrPeerNoOperation, err)
+	}
+	return err
+}
+
+// driftWire is a tune.Drift as it crosses SSH: its error as text.
+type driftWire struct {
+	Entry tune.Entry `json:"entry"`
+	Got   tune.Value `json:"got"`
+	Err   string     `json:"err,omitempty"`
+}
+
+func driftsWire(ds []tune.Drift) []driftWire {
+	out := make([]driftWire, len(ds))
+	for i, d := range ds {
+		out[i] = driftWire{Entry: d.Entry, Got: d.Got}
+		if d.Err != nil {
+			out[i].Err = d.Err.Error()
+		}
+	}
+	return out
+}
+
+// VerifyDir reads back the changes of every journal of dir, oldest first
+// as one history (tune.VerifyJournals): what the agent's calls set that
+// no longer holds. A folder that does not exist held no journal.
+func VerifyDir(ctx context.Context, dir string) ([]tune.Drift, error) {
+	if err := ownfile.CheckPrivateDir(dir); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("journal folder: %w (nothing was read back)", err)
+	}
+	names, err := journalsIn(dir)
+	if err != nil {
+		return nil, err
+	}
+	return tune.VerifyJournals(ctx, names)
+}
+
+// journalsIn lists dir's journals, oldest (the least name) first.
+func journalsIn(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("journal folder: %w", err)
+	}
+	var names []string
+	for _, e := range ents {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".jsonl") {
+			names = append(names, filepath.Join(dir, e.Name()))
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
 // Restore undoes every journal in the peer's JournalDir, newest first.
 func (p *Peer) Restore(ctx context.Context) error {
 	return p.call(ctx, "restore", "if-any", nil)
@@ -308,18 +394,12 @@ func RestoreDir(ctx context.Context, dir string, missingOK bool) error {
 	if err := ownfile.CheckPrivateDir(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("journal folder: %w (nothing was restored)", err)
 	}
-	ents, err := os.ReadDir(dir)
+	names, err := journalsIn(dir)
 	if errors.Is(err, os.ErrNotExist) && missingOK {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("journal folder: %w (nothing was restored; check -journal-dir, and run as the user that made the changes, normally root)", err)
-	}
-	var names []string
-	for _, e := range ents {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".jsonl") {
-			names = append(names, filepath.Join(dir, e.Name()))
-		}
+		return fmt.Errorf("%w (nothing was restored; check -journal-dir, and run as the user that made the changes, normally root)", err)
 	}
 	return recoverNewestFirst(ctx, names)
 }

@@ -60,6 +60,23 @@ func TestPeerOverSSH(t *testing.T) {
 	if info.Addr != "198.18.96.1" || info.Snapshot.MTU != 4200 || info.Snapshot.Netns != ns {
 		t.Errorf("Netdev: addr %q MTU %d netns %q", info.Addr, info.Snapshot.MTU, info.Snapshot.Netns)
 	}
+	// The agent reads its calls' changes back: the MTU holds, then one
+	// set by hand behind its back is drift, named with both values.
+	if d, err := p.Verify(ctx); err != nil || len(d) != 0 {
+		t.Errorf("Verify right after SetMTU: %v, %v", d, err)
+	}
+	if l, err := nl.LinkByName("rbp0"); err != nil || nl.LinkSetMTU(l, 2000) != nil {
+		t.Fatal("set the MTU by hand", err)
+	}
+	if d, err := p.Verify(ctx); err != nil || len(d) != 1 || d[0].String() != "#1 mtu netdev rbp0 in netns "+ns+": set mtu 4200, now mtu 2000" {
+		t.Errorf("Verify after the MTU changed by hand: %v, %v", d, err)
+	}
+	if l, err := nl.LinkByName("rbp0"); err != nil || nl.LinkSetMTU(l, 4200) != nil {
+		t.Fatal("set the MTU back by hand", err)
+	}
+	if pids, err := p.PauseIRQBalance(ctx); err != nil || len(pids) != 0 {
+		t.Errorf("PauseIRQBalance with no irqbalance running: %v, %v", pids, err)
+	}
 	c, err := p.Counters(ctx, "rbp0")
 	if err != nil {
 		t.Fatal(err)

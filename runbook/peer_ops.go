@@ -88,6 +88,12 @@ var peerOps = []peerOp{
 		})},
 	{PeerOperation: PeerOperation{Name: "probe-reach", Example: `{"to":"near","addr":"198.18.0.1","mtu":9000}`, Doc: "don't-fragment echoes of mtu bytes, searching down when they fail"}, slow: true,
 		serve: withArg((*Local).ProbeReach)},
+	{PeerOperation: PeerOperation{Name: "pause-irqbalance"}, serve: noArg((*Local).PauseIRQBalance)},
+	{PeerOperation: PeerOperation{Name: "verify", Doc: "reads back every change of -journal-dir's journals (tune drift)"}, slow: true, folder: true,
+		serve: func(ctx context.Context, s peerServe, _ string) (any, error) {
+			d, err := VerifyDir(ctx, s.dir)
+			return driftsWire(d), err
+		}},
 	{PeerOperation: PeerOperation{Name: "host"}, serve: noArg((*Local).Host)},
 	{PeerOperation: PeerOperation{Name: "kernel-log"}, serve: noArg((*Local).KernelLog)},
 	{PeerOperation: PeerOperation{Name: "exec", Example: `{"argv":["netserver","-D"]}`, Doc: "journaled, then exec'd in place: restore ends it"},

@@ -204,11 +204,7 @@ func (l *Local) ProbeReach(ctx context.Context, a ReachAsk) (report.Reach, error
 // operation (one from before it) gives ErrPeerNoOperation.
 func (p *Peer) ProbeReach(ctx context.Context, a ReachAsk) (report.Reach, error) {
 	r, err := callAs[report.Reach](ctx, p, "probe-reach", a)
-	var pe *PeerError
-	if errors.As(err, &pe) && pe.Kind == "tune_invalid_input" && strings.Contains(pe.Msg, "unknown operation") {
-		return r, fmt.Errorf("%w: %v", ErrPeerNoOperation, err)
-	}
-	return r, err
+	return r, noOperation(err)
 }
 
 // ErrPeerNoOperation is matched by the error of a Peer method whose agent

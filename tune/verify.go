@@ -1,7 +1,9 @@
 package tune
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 )
 
@@ -65,4 +67,75 @@ func verify(ctx context.Context, sys system, entries []Entry) ([]Drift, error) {
 		drifts[i], drifts[j] = drifts[j], drifts[i]
 	}
 	return drifts, nil
+}
+
+// VerifyJournals reads back the changes of finished journals not yet
+// restored (the rocekit-peer agent's, one file per call), as
+// Session.Verify does for its own: the journals are taken as one history
+// in the order given (oldest first), so a target changed by two calls is
+// checked against the later one. Each file is opened as Recover opens it
+// (its owner's, no link, locked while read) and nothing is changed. What
+// one journal's lines lack is joined into the error; the drifts found are
+// still returned.
+//
+// Similar to: tuned-adm verify
+func VerifyJournals(ctx context.Context, paths []string) ([]Drift, error) {
+	type roots struct{ proc, sys string }
+	var order []roots
+	entries := map[roots][]Entry{}
+	var errs []error
+	for _, path := range paths {
+		j, err := readJournalLocked(path)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if len(j.Entries) == 0 {
+			continue
+		}
+		r := roots{j.ProcRoot, j.SysRoot}
+		if _, _, err := (Options{ProcRoot: r.proc, SysRoot: r.sys}).roots(); err != nil {
+			errs = append(errs, &JournalError{Path: path, Err: err})
+			continue
+		}
+		if _, ok := entries[r]; !ok {
+			order = append(order, r)
+		}
+		entries[r] = append(entries[r], j.Entries...)
+	}
+	var drifts []Drift
+	for _, r := range order {
+		proc, sys := cmp.Or(r.proc, "/proc"), cmp.Or(r.sys, "/sys")
+		s := newLiveSystem(proc, sys)
+		d, err := verify(ctx, s, entries[r])
+		drifts = append(drifts, d...)
+		errs = append(errs, err, s.close())
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return drifts, errors.Join(errs...)
+}
+
+// readJournalLocked reads a journal of this format under its lock, as
+// Recover does before it undoes one.
+func readJournalLocked(path string) (Journal, error) {
+	f, err := openLocked(path, false)
+	if err != nil {
+		return Journal{Path: path}, err
+	}
+	defer f.Close()
+	b, err := readLocked(f)
+	if err != nil {
+		return Journal{Path: path}, err
+	}
+	j, jerr := parseJournal(path, b)
+	switch {
+	case j.Good == 0:
+		return Journal{Path: path}, jerr
+	case j.Version == 0:
+		return Journal{Path: path}, errors.Join(jerr, &JournalError{Path: path, Line: 1, Err: errors.New("not a rocekit journal: line 1 is not a journal header; not read back")})
+	case j.Version != JournalVersion:
+		return Journal{Path: path}, errors.Join(jerr, &JournalError{Path: path, Line: 1, Err: fmt.Errorf("journal format version %d, this build knows %d: not read back", j.Version, JournalVersion)})
+	}
+	return j, jerr
 }

@@ -2,6 +2,11 @@ package tune
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rocekit/rocekit/irq"
@@ -79,4 +84,55 @@ func TestDeleteRXERestoresLink(t *testing.T) {
 	if got := f.get(t, "rxe//rxe1"); got != "rxe on eth1" {
 		t.Errorf("after Restore: %s", got)
 	}
+}
+
+// TestVerifyJournals: two finished sessions' journals on a fixture tree,
+// read back as one history: IRQ 27 set to CPU 1 by the first and to CPU 2
+// by the second holds at 2 (the first change is superseded, not drifted);
+// a governor the first set and something else rewrote is drift; then IRQ
+// 27 moved back to 0-3 is drift against the second journal's value.
+// Nothing is changed, and a journal that is not one is an error while the
+// drifts found are still returned.
+func TestVerifyJournals(t *testing.T) {
+	fx := newIRQFixture(t)
+	ctx := context.Background()
+	var paths []string
+	for i, changes := range [][]Change{
+		{Affinity(27, irq.NewCPUList(1)), Governor(0, "performance")},
+		{Affinity(27, irq.NewCPUList(2))},
+	} {
+		path := filepath.Join(fx.dir, fmt.Sprintf("call%d.jsonl", i))
+		s, err := Begin(path, fx.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Apply(ctx, changes...); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	if d, err := VerifyJournals(ctx, paths); err != nil || len(d) != 0 {
+		t.Fatalf("VerifyJournals right after = %v, %v", d, err)
+	}
+	gov := "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
+	os.WriteFile(filepath.Join(fx.dir, gov), []byte("schedutil\n"), 0o644)
+	os.WriteFile(filepath.Join(fx.dir, "proc/irq/27/smp_affinity_list"), []byte("0-3\n"), 0o644)
+	bad := filepath.Join(fx.dir, "notajournal.jsonl")
+	os.WriteFile(bad, []byte("{\"hello\":1}\n"), 0o600)
+	d, err := VerifyJournals(ctx, append(paths, bad))
+	var got []string
+	for _, x := range d {
+		got = append(got, x.String())
+	}
+	want := []string{"#2 governor CPU 0: set governor performance, now governor schedutil", "#1 affinity IRQ 27: set cpus 2, now cpus 0-3"}
+	if !slices.Equal(got, want) {
+		t.Errorf("drifts %q, want %q", got, want)
+	}
+	if err == nil || !strings.Contains(err.Error(), "notajournal.jsonl") {
+		t.Errorf("error %v, want the file that is not a journal named", err)
+	}
+	fx.want(t, gov, "schedutil")
 }

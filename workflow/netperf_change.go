@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -70,10 +71,14 @@ func (t *udpTuner) apply(ctx context.Context, s UDPRound, opts netperf.Options, 
 	for _, e := range t.ends(true) {
 		p, ok := e.side.(IRQBalancePauser)
 		if !ok {
-			res.Notes = append(res.Notes, fmt.Sprintf("irqbalance on %s not paused: that side cannot pause it (a peer's agent has no such operation); a running irqbalance may move the spread IRQs back", e.side.Name()))
+			res.Notes = append(res.Notes, fmt.Sprintf("irqbalance on %s not paused: that side cannot pause it; a running irqbalance may move the spread IRQs back", e.side.Name()))
 			continue
 		}
 		pids, err := p.PauseIRQBalance(ctx)
+		if errors.Is(err, runbook.ErrPeerNoOperation) {
+			res.Notes = append(res.Notes, fmt.Sprintf("irqbalance on %s not paused: its agent is older than pause-irqbalance; a running irqbalance may move the spread IRQs back", e.side.Name()))
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("pause irqbalance on %s: %w", e.side.Name(), err)
 		}

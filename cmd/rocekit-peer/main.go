@@ -23,6 +23,8 @@
 //	rocekit-peer set-sysctl '{"key":"net.core.rmem_max","value":"4194304"}'
 //	rocekit-peer set-txqueuelen '{"netdev":"eth0","txqueuelen":10000}'
 //	rocekit-peer probe-reach '{"to":"near","addr":"198.18.0.1","mtu":9000}'   # don't-fragment echoes of mtu bytes, searching down when they fail
+//	rocekit-peer pause-irqbalance
+//	rocekit-peer verify   # reads back every change of -journal-dir's journals (tune drift)
 //	rocekit-peer host
 //	rocekit-peer kernel-log
 //	rocekit-peer exec '{"argv":["netserver","-D"]}'   # journaled, then exec'd in place: restore ends it
