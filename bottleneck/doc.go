@@ -22,7 +22,11 @@
 //     a workqueue, system time, on 6.12). The verdict names the host, the
 //     core, the split, the threads seen there when known (report.HostLoad
 //     takes them from irq.ThreadsBetween), and whether the core is local
-//     to the NIC's NUMA node.
+//     to the NIC's NUMA node. When no core reaches it, a kernel thread
+//     (rxe_wq's worker, ksoftirqd) whose system time reaches it of one
+//     core is the bottleneck: rxe's work for a QP is serialised on one
+//     worker, which the scheduler moves between cores (seen in the lab on
+//     6.12: no core above 36 %, the worker at one core's full share).
 //  3. Else a socket buffer the kernel clamped below the request.
 //  4. Else loss: drop counters that rose, or RDMA retransmissions.
 //  5. Else none found: "reached X % of Y; no counter or core explains the

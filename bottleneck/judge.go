@@ -42,6 +42,23 @@ type Core struct {
 // softirq, hard irq and system time.
 func (c Core) BusyPct() float64 { return c.SoftPct + c.IRQPct + c.SysPct }
 
+// Thread is one thread's system time while the tool ran, in percent of
+// one core over the interval: a kernel thread that does the network
+// path's work (rdma_rxe's rxe_wq worker, ksoftirqd) can saturate while
+// the scheduler moves it between cores, so that no one core shows it.
+type Thread struct {
+	Host string
+	Name string // its comm: "kworker/u16:7-rxe_wq"
+	PID  int
+	TID  int
+	CPU  int // where it ran last
+	// SysPct is its system time over the interval's ticks of one core.
+	SysPct float64
+	// Role is what it is to the run ("rdma_rxe's work queue ..."); "" for a
+	// program.
+	Role string
+}
+
 // Clamp is a socket buffer that got less than asked.
 type Clamp struct {
 	Host      string // where the buffer is
@@ -70,6 +87,9 @@ type Evidence struct {
 	// pair: pass the end whose limit is lower).
 	Ceiling limits.Ceiling
 	Cores   []Core
+	// Threads are the threads with system time, when known; a kernel
+	// thread at BusyCore of one core is the CPU bound when no core is.
+	Threads []Thread
 	Clamps  []Clamp
 	Drops   []Drop
 }
@@ -135,8 +155,11 @@ func Judge(e Evidence, th Thresholds) Verdict {
 	}
 
 	var causes []cause
-	if c, ok := busiest(e.Cores); ok && c.BusyPct() >= th.BusyCore {
-		causes = append(causes, coreCause(c))
+	core, haveCore := busiest(e.Cores)
+	if haveCore && core.BusyPct() >= th.BusyCore {
+		causes = append(causes, coreCause(core))
+	} else if t, ok := busiestThread(e.Threads); ok && t.SysPct >= th.BusyCore {
+		causes = append(causes, threadCause(t, core, haveCore, th))
 	}
 	if len(e.Clamps) > 0 {
 		causes = append(causes, clampCause(e.Clamps))
@@ -220,6 +243,43 @@ func coreText(c Core) string {
 
 func coreCause(c Core) cause {
 	return cause{CPU, "one core saturated: " + coreText(c), []string{coreText(c)}}
+}
+
+// busiestThread is the kernel thread with the most system time (ties: the
+// lower host name, then TID); a program's thread (the tool busy-polling its
+// completion queue) does not count: its time is the tool's, not the path's.
+func busiestThread(ts []Thread) (Thread, bool) {
+	var best Thread
+	found := false
+	for _, t := range ts {
+		if t.Role == "" {
+			continue
+		}
+		if !found || t.SysPct > best.SysPct || t.SysPct == best.SysPct && (t.Host < best.Host || t.Host == best.Host && t.TID < best.TID) {
+			best, found = t, true
+		}
+	}
+	return best, found
+}
+
+// threadText describes a thread as verdicts quote it; a share above 100 %
+// (tick counts of a VM, a thread that moved) reads as 100 %.
+func threadText(t Thread) string {
+	s := fmt.Sprintf("%s %s (pid %d, tid %d) %.0f %% of one core in system time, last on CPU%d", t.Host, t.Name, t.PID, t.TID, min(t.SysPct, 100), t.CPU)
+	if t.Role != "" {
+		s += " [" + t.Role + "]"
+	}
+	return s
+}
+
+func threadCause(t Thread, core Core, haveCore bool, th Thresholds) cause {
+	ev := []string{threadText(t)}
+	why := "the scheduler moved it between cores"
+	if haveCore {
+		ev = append(ev, "busiest core: "+coreText(core))
+		why += fmt.Sprintf(", so no one core reached %.0f %%", th.BusyCore)
+	}
+	return cause{CPU, "one thread saturated: " + threadText(t) + "; " + why, ev}
 }
 
 func clampCause(cs []Clamp) cause {

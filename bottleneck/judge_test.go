@@ -135,3 +135,33 @@ func TestFormatRate(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeSaturatedThread is the lab's soft-RoCE pair on trixie's 6.12
+// (TestLabBusyCoreThreads, 4 vCPUs, 2026-12-02): no core reaches 90 %
+// (system 33 %, 12 %, 29 %, 6 %), but rdma_rxe's rxe_wq worker took
+// 4833 ticks of system time, more than one core's share of the interval
+// as this VM counts it: one thread saturated, which the verdict names with
+// the busiest core beside it. A busy-polling tool's thread does not count.
+func TestJudgeSaturatedThread(t *testing.T) {
+	rxe := "rdma_rxe's work queue (rxe_wq): its packet processing, counted as system time"
+	e := Evidence{Gbps: 0.08,
+		Cores: []Core{{Host: "this host", CPU: 0, SoftPct: 3, SysPct: 33}, {Host: "this host", CPU: 1, SoftPct: 2, SysPct: 12},
+			{Host: "this host", CPU: 2, SoftPct: 3, SysPct: 29}, {Host: "this host", CPU: 3, SoftPct: 1, SysPct: 6}},
+		Threads: []Thread{{Host: "this host", Name: "ib_send_bw", PID: 300, TID: 300, CPU: 2, SysPct: 95},
+			{Host: "this host", Name: "kworker/u16:11-rxe_wq", PID: 143, TID: 143, CPU: 0, SysPct: 90, Role: rxe},
+			{Host: "this host", Name: "kworker/u16:7-rxe_wq", PID: 129, TID: 129, CPU: 1, SysPct: 109, Role: rxe}}}
+	v := Judge(e, Thresholds{})
+	want := "one thread saturated: this host kworker/u16:7-rxe_wq (pid 129, tid 129) 100 % of one core in system time, last on CPU1 [" + rxe + "]; the scheduler moved it between cores, so no one core reached 90 %"
+	if v.Bound != CPU || v.Summary != want {
+		t.Errorf("verdict %s: %s", v.Bound, v.Summary)
+	}
+	if len(v.Evidence) != 2 || !strings.HasPrefix(v.Evidence[1], "busiest core: this host CPU0 36 % busy") {
+		t.Errorf("evidence %q", v.Evidence)
+	}
+	// Below the threshold it is none found, with the busiest core.
+	e.Threads = e.Threads[:2]
+	e.Threads[1].SysPct = 60
+	if v := Judge(e, Thresholds{}); v.Bound != None {
+		t.Errorf("a thread at 60 %%: %s", v)
+	}
+}

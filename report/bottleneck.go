@@ -43,6 +43,29 @@ func (l HostLoad) Cores() []bottleneck.Core {
 	return out
 }
 
+// KernelThreads returns the host's kernel threads with system time as
+// bottleneck judges them, each in percent of one core: its system ticks
+// over the mean of the cores' ticks for the interval.
+func (l HostLoad) KernelThreads() []bottleneck.Thread {
+	var ticks uint64
+	for _, c := range l.Load.CPUs {
+		ticks += c.Ticks
+	}
+	if len(l.Load.CPUs) == 0 || ticks == 0 {
+		return nil
+	}
+	perCore := float64(ticks) / float64(len(l.Load.CPUs))
+	var out []bottleneck.Thread
+	for _, t := range l.Threads {
+		if t.Role() == "" || t.SysTicks == 0 {
+			continue
+		}
+		out = append(out, bottleneck.Thread{Host: l.Host, Name: t.Comm, PID: t.PID, TID: t.TID, CPU: t.CPU,
+			SysPct: 100 * float64(t.SysTicks) / perCore, Role: t.Role()})
+	}
+	return out
+}
+
 // End is one host's netdev as seen before the round: link speed, MTU and
 // PCIe link (nic.Snapshot, runbook.NetdevInfo.Snapshot).
 type End struct {
@@ -84,6 +107,7 @@ func Bottleneck(in BottleneckInput) *bottleneck.Verdict {
 	ev := bottleneck.Evidence{Gbps: gbps, Ceiling: pathCeiling(in.Ends, stream)}
 	for _, l := range in.Loads {
 		ev.Cores = append(ev.Cores, l.Cores()...)
+		ev.Threads = append(ev.Threads, l.KernelThreads()...)
 	}
 	for _, c := range clamps(*in.Round) {
 		ev.Clamps = append(ev.Clamps, bottleneck.Clamp{Host: c.host, Direction: c.side, Sysctl: c.sysctl, AskedBytes: c.asked, GotBytes: c.got})

@@ -156,3 +156,20 @@ func TestBottleneckBothEndsThreads(t *testing.T) {
 		t.Fatalf("%+v", fs)
 	}
 }
+
+// TestKernelThreadsShareOfOneCore: a host load's kernel threads, each in
+// percent of one core (its system ticks over the mean of the cores' ticks
+// for the interval); programs and threads without system time are left out.
+func TestKernelThreadsShareOfOneCore(t *testing.T) {
+	l := HostLoad{Host: "far", Load: irq.Load{CPUs: []irq.CPULoad{{CPU: 0, Ticks: 4000}, {CPU: 1, Ticks: 4400}}},
+		Threads: []irq.ThreadLoad{{PID: 129, TID: 129, Comm: "kworker/u16:7-rxe_wq", CPU: 1, SysTicks: 4200},
+			{PID: 300, TID: 300, Comm: "ib_send_bw", CPU: 0, UserTicks: 4000, SysTicks: 100},
+			{PID: 18, TID: 18, Comm: "ksoftirqd/0", CPU: 0, UserTicks: 3}}}
+	got := l.KernelThreads()
+	if len(got) != 1 || got[0].Name != "kworker/u16:7-rxe_wq" || got[0].SysPct != 100 || got[0].CPU != 1 || got[0].Host != "far" || !strings.Contains(got[0].Role, "rxe_wq") {
+		t.Errorf("KernelThreads %+v", got)
+	}
+	if (HostLoad{Threads: l.Threads}).KernelThreads() != nil {
+		t.Error("threads without cores' ticks")
+	}
+}

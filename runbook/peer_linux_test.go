@@ -135,6 +135,19 @@ func TestPeerOverSSH(t *testing.T) {
 		t.Errorf("SetMTU of a missing netdev over SSH: %v, want errors.Is nic.ErrNetdevNotFound", err)
 	}
 
+	// The agent watches a process's UDP sockets on its host (this test's
+	// overflowed receiver) in one call that answers once they closed.
+	rcv, snd, send := udpOverflow(t)
+	send()
+	go func() {
+		time.Sleep(time.Second)
+		rcv.Close()
+		snd.Close()
+	}()
+	w, err := p.WatchUDPSockets(ctx, UDPWatchAsk{PID: os.Getpid()})
+	if err != nil || !w.Closed || len(w.Last) != 2 || w.Last[0].Drops+w.Last[1].Drops == 0 || w.Counters == nil {
+		t.Errorf("WatchUDPSockets over SSH: %+v, %v; want closed, 2 sockets with drops", w, err)
+	}
 	if err := p.Restore(ctx); err != nil {
 		t.Fatal(err)
 	}

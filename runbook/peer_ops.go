@@ -94,6 +94,8 @@ var peerOps = []peerOp{
 			d, err := VerifyDir(ctx, s.dir)
 			return driftsWire(d), err
 		}},
+	{PeerOperation: PeerOperation{Name: "watch-udp-sockets", Example: `{"pid":4242,"every_ns":20000000}`, Doc: "reads the process's UDP sockets until they close (at most 2 min)"}, slow: true,
+		serve: withArg((*Local).WatchUDPSockets)},
 	{PeerOperation: PeerOperation{Name: "host"}, serve: noArg((*Local).Host)},
 	{PeerOperation: PeerOperation{Name: "kernel-log"}, serve: noArg((*Local).KernelLog)},
 	{PeerOperation: PeerOperation{Name: "exec", Example: `{"argv":["netserver","-D"]}`, Doc: "journaled, then exec'd in place: restore ends it"},

@@ -327,9 +327,10 @@ type netperfRun struct {
 // and netserver's socket during each.
 func (t *udpTuner) runs(ctx context.Context, s UDPRound, opts netperf.Options, srv *netperf.Netserver, res *UDPRoundResult) ([]netperfRun, error) {
 	sides := t.sides
-	sockets := socketReaderOf(sides.Far)
-	if sockets == nil && !s.TCP {
-		res.Notes = append(res.Notes, fmt.Sprintf("netserver's own socket not read: %s is not a side of this host (its /proc/PID/net/udp is read here only)", sides.Far.Name()))
+	sockets := canWatch(sides.Far)
+	_, farReader := sides.Far.(UDPSocketReader)
+	if !sockets && !s.TCP {
+		res.Notes = append(res.Notes, fmt.Sprintf("netserver's own socket not read: %s can neither be read from here nor watch its sockets", sides.Far.Name()))
 	}
 	var runs []netperfRun
 	for i := range t.o.Count {
@@ -344,14 +345,14 @@ func (t *udpTuner) runs(ctx context.Context, s UDPRound, opts netperf.Options, s
 		}
 		began := time.Now()
 		var watch *socketWatch
-		if sockets != nil && !s.TCP {
-			watch = watchSockets(ctx, sockets, srv.PID())
+		if sockets && !s.TCP {
+			watch = watchSockets(ctx, sides.Far, srv.PID())
 		}
 		cpu0, agents0 := runbook.SelfCPU(), runbook.PeerAgentCPU()
 		r.Result, r.Err = netperf.Run(ctx, sides.Near.Runner(), opts)
 		r.Took = time.Since(began)
 		if watch != nil {
-			r.Socket = watch.stop(r.FarBefore.UDP)
+			r.Socket = watch.stop(r.FarBefore.UDP, farReader)
 		}
 		r.NearCPU, r.FarCPU = runbook.SelfCPU()-cpu0, runbook.PeerAgentCPU()-agents0
 		if r.Err != nil {

@@ -2,36 +2,26 @@ package workflow
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
-	"sync"
 	"time"
 
-	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
 )
 
-// UDPSocketReader is a side that can read the UDP sockets of one of its
-// processes and of that process's children (netserver forks one per
-// test, which holds the data socket), in the process's own network
-// namespace. runbook.Local is read through nic.Root.UDPSockets; another
-// side implements it or is not read.
-type UDPSocketReader interface {
-	UDPSockets(ctx context.Context, pid int) ([]nic.UDPSocket, error)
-}
+// UDPSocketReader is a side whose process sockets are read from here,
+// reading by reading (runbook.Local is one); UDPCountersReader one that
+// reads the Udp counters of a process's namespace with them.
+type (
+	UDPSocketReader   = runbook.UDPSocketReader
+	UDPCountersReader = runbook.UDPCountersReader
+)
 
-// UDPCountersReader is a side that can read the Udp counters of a
-// process's network namespace (/proc/PID/net/snmp), at the same moment as
-// its sockets, so that a socket's drops are held against RcvbufErrors
-// over the same span: netserver stops reading at the test's end and
-// everything that still arrives is dropped until the socket closes,
-// after the last reading.
-type UDPCountersReader interface {
-	UDPCounters(ctx context.Context, pid int) (nic.UDPCounters, error)
+// UDPSocketWatcher is a side that watches a process's sockets itself and
+// answers once they closed (runbook.Peer: its agent reads them on the far
+// host, as often as a local side is read, in one call).
+type UDPSocketWatcher interface {
+	WatchUDPSockets(ctx context.Context, a runbook.UDPWatchAsk) (runbook.UDPWatch, error)
 }
 
 // SocketReading is netserver's own UDP data socket during one run, as
@@ -61,149 +51,81 @@ type SocketReading struct {
 // SampleEvery is how often netserver's socket is read during a run.
 const SampleEvery = 20 * time.Millisecond
 
-// socketReaderOf is how a side's sockets are read, nil when they cannot
-// be from here.
-func socketReaderOf(s runbook.Side) UDPSocketReader {
-	switch v := s.(type) {
-	case UDPSocketReader:
-		return v
-	case *runbook.Local:
-		return localSockets{proc: v.ProcRoot, root: nic.Root(irq.NewFS(v.ProcRoot, v.SysRoot))}
-	}
-	return nil
-}
-
-// localSockets reads a process of this host and its children.
-type localSockets struct {
-	proc string // /proc's stand-in, "" for /proc
-	root nic.Root
-}
-
-// UDPCounters reads the Udp counters of pid's namespace.
-func (l localSockets) UDPCounters(_ context.Context, pid int) (nic.UDPCounters, error) {
-	proc := l.proc
-	if proc == "" {
-		proc = "/proc"
-	}
-	f, err := os.Open(filepath.Join(proc, strconv.Itoa(pid), "net", "snmp"))
-	if err != nil {
-		return nic.UDPCounters{}, err
-	}
-	defer f.Close()
-	s, err := nic.ParseSNMP(f)
-	if err != nil {
-		return nic.UDPCounters{}, err
-	}
-	return s.UDP()
-}
-
-// UDPSockets reads pid's sockets and those of its children
-// (/proc/PID/task/PID/children).
-func (l localSockets) UDPSockets(ctx context.Context, pid int) ([]nic.UDPSocket, error) {
-	proc := l.proc
-	if proc == "" {
-		proc = "/proc"
-	}
-	pids := []int{pid}
-	p := strconv.Itoa(pid)
-	if b, err := os.ReadFile(filepath.Join(proc, p, "task", p, "children")); err == nil {
-		for _, f := range strings.Fields(string(b)) {
-			if c, err := strconv.Atoi(f); err == nil {
-				pids = append(pids, c)
-			}
-		}
-	}
-	var out []nic.UDPSocket
-	var firstErr error
-	for _, id := range pids {
-		s, err := l.root.UDPSockets(id)
-		if err != nil {
-			if id == pid && firstErr == nil {
-				firstErr = err
-			}
-			continue // a child that ended meanwhile
-		}
-		out = append(out, s...)
-	}
-	if len(out) == 0 && firstErr != nil {
-		return nil, firstErr
-	}
-	return out, nil
-}
-
-// socketWatch reads netserver's sockets until stopped.
+// socketWatch is a watch of netserver's sockets during one run: read
+// from here every SampleEvery, or by the far side itself.
 type socketWatch struct {
-	ctx    context.Context
-	r      UDPSocketReader
-	pid    int
-	cancel context.CancelFunc
-	done   chan struct{}
-	mu     sync.Mutex
-	last   map[uint64]nic.UDPSocket
-	rxMax  uint64
-	n      int
-	err    error
-	udp    *nic.UDPCounters // at the last reading that saw a socket
+	stopRead context.CancelFunc
+	done     chan struct{}
+	result   runbook.UDPWatch
+	err      error
 }
 
-// watchSockets starts reading pid's sockets every SampleEvery.
-func watchSockets(ctx context.Context, r UDPSocketReader, pid int) *socketWatch {
-	w := &socketWatch{ctx: context.WithoutCancel(ctx), r: r, pid: pid, done: make(chan struct{}), last: map[uint64]nic.UDPSocket{}}
-	ctx, w.cancel = context.WithCancel(ctx)
+// canWatch says whether a side's sockets can be watched.
+func canWatch(s runbook.Side) bool {
+	switch s.(type) {
+	case UDPSocketReader, UDPSocketWatcher:
+		return true
+	}
+	return false
+}
+
+// watchSockets starts the watch of pid's sockets on side (canWatch).
+func watchSockets(ctx context.Context, side runbook.Side, pid int) *socketWatch {
+	w := &socketWatch{done: make(chan struct{})}
+	rctx, cancel := context.WithCancel(ctx)
+	w.stopRead = cancel
+	if r, ok := side.(UDPSocketReader); ok {
+		go func() {
+			defer close(w.done)
+			rw := runbook.NewUDPWatcher(r)
+			tick := time.NewTicker(SampleEvery)
+			defer tick.Stop()
+			for {
+				rw.Read(rctx, pid)
+				select {
+				case <-rctx.Done():
+					// A last reading: a socket still open has its newest count.
+					rw.Read(context.WithoutCancel(ctx), pid)
+					w.result = rw.Result()
+					return
+				case <-tick.C:
+				}
+			}
+		}()
+		return w
+	}
 	go func() {
 		defer close(w.done)
-		tick := time.NewTicker(SampleEvery)
-		defer tick.Stop()
-		for {
-			w.read(ctx, r, pid)
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-		}
+		w.result, w.err = side.(UDPSocketWatcher).WatchUDPSockets(rctx, runbook.UDPWatchAsk{PID: pid, Every: SampleEvery})
 	}()
 	return w
 }
 
-// read takes one reading.
-func (w *socketWatch) read(ctx context.Context, r UDPSocketReader, pid int) {
-	socks, err := r.UDPSockets(ctx, pid)
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.n++
-	if err != nil {
-		w.err = err
-		return
-	}
-	for _, s := range socks {
-		w.last[s.Inode] = s
-		w.rxMax = max(w.rxMax, s.RxQueueBytes)
-	}
-	if c, ok := r.(UDPCountersReader); ok && len(socks) > 0 {
-		if u, err := c.UDPCounters(ctx, pid); err == nil {
-			w.udp = &u
-		} else {
-			w.err = err
+// watchGrace is how long stop waits for a far watch to see the sockets
+// close after the test's end before it ends the watch.
+var watchGrace = 10 * time.Second
+
+// stop ends the watch (a far one once its sockets closed, or after
+// watchGrace) and sums the sockets seen; before is the namespace's Udp
+// counters at the run's start.
+func (w *socketWatch) stop(before nic.UDPCounters, local bool) *SocketReading {
+	if local {
+		w.stopRead()
+	} else {
+		select {
+		case <-w.done:
+		case <-time.After(watchGrace):
+			w.stopRead()
 		}
 	}
-}
-
-// stop ends the readings with a last one (a socket still open has its
-// newest count) and sums the sockets seen; before is the namespace's Udp
-// counters at the run's start.
-func (w *socketWatch) stop(before nic.UDPCounters) *SocketReading {
-	w.cancel()
 	<-w.done
-	w.read(w.ctx, w.r, w.pid)
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	r := &SocketReading{Sockets: len(w.last), RxQueueMaxBytes: w.rxMax, Samples: w.n}
-	for _, s := range w.last {
+	w.stopRead()
+	r := &SocketReading{Sockets: len(w.result.Last), RxQueueMaxBytes: w.result.RxQueueMaxBytes, Samples: w.result.Samples, Error: w.result.Error}
+	for _, s := range w.result.Last {
 		r.Drops += s.Drops
 	}
-	if w.udp != nil {
-		r.RcvbufErrors, r.CountersRead = w.udp.Sub(before).RcvbufErrors, true
+	if w.result.Counters != nil {
+		r.RcvbufErrors, r.CountersRead = w.result.Counters.Sub(before).RcvbufErrors, true
 	}
 	if w.err != nil {
 		r.Error = w.err.Error()

@@ -1,0 +1,206 @@
+package runbook
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/nic"
+)
+
+// UDPSockets returns the UDP sockets of process pid and of its children
+// (/proc/PID/task/PID/children: netserver forks one per test, which holds
+// the data socket), each read in the process's own network namespace
+// (nic.Root.UDPSockets).
+//
+// Similar to: ss -u -a -n -p -e | grep netserver
+func (l *Local) UDPSockets(_ context.Context, pid int) ([]nic.UDPSocket, error) {
+	proc := l.procDir()
+	root := nic.Root(irq.NewFS(l.ProcRoot, l.SysRoot))
+	pids := []int{pid}
+	p := strconv.Itoa(pid)
+	if b, err := os.ReadFile(filepath.Join(proc, p, "task", p, "children")); err == nil {
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, c)
+			}
+		}
+	}
+	var out []nic.UDPSocket
+	var firstErr error
+	for _, id := range pids {
+		s, err := root.UDPSockets(id)
+		if err != nil {
+			if id == pid && firstErr == nil {
+				firstErr = err
+			}
+			continue // a child that ended meanwhile
+		}
+		out = append(out, s...)
+	}
+	if len(out) == 0 && firstErr != nil {
+		return nil, firstErr
+	}
+	return out, nil
+}
+
+// UDPCounters reads the Udp counters of pid's network namespace
+// (/proc/PID/net/snmp), at the moment of a socket reading.
+//
+// Similar to: nsenter -t PID -n nstat -az Udp*
+func (l *Local) UDPCounters(_ context.Context, pid int) (nic.UDPCounters, error) {
+	f, err := os.Open(filepath.Join(l.procDir(), strconv.Itoa(pid), "net", "snmp"))
+	if err != nil {
+		return nic.UDPCounters{}, err
+	}
+	defer f.Close()
+	s, err := nic.ParseSNMP(f)
+	if err != nil {
+		return nic.UDPCounters{}, err
+	}
+	return s.UDP()
+}
+
+func (l *Local) procDir() string {
+	if l.ProcRoot == "" {
+		return "/proc"
+	}
+	return l.ProcRoot
+}
+
+// UDPWatchAsk is what WatchUDPSockets watches: a process (netserver),
+// how often, and for how long at most.
+type UDPWatchAsk struct {
+	PID int `json:"pid"`
+	// Every is the interval between readings; 0 means 20 ms.
+	Every time.Duration `json:"every_ns,omitempty"`
+	// Max ends the watch; 0 means 2 minutes (on a Peer, at most 30 s less
+	// than DefaultPeerSlowCallTimeout, so that the watch replies in time).
+	Max time.Duration `json:"max_ns,omitempty"`
+}
+
+// UDPWatch is what a watch of a process's UDP sockets saw.
+type UDPWatch struct {
+	// Last is each socket seen (by inode) at its last reading: its drops
+	// then, its queue then.
+	Last []nic.UDPSocket `json:"last,omitempty"`
+	// RxQueueMaxBytes is the most that waited in a receive queue at any
+	// reading.
+	RxQueueMaxBytes uint64 `json:"rx_queue_max_bytes"`
+	// Counters are the namespace's Udp counters at the last reading that
+	// saw a socket; nil when none did or they could not be read.
+	Counters *nic.UDPCounters `json:"counters,omitempty"`
+	Samples  int              `json:"samples"`
+	// Closed says the sockets were seen and then gone: the test ended.
+	Closed bool `json:"closed,omitempty"`
+	// Error is the last reading's failure.
+	Error string `json:"error,omitempty"`
+}
+
+// WatchUDPSockets reads pid's UDP sockets (and its children's) every
+// a.Every until they have been seen and are gone (netserver's test child
+// closed its data socket), a.Max has passed, or ctx ends, and returns what
+// it saw: the agent of a far host runs it there, so that the readings are
+// as frequent as a local side's and cost one call.
+func (l *Local) WatchUDPSockets(ctx context.Context, a UDPWatchAsk) (UDPWatch, error) {
+	if a.PID <= 0 {
+		return UDPWatch{}, fmt.Errorf("runbook: watch UDP sockets: pid %d is not a process id", a.PID)
+	}
+	every, limit := a.Every, a.Max
+	if every <= 0 {
+		every = 20 * time.Millisecond
+	}
+	if limit <= 0 {
+		limit = 2 * time.Minute
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	w := NewUDPWatcher(l)
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		if w.Read(ctx, a.PID) == 0 && w.seen {
+			w.w.Closed = true
+			return w.Result(), nil
+		}
+		select {
+		case <-ctx.Done():
+			return w.Result(), nil
+		case <-tick.C:
+		}
+	}
+}
+
+// UDPSocketReader reads a process's UDP sockets; UDPCountersReader its
+// namespace's Udp counters. Local is both.
+type (
+	UDPSocketReader interface {
+		UDPSockets(ctx context.Context, pid int) ([]nic.UDPSocket, error)
+	}
+	UDPCountersReader interface {
+		UDPCounters(ctx context.Context, pid int) (nic.UDPCounters, error)
+	}
+)
+
+// UDPWatcher sums readings of a process's UDP sockets: what a watch
+// keeps between them. It is not safe for concurrent use.
+type UDPWatcher struct {
+	r    UDPSocketReader
+	last map[uint64]nic.UDPSocket
+	seen bool
+	w    UDPWatch
+}
+
+// NewUDPWatcher starts a watch that reads through r (and its Udp
+// counters, when r is a UDPCountersReader too).
+func NewUDPWatcher(r UDPSocketReader) *UDPWatcher {
+	return &UDPWatcher{r: r, last: map[uint64]nic.UDPSocket{}}
+}
+
+// Read takes one reading of pid's sockets and returns how many it saw.
+func (w *UDPWatcher) Read(ctx context.Context, pid int) int {
+	socks, err := w.r.UDPSockets(ctx, pid)
+	w.w.Samples++
+	if err != nil {
+		w.w.Error = err.Error()
+		return 0
+	}
+	for _, s := range socks {
+		w.last[s.Inode] = s
+		w.w.RxQueueMaxBytes = max(w.w.RxQueueMaxBytes, s.RxQueueBytes)
+	}
+	if c, ok := w.r.(UDPCountersReader); ok && len(socks) > 0 {
+		if u, err := c.UDPCounters(ctx, pid); err == nil {
+			w.w.Counters = &u
+		} else {
+			w.w.Error = err.Error()
+		}
+	}
+	w.seen = w.seen || len(socks) > 0
+	return len(socks)
+}
+
+// Result is what the readings so far saw.
+func (w *UDPWatcher) Result() UDPWatch {
+	out := w.w
+	out.Last = make([]nic.UDPSocket, 0, len(w.last))
+	for _, s := range w.last {
+		out.Last = append(out.Last, s)
+	}
+	return out
+}
+
+// WatchUDPSockets runs Local.WatchUDPSockets on the peer, in one call
+// that lasts as long as the watch.
+func (p *Peer) WatchUDPSockets(ctx context.Context, a UDPWatchAsk) (UDPWatch, error) {
+	if bound := DefaultPeerSlowCallTimeout - 30*time.Second; a.Max <= 0 || a.Max > bound {
+		a.Max = bound // the watch ends and replies before the call's bound
+	}
+	w, err := callAs[UDPWatch](ctx, p, "watch-udp-sockets", a)
+	return w, noOperation(err)
+}

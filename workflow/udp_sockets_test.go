@@ -1,0 +1,57 @@
+package workflow
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/rocekit/rocekit/nic"
+	"github.com/rocekit/rocekit/runbook"
+)
+
+// farWatcher is a far side whose agent watches the sockets itself (as a
+// runbook.Peer does): it answers once "the test ended", or when stopped.
+type farWatcher struct {
+	runbook.Side // nil: only WatchUDPSockets is called
+	ended        chan struct{}
+	asked        runbook.UDPWatchAsk
+}
+
+func (f *farWatcher) WatchUDPSockets(ctx context.Context, a runbook.UDPWatchAsk) (runbook.UDPWatch, error) {
+	f.asked = a
+	select {
+	case <-f.ended:
+		return runbook.UDPWatch{Closed: true, Samples: 40, RxQueueMaxBytes: 212992,
+			Last:     []nic.UDPSocket{{Inode: 7, Drops: 120}, {Inode: 8, Drops: 3}},
+			Counters: &nic.UDPCounters{RcvbufErrors: 1123}}, nil
+	case <-ctx.Done():
+		return runbook.UDPWatch{Samples: 2}, ctx.Err()
+	}
+}
+
+// TestFarSocketWatch: a far side that watches its own sockets is watched
+// through it (every SampleEvery), stop waits for its answer, and the
+// reading sums its sockets' drops and holds RcvbufErrors against the
+// run's start; a watch that never answers is ended and says why.
+func TestFarSocketWatch(t *testing.T) {
+	f := &farWatcher{ended: make(chan struct{})}
+	if !canWatch(f) {
+		t.Fatal("a watcher side cannot be watched")
+	}
+	w := watchSockets(context.Background(), f, 4242)
+	close(f.ended)
+	got := w.stop(nic.UDPCounters{RcvbufErrors: 1000}, false)
+	if f.asked.PID != 4242 || f.asked.Every != SampleEvery {
+		t.Errorf("asked %+v", f.asked)
+	}
+	if got.Sockets != 2 || got.Drops != 123 || got.RcvbufErrors != 123 || !got.CountersRead || got.Samples != 40 || got.RxQueueMaxBytes != 212992 || got.Error != "" {
+		t.Errorf("reading %+v", got)
+	}
+	defer func(g time.Duration) { watchGrace = g }(watchGrace)
+	watchGrace = 50 * time.Millisecond
+	start := time.Now()
+	got = watchSockets(context.Background(), &farWatcher{ended: make(chan struct{})}, 4242).stop(nic.UDPCounters{}, false)
+	if took := time.Since(start); took < watchGrace || got.Error == "" || got.CountersRead {
+		t.Errorf("a watch that never answers: %+v after %v", got, took)
+	}
+}
