@@ -192,6 +192,11 @@ func (t ThreadLoad) Role() string {
 		return "softirq deferred to ksoftirqd: the core could not keep up in interrupt context"
 	case strings.HasPrefix(c, "irq/"):
 		return "a threaded IRQ handler"
+	case strings.HasPrefix(c, "kworker/u"):
+		// An unbound worker's name ends with the queue of its last work
+		// item: one that ran rxe_wq's work all along can read
+		// events_unbound by the time it is read (seen in the lab on 6.12).
+		return "an unbound kernel worker (named after its last work item's queue; rxe_wq's work runs on these)"
 	case strings.HasPrefix(c, "kworker/"):
 		return "a kernel worker"
 	}
