@@ -68,9 +68,9 @@ type Pairs struct {
 	// len(Pairs)+1); nil when none did, or when it never started.
 	Stopped *perftest.PairResult
 	// NearCPU is this process's own CPU time (SelfCPU) and FarCPU the far
-	// agents' (PeerAgentCPU) over the runs, each from the counters read
-	// before a pair to those read after it: what rocekit cost the two
-	// hosts while the tools ran (issue 26). Process-wide: pairs run at
+	// agents' (PeerAgentCPU) over the runs, each from the pair's start to
+	// its end (the counters read around it are outside): what rocekit cost
+	// the two hosts while the tools ran (issue 26). Process-wide: pairs run at
 	// once in one process count each other's.
 	NearCPU, FarCPU time.Duration
 }
@@ -160,16 +160,18 @@ func RunPairs(ctx context.Context, sides *Sides, far RXEInfo, opts perftest.Opti
 	}
 	for i := range count {
 		step(prog, "%s run %d of %d", label, i+1, count)
-		cpu0, agent0 := SelfCPU(), PeerAgentCPU()
 		before := readPairCounters(ctx, nearSide, farSide, opts.Device, nearDev)
+		// Own CPU while the pair runs: the counters read around it are
+		// not in it (they are not while a tool runs).
+		cpu0, agent0 := SelfCPU(), PeerAgentCPU()
 		p, err := perftest.RunPair(ctx, farSide.Runner(), nearSide.Runner(), far.Addr, opts)
 		for retry := 1; retry <= clockRetries && err == nil && p.Client.Result.ClockVoid(); retry++ {
 			ps.Voided = append(ps.Voided, fmt.Sprintf("run %d attempt %d: perftest's clock sampling failed, its numbers are void; ran again", i+1, retry))
 			p, err = perftest.RunPair(ctx, farSide.Runner(), nearSide.Runner(), far.Addr, opts)
 		}
-		ps.Counters = append(ps.Counters, pairCounterDeltas(i+1, before, readPairCounters(ctx, nearSide, farSide, opts.Device, nearDev)))
 		ps.NearCPU += SelfCPU() - cpu0
 		ps.FarCPU += PeerAgentCPU() - agent0
+		ps.Counters = append(ps.Counters, pairCounterDeltas(i+1, before, readPairCounters(ctx, nearSide, farSide, opts.Device, nearDev)))
 		if err != nil && !runFailed(ctx, err) {
 			ps.Stopped = p
 			return ps, fmt.Errorf("%s run %d: %w", label, i+1, err)
