@@ -185,25 +185,71 @@ func rerunScript(r Round) string {
 		return b.String()
 	}
 	writeSetup(&b, r.Fingerprint.Argv)
-	servers := 0
+	servers, waits := 0, false
 	for _, a := range r.Fingerprint.Argv {
-		if a.Role == "server" {
-			fmt.Fprintf(&b, "# %s\n%s &\n", a.Role, onSide(a, a.Argv))
-			servers++
+		if a.Role != "server" {
+			continue
 		}
-	}
-	if servers > 0 {
-		b.WriteString("sleep 2 # let the server listen\n")
+		fmt.Fprintf(&b, "# %s\n%s &\nservers=\"$servers $!\"\n", a.Role, onSide(a, a.Argv))
+		if servers == 0 {
+			// A server left behind (the client failed, set -e) would hold
+			// the terminal, or the caller's pipe, open.
+			b.WriteString("trap 'kill $servers 2>/dev/null || true' EXIT\n")
+		}
+		servers++
+		// netserver serves until it is ended (the trap does): only
+		// perftest's server is waited for.
+		waits = waits || !isNetserver(a.Argv)
+		port, ok := serverPort(a.Argv)
+		if !ok {
+			b.WriteString("sleep 2 # let the server listen (its port is not known)\n")
+			continue
+		}
+		listening := onSide(a, inNetns(a.Netns, "ss", "-Hltn", fmt.Sprintf("sport = :%d", port)))
+		fmt.Fprintf(&b, "# wait until it listens on TCP %d (at most 30 s), instead of guessing how long it takes\n"+
+			"n=0\nuntil %s | grep -q .; do\n"+
+			"\tn=$((n+1)); if [ $n -ge 150 ]; then echo 'rerun.sh: the server does not listen on TCP %d after 30 s' >&2; exit 1; fi\n"+
+			"\tsleep 0.2\ndone\n", port, listening, port)
 	}
 	for _, a := range r.Fingerprint.Argv {
 		if a.Role != "server" {
 			fmt.Fprintf(&b, "# %s\n%s\n", oneLine(a.Role), onSide(a, a.Argv))
 		}
 	}
-	if servers > 0 {
-		b.WriteString("wait\n")
+	if waits {
+		b.WriteString("wait # for perftest's server, which ends with its client\n")
 	}
 	return b.String()
+}
+
+// serverPort is the TCP port a server's argv listens on: its -p, or the
+// default of perftest (18515) and netserver (12865); !ok for another
+// program.
+func serverPort(argv []string) (int, bool) {
+	def := 0
+	for i, w := range argv {
+		name := path.Base(w)
+		switch {
+		case strings.HasPrefix(name, "ib_") && def == 0:
+			def = 18515
+		case name == "netserver" && def == 0:
+			def = 12865
+		case (w == "-p" || w == "--port") && def != 0 && i+1 < len(argv):
+			if p, err := strconv.Atoi(argv[i+1]); err == nil && p > 0 && p < 65536 {
+				return p, true
+			}
+		case strings.HasPrefix(w, "--port=") && def != 0:
+			if p, err := strconv.Atoi(strings.TrimPrefix(w, "--port=")); err == nil && p > 0 && p < 65536 {
+				return p, true
+			}
+		}
+	}
+	return def, def != 0
+}
+
+// isNetserver says whether a server's argv runs netserver.
+func isNetserver(argv []string) bool {
+	return slices.ContainsFunc(argv, func(w string) bool { return path.Base(w) == "netserver" })
 }
 
 // writeSetup writes the commands that set each side's MTUs and sysctls

@@ -153,10 +153,16 @@ ip link set dev eth0 mtu 9000
 sysctl -w 'net.core.rmem_max=2097152'
 # server
 ssh -p 2222 -- root@198.18.0.2 'netserver -D -p 12865' &
-sleep 2 # let the server listen
+servers="$servers $!"
+trap 'kill $servers 2>/dev/null || true' EXIT
+# wait until it listens on TCP 12865 (at most 30 s), instead of guessing how long it takes
+n=0
+until ssh -p 2222 -- root@198.18.0.2 'ss -Hltn '\''sport = :12865'\''' | grep -q .; do
+	n=$((n+1)); if [ $n -ge 150 ]; then echo 'rerun.sh: the server does not listen on TCP 12865 after 30 s' >&2; exit 1; fi
+	sleep 0.2
+done
 # client
 netperf -H 198.18.0.2 -t UDP_STREAM -- -m 1400
-wait
 `
 	if got != want {
 		t.Errorf("rerun.sh:\n%s\nwant:\n%s", got, want)

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -120,6 +121,11 @@ func checkRerun(t *testing.T, archive string, sshd *labtest.SSHD) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", path)
+	// The script's background server (an ssh) holds the output pipe: end
+	// the whole group at the deadline and stop waiting for the pipe.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
 	cmd.Env = env
 	var outb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &outb, io.MultiWriter(&outb)
