@@ -22,5 +22,11 @@
 //	srv, cli, _ := rocekittest.FakePair(c)
 //	pr, err := perftest.RunPair(ctx, srv, cli, "198.18.0.1", perftest.Options{Test: perftest.SendBW})
 //
+// FakeSides are two runbook ends made of such fakes, for the library's
+// steps (workflow.RunPerftest, workflow.RunUDPRounds):
+//
+//	sides, _ := rocekittest.FakeSides(c)
+//	res, err := workflow.RunPerftest(ctx, sides, workflow.PerftestStep{Options: perftest.Options{Test: perftest.SendBW}})
+//
 // Similar to: cp -r rocekit/testdata/trixie mytests/ and a host.Fake by hand.
 package rocekittest
