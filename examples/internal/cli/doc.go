@@ -10,8 +10,10 @@
 // examples call) with the checks that run before anything changes
 // (CheckPaths); and the flag
 // checks (Flags.Validate, AtLeast, MTU, Port, Ratio, Netdev, Governor,
-// ...) that each example's validate step runs first, before Open, each
-// refusal a *FlagError naming the flag and its range (Main exits 2).
+// OneOf, ...) that each example's validate step runs first, before Open,
+// each refusal a *FlagError naming the flag and its range (Main exits 2);
+// a typo of an enumerated value (OneOf) or of a flag's name (Parse,
+// ParseFlags) says "did you mean" the one likely meant.
 //
 // A framework of its own uses package runbook directly, without flags.
 //
