@@ -192,11 +192,11 @@ func (t benchstatTable) write(w *bufio.Writer) {
 		}
 		w.WriteString(strings.TrimRight(b.String()+end, " ") + "\n")
 	}
-	row(func(g, at, n int) string { return centre(t.names[g], span(at, n)) }, " │ ", " │", "")
+	row(func(g, at, n int) string { return benchstatCentre(t.names[g], span(at, n)) }, " │ ", " │", "")
 	row(func(g, at, n int) string {
 		cs := make([]string, n)
 		for i := range cs {
-			cs[i] = centre(t.head[at+i], width[at+i])
+			cs[i] = benchstatCentre(t.head[at+i], width[at+i])
 		}
 		return strings.Join(cs, "  ")
 	}, " │ ", " │", "")
@@ -212,7 +212,7 @@ func (t benchstatTable) write(w *bufio.Writer) {
 	}
 }
 
-func centre(s string, w int) string {
+func benchstatCentre(s string, w int) string {
 	n := w - utf8.RuneCountInString(s)
 	if n <= 0 {
 		return s

@@ -260,7 +260,10 @@ func (s *FakeSide) Host(context.Context) (runbook.HostInfo, error) {
 // PortCounters are all zero; without RXE.Device it fails as without
 // rdma_rxe.
 func (s *FakeSide) PortCounters(context.Context, string) (rxe.PortCounters, error) {
-	if s.RXE.Device == "" {
+	s.mu.Lock()
+	dev := s.RXE.Device
+	s.mu.Unlock()
+	if dev == "" {
 		return rxe.PortCounters{}, fmt.Errorf("rocekittest: %s has no rxe: %w", s.Label, rxe.ErrModuleMissing)
 	}
 	return rxe.PortCounters{}, nil

@@ -8,7 +8,8 @@ import (
 	"strings"
 )
 
-// ErrNoFile: the case has no such captured file.
+// ErrNoFile: the case has no such captured file. It matches ErrNoCase
+// and fs.ErrNotExist too.
 var ErrNoFile = fmt.Errorf("%w: no such file", ErrNoCase)
 
 // Tree returns the files a kernel file case read ("proc", "sysfs"
