@@ -30,5 +30,9 @@
 //
 //	benchstat -table '' mtu1500.txt mtu9000.txt
 //
-// (-table ” keeps rounds whose parameters differ in one table).
+// (-table ” keeps rounds whose parameters differ in one table), or,
+// without benchstat, print the same table from the rounds themselves:
+//
+//	report.WriteBenchstat(os.Stdout, report.CompareOptions{}, base, cand)
+//	report.WriteBenchstatComparison(os.Stdout, c) // a comparison made already
 package report

@@ -59,3 +59,18 @@ func ExampleStore() {
 	fmt.Println(len(rounds), rounds[0].Params, res.Lines, res.Torn)
 	// Output: 1 [{mtu 9000}] 2 false
 }
+
+// Two rounds as benchstat prints them: the candidate's median, its CI and
+// the change against the baseline with the U test's p-value.
+func ExampleWriteBenchstat() {
+	bw := func(name string, v ...float64) report.Round {
+		return report.Round{Name: name, Metrics: []report.Metric{{Name: "bw_avg", Labels: []report.Param{{Key: "size", Value: "65536"}},
+			Unit: report.UnitGbps, Better: report.HigherIsBetter, Values: v}}}
+	}
+	report.WriteBenchstat(os.Stdout, report.CompareOptions{},
+		bw("mtu1500", 3.91, 4.02, 3.87, 3.95, 4.10, 3.99), bw("mtu9000", 5.81, 5.92, 5.77, 6.03, 5.88, 5.95))
+	// Output:
+	//                   │  mtu1500  │             mtu9000             │
+	//                   │  Gbit/s   │  Gbit/s          vs base        │
+	// bw_avg/size=65536   3.97 ± 3%   5.9 ± 2%  +48.61% (p=0.002 n=6)
+}

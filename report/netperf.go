@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -24,12 +25,17 @@ import (
 //
 // The round's parameters say what was run, from the first repeat with a
 // result: "test" (netperf's test name), "argv" (the command Run ran),
-// "message_size" (LOCAL_SEND_SIZE, or the classic table's), "elapsed_sec",
-// and per socket buffer asked for (-s, -S) "sockbuf_SIDE_asked" and
+// "message_size" (LOCAL_SEND_SIZE, or the classic table's), "duration_sec"
+// (the test length asked: -l, netperf's 10 s without it; not for a
+// negative -l, a count of bytes or transactions), "elapsed_sec" (what
+// netperf reports it ran: ELAPSED_TIME or the classic table's Elapsed
+// Time), and per socket buffer asked for (-s, -S) "sockbuf_SIDE_asked" and
 // "sockbuf_SIDE_got" in bytes ("sockbuf_remote_recv_got"), which
 // CheckSocketBuffers reads. Failed repeats and netperf's warnings become
 // round warnings ("repeat 1: line 10: ...", repeats counted from 1 as the
 // progress counts runs, lines those of the repeat's output); the error wraps ErrNoData when no repeat has a number.
+// The round's DurationSec is the sum of the repeats' reported elapsed
+// times (a step that times its repeats sets the wall time instead).
 //
 // Similar to: netperf -H HOST -t UDP_STREAM -l 30 -- -m 1400 | tail -2
 func FromNetperf(name string, start time.Time, runs ...*netperf.Result) (Round, error) {
@@ -52,6 +58,9 @@ func FromNetperf(name string, start time.Time, runs ...*netperf.Result) (Round, 
 			test = res.Test
 		} else if res.Test != "" && res.Test != test {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: test %s differs from %s", i+1, res.Test, test))
+		}
+		if e, ok := netperfElapsed(res); ok {
+			r.DurationSec += e
 		}
 		if n := addNetperf(&set, res); n > 0 {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: %d non-finite values left out", i+1, n))
@@ -84,8 +93,13 @@ func netperfParams(res *netperf.Result) []Param {
 	} else if c := res.Classic; c != nil && c.UDPSend != nil {
 		ps = append(ps, Param{"message_size", strconv.Itoa(c.UDPSend.MessageBytes)})
 	}
+	if d, ok := netperfLength(res.Argv); ok {
+		ps = append(ps, Param{"duration_sec", d})
+	}
 	if v, ok := res.Omni.Value("ELAPSED_TIME"); ok && v != "" {
 		ps = append(ps, Param{"elapsed_sec", v})
+	} else if e, ok := netperfElapsed(res); ok {
+		ps = append(ps, Param{"elapsed_sec", strconv.FormatFloat(e, 'f', -1, 64)})
 	}
 	for _, b := range res.SocketBuffers {
 		side := strings.ReplaceAll(b.Side, " ", "_")
@@ -93,6 +107,54 @@ func netperfParams(res *netperf.Result) []Param {
 			Param{"sockbuf_" + side + "_got", strconv.Itoa(b.GotBytes)})
 	}
 	return ps
+}
+
+// netperfDefaultLength is netperf's test length without -l, seconds.
+const netperfDefaultLength = "10"
+
+// netperfLength is the test length of a netperf command line: its -l
+// among the global options (before "--"), or netperf's default; false
+// without a command line or for a negative -l (bytes or transactions).
+func netperfLength(argv []string) (string, bool) {
+	if len(argv) == 0 {
+		return "", false
+	}
+	for i, a := range argv {
+		if a == "--" {
+			break
+		}
+		v, ok := strings.CutPrefix(a, "-l")
+		if !ok {
+			continue
+		}
+		if v == "" && i+1 < len(argv) {
+			v = argv[i+1]
+		}
+		if f, err := strconv.ParseFloat(v, 64); err == nil && f > 0 {
+			return v, true
+		}
+		return "", false
+	}
+	return netperfDefaultLength, true
+}
+
+// netperfElapsed is the elapsed time a result reports, seconds; false
+// when it reports none, or one that is not a finite time.
+func netperfElapsed(res *netperf.Result) (float64, bool) {
+	e, ok := 0.0, false
+	if o := res.Omni; o != nil && o.ElapsedSec != nil {
+		e, ok = *o.ElapsedSec, true
+	} else if c := res.Classic; c != nil {
+		switch {
+		case c.Stream != nil:
+			e, ok = c.Stream.ElapsedSec, true
+		case c.RR != nil:
+			e, ok = c.RR.ElapsedSec, true
+		case c.UDPSend != nil:
+			e, ok = c.UDPSend.ElapsedSec, true
+		}
+	}
+	return e, ok && e >= 0 && !math.IsInf(e, 0) && !math.IsNaN(e)
 }
 
 func addNetperf(set *metricSet, res *netperf.Result) (dropped int) {

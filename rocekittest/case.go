@@ -14,10 +14,21 @@ import (
 	"github.com/rocekit/rocekit/internal/sentinel"
 )
 
-// captures holds the perftest and netperf captures of both lab suites.
+// captures holds every group of both lab suites' captures (the tools'
+// runs, the kernel files, ethtool, rdma, setup) and the public outputs
+// copied from testdata/realworld (realworld/: /proc files, ethtool -S,
+// show_gids and RDMA counters of real hardware).
 //
-//go:embed captures/*/perftest captures/*/netperf
+//go:embed captures/*/perftest captures/*/netperf captures/*/proc captures/*/sysfs captures/*/ethtool captures/*/rdma captures/*/setup realworld
 var captures embed.FS
+
+// Groups are the groups of the lab captures, as in an ID's middle part;
+// the realworld cases' areas are "proc", "ethtool" and "rdma".
+var Groups = []string{"perftest", "netperf", "proc", "sysfs", "ethtool", "rdma", "setup"}
+
+// RealworldSuite is the Suite of the cases copied from public reports
+// (IDs "realworld/AREA/NAME": "realworld/rdma/show_gids-mlx5-bond-vxlan").
+const RealworldSuite = "realworld"
 
 // Errors of the lookups and fakes.
 var (
@@ -37,13 +48,18 @@ var (
 // Case is one captured run: the commands of its sides, what each printed
 // and how it ended, and the tool version.
 type Case struct {
-	// ID is "SUITE/TOOL/NAME": "trixie/perftest/send-bw".
+	// ID is "SUITE/GROUP/NAME": "trixie/perftest/send-bw",
+	// "trixie/proc/interrupts", "realworld/ethtool/ice-e810-ethq".
 	ID string
 	// Suite is the lab image: "bookworm", "trixie" ("synthetic" for
-	// builders' cases).
+	// builders' cases, RealworldSuite for public outputs).
 	Suite string
-	// Tool is "perftest" or "netperf"; Name the case folder.
-	Tool, Name string
+	// Group is the ID's middle part (Groups); Name the case folder.
+	Group, Name string
+	// Tool is what made the output: "perftest", "netperf", "kernel" for
+	// a file read (/proc, /sys), "ethtool", "rdma", ... (a realworld
+	// case: its source's tool, "show_gids (MLNX_OFED)").
+	Tool string
 	// Kernel and ToolVersion are those of the guest that ran it
 	// ("6.12.117+deb13-amd64", "25.01.0+0.80-1 (Version: 6.24)").
 	Kernel, ToolVersion string
@@ -54,15 +70,18 @@ type Case struct {
 	// version query has one "cmd").
 	Sides []Side
 	// Files are further files a side wrote (perftest's --out_json file),
-	// by name.
+	// by name; a realworld case's outputs ("output.txt", "before.txt").
 	Files map[string][]byte
 	// Log is the capture's log of the case ("server listening on port
 	// 18516 after 0.491s (52 polls)").
 	Log []string
 	// Synthetic is set on cases made by a builder, not captured; Source
-	// names the capture whose numbers it took, if any.
+	// names the capture whose numbers it took, if any, and for a
+	// realworld case the page it was taken from.
 	Synthetic bool
 	Source    string
+
+	dir string // the case's folder in captures ("" for a builder's)
 }
 
 // Side is one command of a case.
@@ -120,28 +139,34 @@ type caseFile struct {
 	} `json:"sides"`
 }
 
-// IDs lists every embedded case ID, sorted.
+// IDs lists every embedded case ID, sorted: the lab's
+// ("trixie/proc/softirqs") and the realworld ones.
 //
-// Similar to: ls testdata/*/{perftest,netperf}
+// Similar to: ls testdata/*/{perftest,netperf,proc,sysfs,ethtool,rdma,setup}
 func IDs() []string {
 	files, _ := fs.Glob(captures, "captures/*/*/*/case.json")
-	ids := make([]string, 0, len(files))
+	rw, _ := fs.Glob(captures, RealworldSuite+"/*/*/source.json")
+	ids := make([]string, 0, len(files)+len(rw))
 	for _, f := range files {
 		ids = append(ids, strings.TrimPrefix(path.Dir(f), "captures/"))
+	}
+	for _, f := range rw {
+		ids = append(ids, path.Dir(f))
 	}
 	slices.Sort(ids)
 	return ids
 }
 
-// Cases returns the embedded cases of a tool ("perftest", "netperf") whose
-// ToolVersion starts with version ("" for all), sorted by ID: the way to
-// pick the captures of one perftest release ("4.5", "25.01").
+// Cases returns the embedded cases of a group ("perftest", "netperf",
+// "proc", "ethtool", ...; see Groups) whose ToolVersion starts with
+// version ("" for all), sorted by ID: the way to pick the captures of one
+// perftest release ("4.5", "25.01") or every /proc file.
 //
 // Similar to: grep -l '"tool_version": "25.01' testdata/*/perftest/*/case.json
-func Cases(tool, version string) ([]*Case, error) {
+func Cases(group, version string) ([]*Case, error) {
 	var out []*Case
 	for _, id := range IDs() {
-		if !strings.Contains(id, "/"+tool+"/") {
+		if !strings.Contains(id, "/"+group+"/") {
 			continue
 		}
 		c, err := Lookup(id)
@@ -155,14 +180,20 @@ func Cases(tool, version string) ([]*Case, error) {
 	return out, nil
 }
 
-// Lookup returns the case "SUITE/TOOL/NAME" ("trixie/perftest/send-bw"),
-// read from the embedded captures; ErrNoCase when there is none.
+// Lookup returns the case "SUITE/GROUP/NAME" ("trixie/perftest/send-bw",
+// "bookworm/proc/softnet-stat", "trixie/ethtool/nic-a-stats",
+// "realworld/rdma/show_gids-mlx5-bond-vxlan"), read from the embedded
+// captures; ErrNoCase when there is none. A kernel file case's files are
+// in its Tree.
 //
 // Similar to: cat testdata/trixie/perftest/send-bw/case.json
 func Lookup(id string) (*Case, error) {
 	dir := path.Join("captures", id)
-	if id == "" || !fs.ValidPath(dir) || strings.Count(id, "/") != 2 {
+	if id == "" || !fs.ValidPath(id) || strings.Count(id, "/") != 2 {
 		return nil, fmt.Errorf("%w: %q", ErrNoCase, id)
+	}
+	if strings.HasPrefix(id, RealworldSuite+"/") {
+		return lookupRealworld(id)
 	}
 	b, err := captures.ReadFile(dir + "/case.json")
 	if err != nil {
@@ -172,8 +203,8 @@ func Lookup(id string) (*Case, error) {
 	if err := json.Unmarshal(b, &cf); err != nil {
 		return nil, fmt.Errorf("rocekittest: %s/case.json: %w", id, err)
 	}
-	c := &Case{ID: id, Suite: cf.Suite, Tool: cf.Tool, Name: path.Base(id), Kernel: cf.Kernel,
-		ToolVersion: cf.ToolVersion, Note: cf.Note, Expect: cf.Expect, Log: cf.Log, Files: map[string][]byte{}}
+	c := &Case{ID: id, Suite: cf.Suite, Group: strings.Split(id, "/")[1], Tool: cf.Tool, Name: path.Base(id), Kernel: cf.Kernel,
+		ToolVersion: cf.ToolVersion, Note: cf.Note, Expect: cf.Expect, Log: cf.Log, Files: map[string][]byte{}, dir: dir}
 	for _, s := range cf.Sides {
 		side := Side{Role: s.Role, Command: s.Command, Argv: strings.Fields(s.Command), Wrapper: s.Wrapper,
 			Netns: s.Netns, Exit: s.Exit, Signal: s.Signal, Stopped: s.Stopped, TimedOut: s.TimedOut, Seconds: s.Seconds}
@@ -195,12 +226,13 @@ func Lookup(id string) (*Case, error) {
 	return c, nil
 }
 
-// readOptional reads a file of a case folder; "" is no file.
+// readOptional reads a file of a case folder ("cmd.stdout",
+// "tree/proc/interrupts"); "" is no file.
 func readOptional(dir, name string) ([]byte, error) {
 	if name == "" {
 		return nil, nil
 	}
-	if !fs.ValidPath(name) || strings.Contains(name, "/") {
+	if !fs.ValidPath(name) {
 		return nil, fmt.Errorf("file name %q leaves the case folder", name)
 	}
 	return captures.ReadFile(dir + "/" + name)

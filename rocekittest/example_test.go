@@ -102,7 +102,7 @@ func ExampleProgram() {
 func ExampleIDs() {
 	ids := rocekittest.IDs()
 	fmt.Println(ids[0])
-	// Output: bookworm/netperf/bad-test
+	// Output: bookworm/ethtool/nic-a-channels
 }
 
 // SyntheticBW keeps a capture's real header and fills its table with the

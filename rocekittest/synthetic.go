@@ -64,7 +64,7 @@ func SyntheticUDPStream(n UDPStreamNumbers) *Case {
 		b.WriteString(kv[0] + "=" + kv[1] + "\n")
 	}
 	cmd := "netperf -t UDP_STREAM -l " + strconv.Itoa(int(n.Elapsed.Seconds())) + " -- -m " + strconv.Itoa(n.MessageSize) + " -k THROUGHPUT,..."
-	return &Case{ID: "synthetic/netperf/udp-stream", Suite: "synthetic", Tool: "netperf", Name: "udp-stream",
+	return &Case{ID: "synthetic/netperf/udp-stream", Suite: "synthetic", Group: "netperf", Tool: "netperf", Name: "udp-stream",
 		Note: "synthetic UDP_STREAM -k output built by SyntheticUDPStream", Expect: "ok", Synthetic: true,
 		Sides: []Side{
 			{Role: "server", Command: "netserver -D", Argv: []string{"netserver", "-D"}, Exit: -1, Signal: "SIGTERM", Stopped: true},

@@ -28,6 +28,6 @@
 //
 // The rules the examples used to carry are here too (CheckMTUTookEffect,
 // AnalyseQPs), so that their findings are stored with the rounds and the
-// page reads them back. FakeSides and FakeSide run a step on fakes
-// (host.Fake, rocekittest.FakePair) without root.
+// page reads them back. rocekittest.FakeSides runs a step on fakes
+// (captured outputs played by host.Fake) without root.
 package workflow

@@ -10,7 +10,6 @@ import (
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/rocekittest"
-	"github.com/rocekit/rocekit/runbook"
 	"github.com/rocekit/rocekit/workflow"
 )
 
@@ -20,9 +19,7 @@ import (
 // runbook.Local (a namespace here) or runbook.DialPeer.
 func ExampleRunUDPRounds() {
 	c := rocekittest.SyntheticUDPStream(rocekittest.UDPStreamNumbers{Sent: 100000, Received: 100000, Elapsed: time.Second})
-	near, _ := rocekittest.NewFakeSide("near", c, "eth0", "198.18.0.1")
-	far, _ := rocekittest.NewFakeSide("far", c, "eth1", "198.18.0.2")
-	sides := &runbook.Sides{Mode: runbook.TwoHosts, Near: near, Far: far, NearNetdev: "eth0", FarNetdev: "eth1"}
+	sides, _ := rocekittest.FakeSides(c) // near eth0 198.18.0.1, far eth1 198.18.0.2
 
 	dir, _ := os.MkdirTemp("", "udp-rounds")
 	defer os.RemoveAll(dir)
@@ -47,6 +44,6 @@ func ExampleRunUDPRounds() {
 	// Output:
 	// udp_stream_1_default: MTU 1500, -m 1400, archived true, findings []
 	// udp_stream_2_mtu: MTU 9000, -m 8972, archived true, findings []
-	// udp_stream_3_mtu_irqspread: MTU 9000, -m 8972, archived true, findings [governor_not_set]
-	// tcp_stream_T: MTU 9000, -m default, archived true, findings [governor_not_set udp_against_tcp]
+	// udp_stream_3_mtu_irqspread: MTU 9000, -m 8972, archived true, findings []
+	// tcp_stream_T: MTU 9000, -m default, archived true, findings [udp_against_tcp]
 }

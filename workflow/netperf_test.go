@@ -21,7 +21,8 @@ import (
 
 // udpFakeSides are two fake ends playing a synthetic UDP_STREAM run of 90 %
 // received; the receiver's counters grow 9000-byte frames and 5000
-// RcvbufErrors per run, its netserver socket holds drops sockDrops.
+// RcvbufErrors per run, its netserver socket holds drops sockDrops; both
+// are VMs without cpufreq (the governor is not set).
 func udpFakeSides(t *testing.T, sockDrops uint64) (*runbook.Sides, *rocekittest.FakeSide, *rocekittest.FakeSide) {
 	t.Helper()
 	c := rocekittest.SyntheticUDPStream(rocekittest.UDPStreamNumbers{Sent: 100000, Received: 90000, Elapsed: time.Second})
@@ -36,6 +37,7 @@ func udpFakeSides(t *testing.T, sockDrops uint64) (*runbook.Sides, *rocekittest.
 	far.Grow = rocekittest.FakeGrowth{RxBytes: 9000 * 1000, RxPackets: 1000, RcvbufErrors: 5000}
 	far.Sockets = []nic.UDPSocket{{Drops: sockDrops, RxQueueBytes: 4096, Inode: 7}}
 	far.IRQBalance = []int{812}
+	near.HostInfo.Governors, far.HostInfo.Governors = nil, nil
 	return &runbook.Sides{Mode: runbook.TwoHosts, Near: near, Far: far, NearNetdev: "eth0", FarNetdev: "eth1"}, near, far
 }
 
@@ -107,11 +109,11 @@ func TestRunUDPRoundsGroups(t *testing.T) {
 		t.Errorf("netperf runs:\n%s", strings.Join(argvs, "\n"))
 	}
 	// Group 2 raised no limit; group 3 paused irqbalance before spreading.
-	if slices.ContainsFunc(far.Changes, func(c string) bool { return strings.HasPrefix(c, "sysctl") }) {
-		t.Errorf("far changes %q: the runbook's groups raise no socket limit", far.Changes)
+	if slices.ContainsFunc(far.Changes(), func(c string) bool { return strings.HasPrefix(c, "sysctl") }) {
+		t.Errorf("far changes %q: the runbook's groups raise no socket limit", far.Changes())
 	}
-	if want := []string{"mtu eth1 9000", "irqbalance paused", "spread eth1"}; !slices.Equal(far.Changes, want) {
-		t.Errorf("far changes %q, want %q", far.Changes, want)
+	if want := []string{"mtu eth1 9000", "irqbalance paused", "spread eth1"}; !slices.Equal(far.Changes(), want) {
+		t.Errorf("far changes %q, want %q", far.Changes(), want)
 	}
 	if !slices.Contains(results[2].Notes, "irqbalance not running on fake near: nothing to pause") ||
 		!slices.ContainsFunc(results[2].Changes, func(c string) bool { return strings.HasPrefix(c, "irqbalance paused on fake far (PIDs [812];") }) {

@@ -15,7 +15,7 @@ import (
 func ExampleRunPerftest() {
 	c, _ := rocekittest.Lookup("trixie/perftest/send-bw-gbits")
 	srv, cli, _ := rocekittest.FakePair(c)
-	sides := workflow.FakeSides(srv, cli)
+	sides := rocekittest.FakeSidesOn(srv, cli)
 	res, err := workflow.RunPerftest(context.Background(), sides, workflow.PerftestStep{
 		Options: perftest.Options{Test: perftest.SendBW, Iterations: 300, ReportGbits: true, Port: 18610}, Count: 2})
 	fmt.Println(err, res.Measured, res.Round.Name, len(res.Round.Metrics[0].Values))
@@ -25,5 +25,5 @@ func ExampleRunPerftest() {
 	// Output:
 	// <nil> true ib_send_bw 2
 	// two-host 6.12.0-fake
-	// [ib_send_bw -d rxe0 -x 1 -n 300 --report_gbits -p 18610 198.18.0.1]
+	// [ib_send_bw -d rxe0 -x 1 -n 300 --report_gbits -p 18610 198.18.0.2]
 }

@@ -46,7 +46,7 @@ func TestRunPerftestSelfCPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := res.Round.SelfCPUSec
-	if len(m) != 2 || m["fake-client"] <= 0 || m["fake-server"] != 0 {
+	if len(m) != 2 || m["near"] <= 0 || m["far"] != 0 {
 		t.Errorf("self CPU %v", m)
 	}
 }
@@ -67,7 +67,7 @@ func TestRunPerftestFreqCheckInVM(t *testing.T) {
 			t.Fatal(err)
 		}
 		argv := strings.Join(res.Pairs.Pairs[0].Client.Argv, " ")
-		warned := strings.Contains(strings.Join(res.Round.Warnings, "\n"), "fake-server has no cpufreq")
+		warned := strings.Contains(strings.Join(res.Round.Warnings, "\n"), "far has no cpufreq")
 		if strings.Contains(argv, " -F ") != vm || warned != vm {
 			t.Errorf("vm %v: client %q, warnings %q", vm, argv, res.Round.Warnings)
 		}

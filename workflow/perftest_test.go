@@ -28,8 +28,8 @@ func fakeSides(t *testing.T) *runbookSides {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := workflow.FakeSides(srv, cli)
-	return &runbookSides{s, s.Far.(*workflow.FakeSide), s.Near.(*workflow.FakeSide)}
+	s := rocekittest.FakeSidesOn(srv, cli)
+	return &runbookSides{s, s.Far.(*rocekittest.FakeSide), s.Near.(*rocekittest.FakeSide)}
 }
 
 // TestRunPerftestRecordsTheRound: the step's round has its parameters as
@@ -62,13 +62,13 @@ func TestRunPerftestRecordsTheRound(t *testing.T) {
 	}
 	srv, cli := fp.Argv[0], fp.Argv[1]
 	if srv.Role != "server" || !slices.Contains(srv.Argv, "-x") || cli.Role != "client" ||
-		!slices.Equal(cli.Argv[:3], []string{"taskset", "-c", "1"}) || cli.Argv[len(cli.Argv)-1] != "198.18.0.1" {
+		!slices.Equal(cli.Argv[:3], []string{"taskset", "-c", "1"}) || cli.Argv[len(cli.Argv)-1] != "198.18.0.2" {
 		t.Errorf("argv server %q, client %q", srv.Argv, cli.Argv)
 	}
 	if len(cli.MTUs) != 1 || cli.MTUs[0] != (report.NetdevMTU{Netdev: "eth0", MTU: 1500}) {
 		t.Errorf("client MTUs %+v", cli.MTUs)
 	}
-	for _, f := range []*workflow.FakeSide{fs.far, fs.near} {
+	for _, f := range []*rocekittest.FakeSide{fs.far, fs.near} {
 		if !slices.Contains(f.Changes(), "governor performance") {
 			t.Errorf("%s: changes %q, want the governor set", f.Name(), f.Changes())
 		}
@@ -98,10 +98,10 @@ func TestRunPerftestRecordsTheRound(t *testing.T) {
 		got[f.Name] = string(f.Data)
 	}
 	rerun := got[report.ArchiveRerun]
-	if !strings.Contains(got[report.ArchiveArgv], "198.18.0.1") || strings.Contains(rerun, "No command lines") ||
+	if !strings.Contains(got[report.ArchiveArgv], "198.18.0.2") || strings.Contains(rerun, "No command lines") ||
 		!strings.Contains(rerun, "ip link set dev eth0 mtu 1500") ||
 		!strings.Contains(rerun, "sh -c 'rdma link show rxe0/1 >/dev/null 2>&1 || rdma link add rxe0 type rxe netdev eth0'") || !strings.Contains(rerun, "taskset -c 1 ib_send_bw") ||
-		strings.Index(rerun, " &\n") > strings.Index(rerun, "198.18.0.1") {
+		strings.Index(rerun, " &\n") > strings.Index(rerun, "198.18.0.2") {
 		t.Errorf("argv.txt:\n%s\nrerun.sh:\n%s", got[report.ArchiveArgv], rerun)
 	}
 	rounds, _, err := store.Load()
@@ -142,7 +142,7 @@ func TestRunPerftestComparesTheEnds(t *testing.T) {
 	if !hasRule(res.Round.Findings, report.RuleEndsDiffer) {
 		t.Errorf("findings %+v, want %s", res.Round.Findings, report.RuleEndsDiffer)
 	}
-	if res.Round.Fingerprint.Kernel != "fake-server 6.1.0-41-amd64, fake-client 6.12.0-fake" {
+	if res.Round.Fingerprint.Kernel != "far 6.1.0-41-amd64, near 6.12.0-fake" {
 		t.Errorf("kernel %q", res.Round.Fingerprint.Kernel)
 	}
 }
@@ -163,8 +163,8 @@ func completionSides(t *testing.T) *runbookSides {
 		}
 		return host.FakeScript{Stdout: string(cliSide.Stdout), Stderr: string(cliSide.Stderr), ExitCode: 1}
 	}}
-	s := workflow.FakeSides(f, f)
-	return &runbookSides{s, s.Far.(*workflow.FakeSide), s.Near.(*workflow.FakeSide)}
+	s := rocekittest.FakeSidesOn(f, f)
+	return &runbookSides{s, s.Far.(*rocekittest.FakeSide), s.Near.(*rocekittest.FakeSide)}
 }
 
 // TestRunPerftestFailurePolicies: when every run failed there is no

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rocekit/rocekit/fleet"
 	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/internal/didyoumean"
 	"github.com/rocekit/rocekit/runbook"
 )
 
@@ -171,7 +172,8 @@ func parseSchedule(s string, names []string, perHost int) (fleet.Schedule, error
 	for _, p := range strings.Split(s, ",") {
 		ia, ib, ok := splitPair(p, idx)
 		if !ok {
-			return fleet.Schedule{}, fmt.Errorf("%w: -schedule %q: %q is not HOST-HOST of the -host names", fleet.ErrInvalidSchedule, s, p)
+			return fleet.Schedule{}, fmt.Errorf("%w: -schedule %q: %q is not HOST-HOST of the -host names%s", fleet.ErrInvalidSchedule, s, p,
+				didyoumean.Suffix(s, []string{"all", "ring"}))
 		}
 		pairs = append(pairs, fleet.Pair{A: ia, B: ib})
 	}

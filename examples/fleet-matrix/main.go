@@ -204,7 +204,7 @@ func (c config) measurer() (fleet.Measurer, error) {
 		o := netperf.Options{Test: netperf.TestTCPStream, Length: time.Duration(c.Duration) * time.Second, Family: netperf.IPv4}
 		return fleet.NetperfMeasurer{Options: o}, o.Validate()
 	}
-	return nil, fmt.Errorf("-tool %q: perftest or netperf", c.Tool)
+	return nil, cli.OneOf("-tool", c.Tool, "perftest", "netperf")
 }
 
 // write prints and saves the matrix, the outliers and the gate's verdict;

@@ -50,6 +50,7 @@ import (
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/perftest"
+	"github.com/rocekit/rocekit/progress"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/report/page"
 	"github.com/rocekit/rocekit/report/plot"
@@ -101,18 +102,18 @@ func (c config) validate() error {
 
 // run does the sweep and restores every change it made before it returns,
 // whatever happened.
-func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
+func run(ctx context.Context, c config, out, status io.Writer) (err error) {
 	if err := c.validate(); err != nil {
 		return err
 	}
 	mtus, _ := parseMTUs(c.MTUs) // validated
-	sides, err := c.OpenChecked(ctx, c.Out, c.Store, progress)
+	sides, err := c.OpenChecked(ctx, c.Out, c.Store, status)
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, sides.Restore()) }()
 
-	prog := cli.NewProgress(progress, 1+len(mtus)*(1+c.Count))
+	prog := progress.New(status, 1+len(mtus)*(1+c.Count))
 	prog.Step("prepare rxe at MTU %d", mtus[0])
 	if err := sides.PrepareRXE(ctx, c.RXE, mtus[0], nil); err != nil {
 		return err
@@ -164,7 +165,7 @@ type sweeper struct {
 	c     config
 	sides *runbook.Sides
 	opts  perftest.Options
-	prog  *cli.Progress
+	prog  *progress.Printer
 	store *report.Store
 	low   *report.Round // the lowest MTU's, once measured
 }

@@ -73,6 +73,7 @@ import (
 	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/netperf"
+	"github.com/rocekit/rocekit/progress"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/workflow"
 )
@@ -119,15 +120,15 @@ var errLoopback = errors.New("NIC UDP tuning needs two ends: give -peer-netns NS
 
 // run does the rounds and restores every change it made before it
 // returns, whatever happened.
-func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
+func run(ctx context.Context, c config, out, status io.Writer) (err error) {
 	if err := c.validate(); err != nil {
 		return err
 	}
 	o, _ := c.options() // validated
-	if err := c.CheckPaths(c.Out, c.Store, progress); err != nil {
+	if err := c.CheckPaths(c.Out, c.Store, status); err != nil {
 		return err
 	}
-	c.Log = progress
+	c.Log = status
 	sides, err := c.Open(ctx)
 	if err != nil {
 		return err
@@ -141,7 +142,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 			return err
 		}
 	}
-	prog := cli.NewProgress(progress, 1+len(o.Rounds)*(2+c.Count))
+	prog := progress.New(status, 1+len(o.Rounds)*(2+c.Count))
 	o.Progress, o.FarTarget = prog, c.Peer
 	prog.Step("preflight: both ends' NIC, link, firewall, limits")
 	pre, err := workflow.RunUDPPreflight(ctx, sides, o.Netperf.RemoteSocketBuffer)

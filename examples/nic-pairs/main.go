@@ -175,9 +175,7 @@ func (c config) validate() error {
 	if len(near) > 0 {
 		errs = append(errs, f.Validate())
 	}
-	if c.Tool != "perftest" && c.Tool != "netperf" {
-		errs = append(errs, &cli.FlagError{Flag: "-tool", Value: fmt.Sprintf("%q", c.Tool), Want: "perftest or netperf"})
-	}
+	errs = append(errs, cli.OneOf("-tool", c.Tool, "perftest", "netperf"))
 	if c.Iterations == 0 {
 		errs = append(errs, cli.AtLeast("-D", c.Duration, 1))
 	}

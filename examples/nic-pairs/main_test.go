@@ -51,7 +51,7 @@ func TestValidate(t *testing.T) {
 		{Set: func(c *config) { c.QPTimeout = 99 }, Want: "-qp-timeout 99: want 0 to 31"},
 		{Set: func(c *config) { c.MTU = 70000 }, Want: "-mtu 70000: want 68 to 65535"},
 		{Set: func(c *config) { c.Timeout = -time.Second }, Want: "-timeout -1s: want 0 or more"},
-		{Set: func(c *config) { c.Tool = "iperf" }, Want: `-tool "iperf": want perftest or netperf`},
+		{Set: func(c *config) { c.Tool = "iperf" }, Want: `-tool "iperf": want one of perftest, netperf`},
 		{Set: func(c *config) { c.Netdevs = "" }, Want: "-netdevs (or -netdev) is required"},
 		{Set: func(c *config) { c.Netdevs = "a0,a/b" }, Want: `-netdevs "a/b": want a netdev name`},
 		{Set: func(c *config) { c.PeerNetdevs = "b0"; c.PeerNetdev = "b1" }, Want: "-peer-netdev and -peer-netdevs exclude each other"},

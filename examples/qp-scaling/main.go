@@ -59,6 +59,7 @@ import (
 	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/perftest"
+	"github.com/rocekit/rocekit/progress"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/report/page"
 	"github.com/rocekit/rocekit/report/plot"
@@ -107,18 +108,18 @@ func (c config) validate() error {
 
 // run does the QP steps and restores every change it made before it
 // returns, whatever happened.
-func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
+func run(ctx context.Context, c config, out, status io.Writer) (err error) {
 	if err := c.validate(); err != nil {
 		return err
 	}
 	qps, _ := parseQPs(c.QPs) // validated
-	sides, err := c.OpenChecked(ctx, c.Out, c.Store, progress)
+	sides, err := c.OpenChecked(ctx, c.Out, c.Store, status)
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, sides.Restore()) }()
 
-	prog := cli.NewProgress(progress, 1+len(qps)*c.Count)
+	prog := progress.New(status, 1+len(qps)*c.Count)
 	prog.Step("prepare rxe")
 	if err := sides.PrepareRXE(ctx, c.RXE, c.MTU, nil); err != nil {
 		return err
@@ -149,7 +150,7 @@ func writeHeader(w io.Writer, c config, sides *runbook.Sides) {
 type scaler struct {
 	c      config
 	sides  *runbook.Sides
-	prog   *cli.Progress
+	prog   *progress.Printer
 	store  *report.Store
 	last   int // the largest QP count: its round stores the rules over all
 	rounds []report.Round

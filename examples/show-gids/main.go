@@ -21,6 +21,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/rxe"
 )
 
@@ -58,7 +59,7 @@ func run(args []string, w io.Writer, newRoot func(dir string) rxe.Root) error {
 	dir := fs.String("root", "/", "read /sys under this directory")
 	policy := fs.String("select", "", "also print the GID index `POLICY` picks: perftest-score, perftest-pairwise or rocev2-ipv4")
 	ipv6 := fs.Bool("ipv6", false, "with -select, prefer IPv6 GIDs (perftest --ipv6)")
-	if err := fs.Parse(args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	root := newRoot(*dir)
@@ -85,6 +86,9 @@ func run(args []string, w io.Writer, newRoot func(dir string) rxe.Root) error {
 	if *policy != "" {
 		p, err := rxe.ParsePolicy(*policy)
 		if err != nil {
+			if e := cli.OneOf("-select", *policy, "perftest-score", "perftest-pairwise", "rocev2-ipv4"); e != nil {
+				return e
+			}
 			return err
 		}
 		for _, t := range tables {

@@ -69,6 +69,13 @@ func TestShowGIDsDevice(t *testing.T) {
 			t.Errorf("run(%q): no error", args)
 		}
 	}
+	err := run([]string{"-select", "rocev2-ip4"}, &out, fixtureRoot(t, "rxe0-ipv4"))
+	if want := `-select "rocev2-ip4": want one of perftest-score, perftest-pairwise, rocev2-ipv4 (did you mean "rocev2-ipv4"?)`; err == nil || err.Error() != want {
+		t.Errorf("a policy's typo: %v, want %s", err, want)
+	}
+	if err := run([]string{"-selcet", "rocev2-ipv4"}, &out, fixtureRoot(t, "rxe0-ipv4")); err == nil || !strings.Contains(err.Error(), "did you mean -select?") {
+		t.Errorf("a flag's typo: %v", err)
+	}
 	// No RDMA at all: an empty table, as show_gids prints.
 	out.Reset()
 	if err := run(nil, &out, fixtureRoot(t, "before-load")); err != nil || !strings.HasSuffix(out.String(), "n_gids_found=0\n") {

@@ -52,6 +52,7 @@ import (
 	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/perftest"
+	"github.com/rocekit/rocekit/progress"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/report/page"
 	"github.com/rocekit/rocekit/runbook"
@@ -96,11 +97,11 @@ func main() {
 
 // run does the baseline and restores every change it made before it
 // returns, whatever happened.
-func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
+func run(ctx context.Context, c config, out, status io.Writer) (err error) {
 	if err := c.validate(); err != nil {
 		return err
 	}
-	sides, err := c.OpenChecked(ctx, c.Out, c.Store, progress)
+	sides, err := c.OpenChecked(ctx, c.Out, c.Store, status)
 	if err != nil {
 		return err
 	}
@@ -109,7 +110,7 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	if sides.Mode == runbook.Loopback {
 		prepare = 1
 	}
-	prog := cli.NewProgress(progress, prepare+len(tests)*c.Count+soakSteps(c))
+	prog := progress.New(status, prepare+len(tests)*c.Count+soakSteps(c))
 	if err := sides.PrepareRXE(ctx, c.RXE, c.MTU, prog); err != nil {
 		return err
 	}
@@ -199,7 +200,7 @@ func baseline(ctx context.Context, c config, sides *runbook.Sides, prog runbook.
 		}
 		rounds = append(rounds, round)
 	}
-	if p, ok := prog.(*cli.Progress); ok {
+	if p, ok := prog.(*progress.Printer); ok {
 		p.Done()
 	}
 	return writeOutputs(c, sides.Mode, md.String(), sum, rounds)

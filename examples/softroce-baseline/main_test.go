@@ -15,7 +15,6 @@ import (
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/rocekittest"
-	"github.com/rocekit/rocekit/workflow"
 )
 
 func goodConfig(dir string) config {
@@ -74,7 +73,7 @@ func TestBaselineOnFakes(t *testing.T) {
 	dir := t.TempDir()
 	c := goodConfig(dir)
 	c.Count, c.Iterations, c.Soak = 2, 300, 0
-	sides := workflow.FakeSides(bothTests(t, "server-host"), bothTests(t, "client-host"))
+	sides := rocekittest.FakeSidesOn(bothTests(t, "server-host"), bothTests(t, "client-host"))
 	var out strings.Builder
 	if err := baseline(context.Background(), c, sides, nil, &out); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -19,43 +18,6 @@ import (
 	"github.com/rocekit/rocekit/runbook"
 	"github.com/rocekit/rocekit/rxe"
 )
-
-func TestProgressPlain(t *testing.T) {
-	var b bytes.Buffer
-	p := NewProgress(&b, 3)
-	now := p.start
-	p.now = func() time.Time { return now }
-	p.Step("prepare %s", "rxe0")
-	now = now.Add(10 * time.Second)
-	p.Step("run 1")
-	now = now.Add(10 * time.Second)
-	p.Step("run 2")
-	p.Done()
-	want := []string{
-		"[1/3] prepare rxe0 (0s elapsed, ETA unknown)",
-		"[2/3] run 1 (10s elapsed, ETA 20s)",
-		"[3/3] run 2 (20s elapsed, ETA 10s)",
-		"done: 3 steps in 20s",
-	}
-	if got := strings.Split(strings.TrimSpace(b.String()), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("got\n%s\nwant\n%s", b.String(), strings.Join(want, "\n"))
-	}
-}
-
-// TestProgressNoETAFromAnInstant: a first step that took no time used to
-// give "ETA 0s" for the whole run.
-func TestProgressNoETAFromAnInstant(t *testing.T) {
-	var b bytes.Buffer
-	p := NewProgress(&b, 3)
-	now := p.start
-	p.now = func() time.Time { return now }
-	p.Step("read the netdev")
-	now = now.Add(200 * time.Millisecond)
-	p.Step("run 1 (30s)")
-	if got := strings.Split(strings.TrimSpace(b.String()), "\n")[1]; got != "[2/3] run 1 (30s) (0s elapsed, ETA unknown)" {
-		t.Errorf("second step: %q", got)
-	}
-}
 
 func TestFlagsOpen(t *testing.T) {
 	ctx := context.Background()

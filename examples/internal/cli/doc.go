@@ -4,14 +4,16 @@
 // -ssh-timeout) and their Open into runbook.Sides, restoring the journals
 // an earlier run left first; Main and Context (Ctrl-C cancels with
 // ErrInterrupted so that deferred restores run, a second one exits);
-// Progress lines with an ETA; ParseList for "-mtus 1500,9000"; and the
+// ParseList for "-mtus 1500,9000"; and the
 // writers of -out (WriteFile, SaveRound, PairFiles, KeepFailedPair: thin
 // wrappers over package workflow's, whose RunPerftest the soft-RoCE
 // examples call) with the checks that run before anything changes
 // (CheckPaths); and the flag
 // checks (Flags.Validate, AtLeast, MTU, Port, Ratio, Netdev, Governor,
-// ...) that each example's validate step runs first, before Open, each
-// refusal a *FlagError naming the flag and its range (Main exits 2).
+// OneOf, ...) that each example's validate step runs first, before Open,
+// each refusal a *FlagError naming the flag and its range (Main exits 2);
+// a typo of an enumerated value (OneOf) or of a flag's name (Parse,
+// ParseFlags) says "did you mean" the one likely meant.
 //
 // A framework of its own uses package runbook directly, without flags.
 //
@@ -37,7 +39,7 @@
 //				return err
 //			}
 //			defer func() { err = errors.Join(err, sides.Restore()) }()
-//			prog := cli.NewProgress(os.Stderr, 4)
+//			prog := progress.New(os.Stderr, 4)
 //			err = sides.PrepareRXE(ctx, "rxe0", 9000, prog) // sides.NearRXE, sides.FarRXE
 //			...
 //		})

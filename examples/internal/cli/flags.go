@@ -95,16 +95,6 @@ func (f *Flags) OpenChecked(ctx context.Context, out, store string, log io.Write
 	return f.Open(ctx)
 }
 
-// Parse parses the command line into flag.CommandLine and exits with
-// status 2, naming the program, when it holds positional arguments.
-func Parse(name string) {
-	flag.Parse()
-	if err := NoArgs(flag.CommandLine); err != nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
-		os.Exit(2)
-	}
-}
-
 // Open builds the run's sides as the flags say: this host, and the far
 // end on it (loopback), in -peer-netns, or on -peer over SSH. What an
 // earlier run that crashed left in their journals is restored first (said

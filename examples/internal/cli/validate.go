@@ -24,10 +24,20 @@ type FlagError struct {
 	Flag  string // "-count"
 	Value string // as given, quoted when a string
 	Want  string // the accepted range: "1 or more"
+	// Suggest is the accepted value a typo was likely meant to be
+	// ("performance" for "perfomance"); "" for none.
+	Suggest string
 }
 
-// Error returns "-count -1: want 1 or more".
-func (e *FlagError) Error() string { return fmt.Sprintf("%s %s: want %s", e.Flag, e.Value, e.Want) }
+// Error returns "-count -1: want 1 or more", and the value likely meant:
+// `-governor "perfomance": want one of ... (did you mean "performance"?)`.
+func (e *FlagError) Error() string {
+	s := fmt.Sprintf("%s %s: want %s", e.Flag, e.Value, e.Want)
+	if e.Suggest != "" {
+		s += fmt.Sprintf(" (did you mean %q?)", e.Suggest)
+	}
+	return s
+}
 
 // Is matches ErrBadFlag.
 func (e *FlagError) Is(target error) bool { return target == ErrBadFlag }
@@ -167,8 +177,9 @@ var kernelGovernors = []string{"conservative", "ondemand", "performance", "power
 // would otherwise be found only when the governor is set); whether the
 // hosts' driver offers it is CheckGovernorOffered's part.
 func Governor(flag, name string) error {
-	if !slices.Contains(kernelGovernors, name) {
-		return bad(flag, name, "one of the kernel's governors: %s", strings.Join(kernelGovernors, ", "))
+	if err := OneOf(flag, name, kernelGovernors...); err != nil {
+		err.(*FlagError).Want = "one of the kernel's governors: " + strings.Join(kernelGovernors, ", ")
+		return err
 	}
 	return nil
 }

@@ -41,7 +41,7 @@ func TestFlagChecks(t *testing.T) {
 		{Netdev("-netdev", "a-very-long-netdev"), `-netdev "a-very-long-netdev": want a netdev name`},
 		{Netdev("-netdev", ".."), `-netdev "..": want a netdev name`},
 		{Netdev("-netdev", "enp3s0f0np0"), ""},
-		{Governor("-governor", "perfomance"), `-governor "perfomance": want one of the kernel's governors: conservative, ondemand, performance, powersave, schedutil, userspace`},
+		{Governor("-governor", "perfomance"), `-governor "perfomance": want one of the kernel's governors: conservative, ondemand, performance, powersave, schedutil, userspace (did you mean "performance"?)`},
 		{Governor("-governor", "performance"), ""},
 	} {
 		if tc.want == "" {
