@@ -7,16 +7,15 @@ import (
 	"github.com/rocekit/rocekit/perftest"
 )
 
-// One Options value gives both command lines of the soft-RoCE runbook.
+// One Options value gives both command lines of the soft-RoCE runbook,
+// each end with its own device and GID index.
 func ExampleOptions() {
 	o := perftest.Options{
 		Test:        perftest.SendBW,
-		Device:      "rxe0",
-		GID:         perftest.GIDIndex(3),
+		Server:      perftest.End{Device: "rxe0", GIDIndex: new(3)},
+		Client:      perftest.End{Device: "rxe1", GIDIndex: new(1), CPUs: []int{2}},
 		Iterations:  10000,
-		NoFreqCheck: true,
 		ReportGbits: true,
-		ClientCPUs:  []int{2},
 	}
 	srv, _ := o.ServerArgv()
 	cli, _ := o.ClientArgv("198.18.80.1")
@@ -26,7 +25,7 @@ func ExampleOptions() {
 	o.Test, o.QPs = perftest.SendLat, 4
 	fmt.Println(o.Validate())
 	// Output:
-	// ib_send_bw -d rxe0 -x 3 -F -n 10000 --report_gbits -p 18515
-	// ib_send_bw -d rxe0 -x 3 -F -n 10000 --report_gbits -p 18515 198.18.80.1 on CPUs [2]
+	// ib_send_bw -d rxe0 -x 3 -n 10000 --report_gbits -p 18515
+	// ib_send_bw -d rxe1 -x 1 -n 10000 --report_gbits -p 18515 198.18.80.1 on CPUs [2]
 	// perftest: invalid options: QPs: -q is for BW tests only (ib_send_lat)
 }

@@ -41,7 +41,7 @@ func TestRunPerftestRecordsTheRound(t *testing.T) {
 	dir := t.TempDir()
 	store := report.OpenStore(filepath.Join(dir, "rounds.jsonl"))
 	step := workflow.PerftestStep{Options: perftest.Options{Test: perftest.SendBW, Iterations: 300, ReportGbits: true, Port: 18600,
-		ClientCPUs: []int{1}}, Count: 2, Governor: "performance", Out: dir, Store: store,
+		Client: perftest.End{CPUs: []int{1}}}, Count: 2, Governor: "performance", Out: dir, Store: store,
 		Params: []report.Param{{Key: "qps", Value: "1"}}}
 	res, err := workflow.RunPerftest(context.Background(), fs.Sides, step)
 	if err != nil {
