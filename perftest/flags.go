@@ -111,6 +111,7 @@ func other(short, long string, value, sym bool, usage string) Flag {
 // follow them, then the tail rows (--out_json), then the client's server
 // address.
 var flagTable = []Flag{
+	{Prefix: "program", Field: "Test", Usage: "argv[0]: ib_send_bw, ib_write_bw, ..., ib_atomic_lat"},
 	{Short: "-d", Long: "--ib-dev", Field: "End.Device", Value: true, end: true,
 		Usage: "the RDMA device; default: the first one",
 		emit: func(o *Options, r Role) []string {
@@ -220,7 +221,10 @@ var flagTable = []Flag{
 			}
 			return nil
 		},
-		set:  func(o *Options, _ Role, _ string) error { o.JSON = true; return nil },
+		// Read back with the file: --out_json alone writes
+		// perftest_out.json in the working folder, which JSONDir cannot
+		// say, so it stays an extra flag unless the file is JSONFile's.
+		set:  func(*Options, Role, string) error { return errKeep },
 		zero: func(o *Options, _ Role) { o.JSON = false },
 		same: func(a, b *Options) bool { return a.JSON == b.JSON }},
 	{Long: "--out_json_file", Field: "JSONDir", Value: true, tail: true,
@@ -400,7 +404,7 @@ func setJSONFile(o *Options, role Role, v string) error {
 	if _, err := strconv.Atoi(port); !ok || err != nil || dir == "" {
 		return errKeep
 	}
-	o.JSONDir = dir
+	o.JSON, o.JSONDir = true, dir
 	if dir == "/tmp" {
 		o.JSONDir = ""
 	}

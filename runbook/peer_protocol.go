@@ -95,7 +95,7 @@ var peerKinds = []struct {
 	{"firewall_parse", firewall.ErrParse},
 	{"perftest_port_busy", perftest.ErrPortBusy}, {"perftest_pair_timeout", perftest.ErrPairTimeout},
 	{"perftest_header_mismatch", perftest.ErrHeaderMismatch}, {"perftest_server_exited", perftest.ErrServerExited},
-	{"perftest_invalid_options", perftest.ErrInvalidOptions},
+	{"perftest_invalid_options", perftest.ErrInvalidOptions}, {"perftest_command", perftest.ErrCommand},
 	{"perftest_concatenated", perftest.ErrConcatenated}, {"perftest_interleaved", perftest.ErrInterleaved},
 	{"perftest_truncated", perftest.ErrTruncated}, {"perftest_unrecognized", perftest.ErrUnrecognized},
 	{"perftest_tool_failed", perftest.ErrToolFailed}, {"perftest_no_result", perftest.ErrNoResult}, {"perftest_parse", perftest.ErrParse},
