@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/bottleneck"
+	"github.com/rocekit/rocekit/perftest"
 )
 
 // Better says which direction of a metric is an improvement.
@@ -120,12 +121,16 @@ type Round struct {
 	// ToolSec is the part of DurationSec the tools themselves ran
 	// (perftest pairs, netperf runs): the rest is rocekit's own work
 	// between them (counters, readiness, SSH). 0 when not recorded.
-	ToolSec     float64      `json:"tool_sec,omitempty"`
-	Params      []Param      `json:"params,omitempty"`      // ordered: test, device, qps, mtu, ...
-	Fingerprint *Fingerprint `json:"fingerprint,omitempty"` // the environment; nil when not taken
-	Metrics     []Metric     `json:"metrics"`               // what came out
-	Warnings    []string     `json:"warnings,omitempty"`    // the parsers' and the conversion's caveats
-	Outputs     []Output     `json:"outputs,omitempty"`     // the raw outputs behind the metrics
+	ToolSec float64 `json:"tool_sec,omitempty"`
+	Params  []Param `json:"params,omitempty"` // ordered: test, device, qps, mtu, ...
+	// Perftest are the options of a perftest round, both ends, as data
+	// (FromPerftest); nil for other rounds and for those stored before
+	// they were recorded, whose PerftestOptions reads their command lines.
+	Perftest    *perftest.Options `json:"perftest,omitempty"`
+	Fingerprint *Fingerprint      `json:"fingerprint,omitempty"` // the environment; nil when not taken
+	Metrics     []Metric          `json:"metrics"`               // what came out
+	Warnings    []string          `json:"warnings,omitempty"`    // the parsers' and the conversion's caveats
+	Outputs     []Output          `json:"outputs,omitempty"`     // the raw outputs behind the metrics
 	// Bottleneck is what held the round back (Bottleneck), stored with
 	// it so that reports and pages read it instead of working it out
 	// again.

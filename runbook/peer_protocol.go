@@ -107,7 +107,7 @@ var peerKinds = []struct {
 	{"report_unknown_name", report.ErrUnknownName}, {"report_invalid_round", report.ErrInvalidRound},
 	{"report_no_data", report.ErrNoData}, {"report_archive", report.ErrArchive}, {"report_corrupt", report.ErrCorrupt},
 	{"report_stop_scan", report.ErrStopScan},
-	{"report_not_store", report.ErrNotStore}, {"report_no_store", report.ErrNoStore},
+	{"report_not_store", report.ErrNotStore}, {"report_no_store", report.ErrNoStore}, {"report_no_perftest_options", report.ErrNoPerftestOptions},
 	{"limits_input", limits.ErrInput}, {"limits_pcie_speed", limits.ErrPCIeSpeed},
 	{"host_invalid_cmd", host.ErrInvalidCmd}, {"host_killed", host.ErrKilled}, {"host_not_listening", host.ErrNotListening},
 	{"host_host_key", host.ErrHostKey}, {"host_no_allocation", host.ErrNoAllocation}, {"host_no_namespace", host.ErrNoNamespace},

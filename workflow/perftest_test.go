@@ -56,6 +56,11 @@ func TestRunPerftestRecordsTheRound(t *testing.T) {
 			t.Errorf("param %s = %q, want %q", k, v, want)
 		}
 	}
+	// The options as run travel as data: both ends' devices and GID
+	// indices from the RXE links, the client's CPUs.
+	if o := r.Perftest; o == nil || o.Server.Device != "rxe0" || o.Server.GIDIndex == nil || !slices.Equal(o.Client.CPUs, []int{1}) || o.Iterations != 300 {
+		t.Errorf("recorded options %+v", r.Perftest)
+	}
 	fp := r.Fingerprint
 	if fp == nil || fp.Kernel != "6.12.0-fake" || len(fp.RXE) != 2 || len(fp.Argv) != 2 {
 		t.Fatalf("fingerprint %+v", fp)
