@@ -205,6 +205,10 @@ func ParsePair(server, client []string) (Options, string, error) {
 		if f.same == nil || f.same(&cs.Options, &cc.Options) {
 			continue
 		}
+		if f.Field == "Port" { // always given: it cannot move to Extra
+			errs = append(errs, &CommandError{Arg: "-p", Msg: fmt.Sprintf("the server listens on %d, the client connects to %d", cs.Options.port(), cc.Options.port())})
+			continue
+		}
 		o.Server.Extra = append(o.Server.Extra, f.emit(&cs.Options, Server)...)
 		o.Client.Extra = append(o.Client.Extra, f.emit(&cc.Options, Client)...)
 		f.zero(&o, Server)

@@ -275,6 +275,9 @@ func TestParseCommandErrors(t *testing.T) {
 	if _, _, err := ParsePair([]string{"ib_send_bw"}, []string{"ib_send_bw"}); !errors.Is(err, ErrCommand) {
 		t.Errorf("two servers: %v", err)
 	}
+	if _, _, err := ParsePair(strings.Fields("ib_send_bw -p 18515"), strings.Fields("ib_send_bw -p 18600 h")); !errors.Is(err, ErrCommand) || !strings.Contains(err.Error(), "18600") {
+		t.Errorf("two ports: %v", err)
+	}
 }
 
 // TestParsePairAsymmetric: a field the two sides gave differently goes
@@ -368,4 +371,22 @@ func FuzzParseCommand(f *testing.F) {
 			t.Fatalf("%q: %q reads back as %q", line, a, b)
 		}
 	})
+}
+
+// BenchmarkArgvParsePair: both command lines built from the table and read
+// back, per pair (what a store of old rounds costs to read).
+func BenchmarkArgvParsePair(b *testing.B) {
+	o := Options{Test: WriteBW, Server: End{Device: "mlx5_0", GIDIndex: new(3), CPUs: []int{2}}, Client: End{Device: "mlx5_1", GIDIndex: new(1), Extra: []string{"-l", "4"}},
+		Iterations: 5000, QPs: 4, QPTimeout: 22, ReportGbits: true, NoFreqCheck: true, Port: 18600}
+	srv, _ := o.ServerArgv()
+	cli, _ := o.ClientArgv("198.18.0.2")
+	b.SetBytes(int64(len(strings.Join(srv, " ")) + len(strings.Join(cli, " "))))
+	b.ReportAllocs()
+	for b.Loop() {
+		s := o.argv(Server, "")
+		c := o.argv(Client, "198.18.0.2")
+		if _, _, err := ParsePair(s, c); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
