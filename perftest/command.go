@@ -91,8 +91,9 @@ func ParseArgs(args []string) (Command, error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		f, ok := lookupFlag(a)
-		if ok && !f.Value && a != f.Short && a != f.Long {
-			ok = false // "-ab": options run together, kept as given
+		long := strings.HasPrefix(a, "--")
+		if ok && !f.Value && (long && strings.Contains(a, "=") || !long && a != f.Short) {
+			ok = false // "-ab" (options run together), "--all=1": kept as given
 		}
 		if !ok || !isFlagArg(a) {
 			parsed = append(parsed, arg{given: []string{a}})

@@ -321,13 +321,30 @@ func WriteUsage(w io.Writer) error {
 	return tw.Flush()
 }
 
-// lookupFlag returns the row of an argument ("-n", "--iters=5", "-n300").
+// lookupFlag returns the row of an argument ("-n", "--iters=5", "-n300",
+// and, as getopt_long takes them, unambiguous prefixes of long options:
+// "--report_gbit").
 func lookupFlag(arg string) (Flag, bool) {
-	i, ok := flagIndex[rawFlagName(arg)]
-	if !ok {
+	name := rawFlagName(arg)
+	if i, ok := flagIndex[name]; ok {
+		return flagTable[i], true
+	}
+	if !strings.HasPrefix(name, "--") || len(name) < 3 {
 		return Flag{}, false
 	}
-	return flagTable[i], true
+	found := -1
+	for i, f := range flagTable {
+		if strings.HasPrefix(f.Long, name) {
+			if found >= 0 {
+				return Flag{}, false // ambiguous: perftest refuses it too
+			}
+			found = i
+		}
+	}
+	if found < 0 {
+		return Flag{}, false
+	}
+	return flagTable[found], true
 }
 
 // flagName returns the option name of an argument, long options as their

@@ -227,6 +227,10 @@ func TestParseCommandRealWorld(t *testing.T) {
 		{"ib_atomic_bw -d pib_1 -A CMP_AND_SWAP localhost", Command{Role: Client, ServerAddr: "localhost",
 			Options: Options{Test: AtomicBW, Client: End{Device: "pib_1", Extra: []string{"-A", "CMP_AND_SWAP"}}}}},
 		{"ib_write_bw -D 10 -d mlx5_0", Command{Role: Server, Options: Options{Test: WriteBW, Duration: 10 * time.Second, Server: End{Device: "mlx5_0"}}}},
+		// getopt_long takes unambiguous prefixes of long options
+		// (perftest reference §6: "--report_gbit works").
+		{"ib_send_bw --report_gbit --ite=300 --ib-d rxe0 --out 198.18.0.1", Command{Role: Client, ServerAddr: "198.18.0.1",
+			Options: Options{Test: SendBW, ReportGbits: true, Iterations: 300, Client: End{Device: "rxe0", Extra: []string{"--out"}}}}},
 		{"ib_read_bw -d hns_2 -n 5 192.168.10.110", Command{Role: Client, ServerAddr: "192.168.10.110", Options: Options{Test: ReadBW, Iterations: 5, Client: End{Device: "hns_2"}}}},
 	} {
 		got, err := ParseCommand(strings.Fields(c.argv))
