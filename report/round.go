@@ -121,16 +121,12 @@ type Round struct {
 	// ToolSec is the part of DurationSec the tools themselves ran
 	// (perftest pairs, netperf runs): the rest is rocekit's own work
 	// between them (counters, readiness, SSH). 0 when not recorded.
-	ToolSec float64 `json:"tool_sec,omitempty"`
-	Params  []Param `json:"params,omitempty"` // ordered: test, device, qps, mtu, ...
-	// Perftest are the options of a perftest round, both ends, as data
-	// (FromPerftest); nil for other rounds and for those stored before
-	// they were recorded, whose PerftestOptions reads their command lines.
-	Perftest    *perftest.Options `json:"perftest,omitempty"`
-	Fingerprint *Fingerprint      `json:"fingerprint,omitempty"` // the environment; nil when not taken
-	Metrics     []Metric          `json:"metrics"`               // what came out
-	Warnings    []string          `json:"warnings,omitempty"`    // the parsers' and the conversion's caveats
-	Outputs     []Output          `json:"outputs,omitempty"`     // the raw outputs behind the metrics
+	ToolSec     float64      `json:"tool_sec,omitempty"`
+	Params      []Param      `json:"params,omitempty"`      // ordered: test, device, qps, mtu, ...
+	Fingerprint *Fingerprint `json:"fingerprint,omitempty"` // the environment; nil when not taken
+	Metrics     []Metric     `json:"metrics"`               // what came out
+	Warnings    []string     `json:"warnings,omitempty"`    // the parsers' and the conversion's caveats
+	Outputs     []Output     `json:"outputs,omitempty"`     // the raw outputs behind the metrics
 	// Bottleneck is what held the round back (Bottleneck), stored with
 	// it so that reports and pages read it instead of working it out
 	// again.
@@ -146,6 +142,11 @@ type Round struct {
 	// ToolSec it is the share of one core the measurer took from the host
 	// it measures (goal: at most 1 %). nil when not recorded.
 	SelfCPUSec map[string]float64 `json:"self_cpu_sec,omitempty"`
+
+	// Perftest are the options of a perftest round, both ends, as data
+	// (FromPerftest); nil for other rounds and for those stored before
+	// they were recorded, whose PerftestOptions reads their command lines.
+	Perftest *perftest.Options `json:"perftest,omitempty"`
 }
 
 // Efficiency returns ToolSec over DurationSec (0.93: the tools ran 93 % of
