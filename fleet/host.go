@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/rocekit/rocekit/host"
-	"github.com/rocekit/rocekit/perftest"
 )
 
 // ErrNoCommonNetwork means two hosts have no pair of NICs that reach each
@@ -53,9 +52,9 @@ type NIC struct {
 	// local_cpulist); programs of a pair on this NIC are pinned to
 	// them. Empty: no pinning.
 	CPUs []int `json:"cpus,omitempty"`
-	// GID chooses the GID index (-x) on this NIC; nil leaves it to
+	// GIDIndex is the GID index (-x) on this NIC; nil leaves it to
 	// perftest.
-	GID perftest.GIDChooser `json:"-"`
+	GIDIndex *int `json:"gid_index,omitempty"`
 }
 
 // reaches reports whether n and o can form a pair: the same rail, or one's

@@ -40,8 +40,8 @@ type PairSpec struct {
 	// connects to.
 	Server, Client host.Runner
 	ServerAddr     string
-	// Options is the pair's perftest run: its own Device/ClientDevice,
-	// Port and ServerCPUs/ClientCPUs (NICPairs fills them).
+	// Options is the pair's perftest run: its own Port and each End's
+	// Device, GID index and CPUs (NICPairs fills them).
 	Options perftest.Options
 }
 
@@ -217,8 +217,8 @@ func clientBW(pr *perftest.PairResult) float64 {
 }
 
 // NICPairs makes the parallel pairs between two hosts, one per NIC pair
-// that Links finds: Device and ClientDevice are the NICs' RDMA devices,
-// the GID chooser each NIC's own, Port is basePort plus the pair's index
+// that Links finds: each End's Device is its NIC's RDMA device, its GID
+// index the NIC's own (opts' when the NIC has none), Port is basePort plus the pair's index
 // (perftest.DefaultPort when basePort is 0), and when pin is set each side
 // is pinned to its NIC's share of its NUMA-local CPUs (SplitCPUs over the
 // NICs each host uses). opts gives everything else (test, -b, -D, ...).
@@ -247,45 +247,19 @@ func NICPairs(server, client Host, opts perftest.Options, basePort int, pin bool
 			return nil, fmt.Errorf("%w: %s %s has no address for the client to connect to", ErrInvalidHost, server.Name, s.Netdev)
 		}
 		o := opts
-		o.Device, o.ClientDevice = s.Device, c.Device
-		if o.ClientDevice == o.Device {
-			o.ClientDevice = ""
-		}
+		o.Server.Device, o.Client.Device = s.Device, c.Device
 		o.Port = basePort + i
-		o.GID = sideGID(server.Runner, client.Runner, s, c, opts.GID)
+		if s.GIDIndex != nil {
+			o.Server.GIDIndex = new(*s.GIDIndex)
+		}
+		if c.GIDIndex != nil {
+			o.Client.GIDIndex = new(*c.GIDIndex)
+		}
 		if pin {
-			o.ServerCPUs, o.ClientCPUs = sCPUs[i], cCPUs[i]
+			o.Server.CPUs, o.Client.CPUs = sCPUs[i], cCPUs[i]
 		}
 		specs[i] = PairSpec{Name: s.Netdev + "-" + c.Netdev, Server: server.Runner, Client: client.Runner,
 			ServerAddr: s.Addr.String(), Options: o}
 	}
 	return specs, nil
-}
-
-// sideGID returns a chooser that asks the server NIC's GID chooser for
-// the server side and the client NIC's for the client, falling back to
-// def; nil when neither NIC nor def has one.
-func sideGID(srv, cli host.Runner, s, c NIC, def perftest.GIDChooser) perftest.GIDChooser {
-	if s.GID == nil && c.GID == nil {
-		return def
-	}
-	pick := func(g perftest.GIDChooser) perftest.GIDChooser {
-		if g == nil {
-			return def
-		}
-		return g
-	}
-	return perftest.GIDChooserFunc(func(ctx context.Context, r host.Runner, device string, port int) (int, error) {
-		g := pick(c.GID)
-		// RunPair asks the server side with the server's runner; a client
-		// runner wrapped by RunPairs is never that runner. On one runner
-		// the device tells the sides apart.
-		if r == srv && (srv != cli || device == s.Device) {
-			g = pick(s.GID)
-		}
-		if g == nil {
-			return -1, fmt.Errorf("fleet: no GID index for %s on %s", device, r)
-		}
-		return g.ChooseGID(ctx, r, device, port)
-	})
 }

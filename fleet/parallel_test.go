@@ -105,9 +105,9 @@ func twoHosts(srv, cli host.Runner, devices ...string) (Host, Host) {
 	cpus := []int{0, 1, 2, 3, 4, 5, 6, 7}
 	for i, d := range devices {
 		a.NICs = append(a.NICs, NIC{Netdev: fmt.Sprintf("eth%d", i), Device: d, Rail: fmt.Sprint("r", i), CPUs: cpus,
-			Addr: netip.AddrFrom4([4]byte{198, 18, byte(i), 1}), LineRateGbps: 100, GID: perftest.GIDIndex(3)})
+			Addr: netip.AddrFrom4([4]byte{198, 18, byte(i), 1}), LineRateGbps: 100, GIDIndex: new(3)})
 		b.NICs = append(b.NICs, NIC{Netdev: fmt.Sprintf("eth%d", i), Device: d, Rail: fmt.Sprint("r", i), CPUs: cpus,
-			Addr: netip.AddrFrom4([4]byte{198, 18, byte(i), 2}), LineRateGbps: 100, GID: perftest.GIDIndex(1)})
+			Addr: netip.AddrFrom4([4]byte{198, 18, byte(i), 2}), LineRateGbps: 100, GIDIndex: new(1)})
 	}
 	return a, b
 }

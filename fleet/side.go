@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/rocekit/rocekit/host"
-	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/runbook"
 )
 
@@ -35,7 +34,7 @@ func PrepareHost(ctx context.Context, name string, side runbook.Side, netdevs []
 		if err != nil {
 			return h, fmt.Errorf("fleet: %s: %w", name, err)
 		}
-		n.Device, n.GID = info.Device, perftest.GIDIndex(info.GID.Entry.Index)
+		n.Device, n.GIDIndex = info.Device, new(info.GID.Entry.Index)
 		h.NICs = append(h.NICs, n)
 	}
 	return h, nil

@@ -46,6 +46,12 @@
 // the stdout and stderr of one side at once. Detect tells which form an
 // input is.
 //
+// Options hold what both ends share (test, size, iterations, QPs, -F, ...)
+// and an End per side (device, IB port, GID index, CPUs, flags of one
+// side). One table, Flags, maps each field to its perftest option: it
+// builds both command lines, reads them back (ParseCommand, ParsePair:
+// stored rounds and fakes match on it) and prints the usage (WriteUsage).
+//
 // RunPair runs one pair to its end; RunSoak runs a --run_infinitely pair
 // for a given time, hands each row to a callback as it arrives (with the
 // time its interval ended: an Interim), stops the client with SIGINT and
@@ -54,7 +60,8 @@
 // and report/plot.Interims draws them, so a stall shows:
 //
 //	sr, err := perftest.RunSoak(ctx, srv, cli, "198.18.0.1",
-//		perftest.Options{Test: perftest.WriteBW, Device: "rxe0", Duration: time.Second}, time.Hour, nil)
+//		perftest.Options{Test: perftest.WriteBW, Duration: time.Second,
+//			Server: perftest.End{Device: "rxe0"}, Client: perftest.End{Device: "rxe1"}}, time.Hour, nil)
 //	for _, in := range sr.ClientInterims {
 //		fmt.Printf("%6.0fs %.2f Gb/s\n", in.End.Seconds(), in.Row.BWAvgGbps)
 //	}

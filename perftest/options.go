@@ -1,15 +1,12 @@
 package perftest
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/rocekit/rocekit/host"
 )
 
 // ErrInvalidOptions is wrapped by every *OptionsError: Options that perftest
@@ -80,6 +77,41 @@ func (t Test) String() string {
 	return testPrograms[t]
 }
 
+// MarshalText returns the program name, so a recorded Options reads
+// "test": "ib_send_bw"; an invalid Test is an error.
+func (t Test) MarshalText() ([]byte, error) {
+	if !t.Valid() {
+		return nil, optionsErr("Test", "no test chosen (%v)", t)
+	}
+	return []byte(testPrograms[t]), nil
+}
+
+// UnmarshalText reads a program name ("ib_send_bw"); "" is no test.
+func (t *Test) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*t = 0
+		return nil
+	}
+	tt, ok := TestOf(string(b))
+	if !ok {
+		return optionsErr("Test", "%q is not a perftest BW or latency program", b)
+	}
+	*t = tt
+	return nil
+}
+
+// TestOf returns the Test of a program name or path ("ib_send_bw",
+// "/usr/bin/ib_write_lat").
+func TestOf(program string) (Test, bool) {
+	program = program[strings.LastIndexByte(program, '/')+1:]
+	for _, t := range Tests() {
+		if testPrograms[t] == program {
+			return t, true
+		}
+	}
+	return 0, false
+}
+
 // Latency reports whether t is a latency test (ib_*_lat).
 func (t Test) Latency() bool { return t >= SendLat && t <= AtomicLat }
 
@@ -94,91 +126,99 @@ const (
 	UD = "UD"
 )
 
-// GIDChooser picks the GID index (-x) of one side. RunPair calls it once
-// per side, before anything starts, with the runner and the device of that
-// side. perftest does not import rxe: pass GIDIndex for a fixed index, or a
-// GIDChooserFunc that reads the GID table (rxe.Root.GIDTable and
-// rxe.SelectGID) on the side's host.
-type GIDChooser interface {
-	ChooseGID(ctx context.Context, r host.Runner, device string, ibPort int) (int, error)
-}
-
-// GIDIndex is a fixed GID index, the same on both sides.
-//
-// Similar to: ib_send_bw -x 3
-type GIDIndex int
-
-// ChooseGID returns i.
-func (i GIDIndex) ChooseGID(context.Context, host.Runner, string, int) (int, error) {
-	return int(i), nil
-}
-
-// GIDChooserFunc adapts a function to GIDChooser.
-type GIDChooserFunc func(ctx context.Context, r host.Runner, device string, ibPort int) (int, error)
-
-// ChooseGID calls f.
-func (f GIDChooserFunc) ChooseGID(ctx context.Context, r host.Runner, device string, ibPort int) (int, error) {
-	return f(ctx, r, device, ibPort)
-}
-
 // DefaultPort is perftest's out-of-band TCP port (-p), which the server
 // listens on.
 const DefaultPort = 18515
 
+// End is what one end of a pair runs on: its RDMA device, device port and
+// GID index, the CPUs it is pinned to and flags of its own. Two hosts
+// differ in these (rxe0 here, mlx5_1 there; GID 1 here, 3 there), so the
+// server and the client each have an End; what the two must share is in
+// Options. The zero End leaves every choice to perftest.
+//
+// Similar to: taskset -c 2 ib_send_bw -d rxe0 -i 1 -x 3
+type End struct {
+	// Device is the RDMA device (-d); "" lets perftest take the first
+	// one.
+	Device string `json:"device,omitempty"`
+	// IBPort is the device port (-i), not the GID index (the runbooks'
+	// "-i 1" is this); 0 means perftest's default, 1.
+	IBPort int `json:"ib_port,omitempty"`
+	// GIDIndex is the GID index (-x); nil leaves the choice to perftest.
+	// new(3) gives -x 3. rxe.SelectGID picks one on the end's host.
+	GIDIndex *int `json:"gid_index,omitempty"`
+	// CPUs pin the end through host.Cmd.CPUs (a thread bound to them
+	// locally, taskset over SSH); empty means no pinning. The argv stays
+	// the program's own, so a host.Fake still finds its script by the
+	// program name.
+	CPUs []int `json:"cpus,omitempty"`
+	// Extra are flags of this end only, after Options.Extra, for the
+	// options perftest lets differ (-l, -e, --output ...). Flags that
+	// must be symmetric, or that Options gives, are refused in them
+	// unless Options.AllowAsymmetric is set (for tests of mismatched
+	// pairs).
+	Extra []string `json:"extra,omitempty"`
+}
+
+// gid returns the -x of the end, or -1 when there is none.
+func (e End) gid() int {
+	if e.GIDIndex == nil {
+		return -1
+	}
+	return *e.GIDIndex
+}
+
 // Options describe one perftest run, from which the server and client
 // command lines are made. Every field that perftest requires to be the same
 // on both sides (§6 of the perftest reference: -a -b -c -D -m -n -q -s -R
-// --report_gbits ...) exists once, so the two sides cannot disagree; Device,
-// IB port, GID index and CPU pinning are per side where hosts differ. The
-// zero value of every field but Test means perftest's default.
+// --report_gbits ...) exists once, so the two sides cannot disagree; what
+// hosts differ in (device, IB port, GID index, CPUs, flags of one side)
+// is in Server and Client. The zero value of every field but Test means
+// perftest's default. Flags lists the perftest option of each field.
 //
 // Similar to: ib_send_bw -d rxe0 -x 3 -F -n 1000 --report_gbits (server)
 // and the same with the server's address (client).
 type Options struct {
 	// Test is the program to run on both sides.
-	Test Test
+	Test Test `json:"test,omitempty"`
 
-	// Device is the RDMA device (-d) of both sides; "" lets perftest take
-	// the first one. ClientDevice, when set, is the client's instead.
-	Device       string
-	ClientDevice string
-	// IBPort is the device port (-i); 0 means perftest's default, 1.
-	IBPort int
-	// GID chooses the GID index (-x) of each side; nil leaves the choice to
-	// perftest. GIDIndex(n) gives -x n on both sides.
-	GID GIDChooser
+	// Server and Client are each end's device, IB port, GID index, CPUs
+	// and flags of its own.
+	Server End `json:"server,omitzero"`
+	Client End `json:"client,omitzero"`
 
 	// Iterations is -n (at least 5); Duration is -D in whole seconds.
 	// Zero for both means perftest's default, 1000 iterations (5000 for
 	// ib_write_bw).
-	Iterations int
-	Duration   time.Duration
+	Iterations int           `json:"iterations,omitempty"`
+	Duration   time.Duration `json:"duration_ns,omitempty"`
 	// Size is the message size in bytes (-s); 0 means perftest's default
 	// (65536 for BW, 2 for latency, 8 for atomic). AllSizes is -a: every
 	// size from 2 to 2^23.
-	Size     int
-	AllSizes bool
+	Size     int  `json:"size,omitempty"`
+	AllSizes bool `json:"all_sizes,omitempty"`
 	// QPs is the number of queue pairs (-q), BW tests only; 0 means 1.
-	QPs int
+	QPs int `json:"qps,omitempty"`
 	// Connection is the transport (-c): RC, UC or UD; "" means RC.
-	Connection string
+	Connection string `json:"connection,omitempty"`
 	// MTU is -m: 256, 512, 1024, 2048 or 4096; 0 uses the port's active
 	// MTU.
-	MTU int
+	MTU int `json:"mtu,omitempty"`
 	// Bidirectional is -b, BW tests only.
-	Bidirectional bool
+	Bidirectional bool `json:"bidirectional,omitempty"`
 	// ReportGbits is --report_gbits: BW in 10^9 bit/s instead of MiB/s.
-	ReportGbits bool
+	ReportGbits bool `json:"report_gbits,omitempty"`
 	// Port is the out-of-band TCP port (-p); 0 means DefaultPort.
-	Port int
+	Port int `json:"port,omitempty"`
 	// RDMACM is -R: connect the QPs with rdma_cm (needs rdma_ucm).
-	RDMACM bool
+	RDMACM bool `json:"rdma_cm,omitempty"`
 	// TXDepth (-t) and RXDepth (-r) are the queue depths; 0 means
 	// perftest's default.
-	TXDepth, RXDepth int
+	TXDepth int `json:"tx_depth,omitempty"`
+	RXDepth int `json:"rx_depth,omitempty"`
 	// InlineSize is -I, the inline data size of send and write tests;
 	// 0 means perftest's default.
-	InlineSize int
+	InlineSize int `json:"inline_size,omitempty"`
 	// QPTimeout is -u, the RC QP's transport timeout as an exponent:
 	// 4.096 µs × 2^QPTimeout before a packet is sent again (perftest's
 	// default 14 is 67 ms); 0 leaves the default. Raise it where the
@@ -186,42 +226,51 @@ type Options struct {
 	// retransmit, and its retransmitted multi-packet sends end in
 	// completion errors (measured in the lab with `lab rxe-errors`: none
 	// with -u 22, failures at 14 and, on kernel 6.1, at 18).
-	QPTimeout int
-	// NoFreqCheck is -F: do not fail or warn when the CPU frequency
-	// cannot be trusted (always wanted in VMs).
-	NoFreqCheck bool
-	// ServerCPUs and ClientCPUs pin each side to CPUs through
-	// host.Cmd.CPUs (a thread bound to them locally, taskset over SSH);
-	// empty means no pinning. The argv stays the program's own, so a
-	// host.Fake still finds its script by the program name.
-	ServerCPUs, ClientCPUs []int
+	QPTimeout int `json:"qp_timeout,omitempty"`
+	// NoFreqCheck is -F: do not warn (or, where there is no cpufreq,
+	// fail) when the CPU frequency cannot be trusted. Leave it false on
+	// hosts with cpufreq so that perftest's warning is kept.
+	NoFreqCheck bool `json:"no_freq_check,omitempty"`
 	// JSON adds --out_json and --out_json_file=JSONFile(role) to each side;
 	// RunPair reads the files back.
-	JSON bool
+	JSON bool `json:"json,omitempty"`
 	// JSONDir is where the JSON files go; "" means /tmp.
-	JSONDir string
+	JSONDir string `json:"json_dir,omitempty"`
 	// Extra flags are added to both sides, after the ones above. They must
 	// not repeat a flag Options already gives.
-	Extra []string
-	// ServerExtra and ClientExtra are flags of one side only, for options
-	// perftest lets differ (-F, -u, -l, -e, --output ...). Flags that must
-	// be symmetric are refused in them unless AllowAsymmetric is set
-	// (for tests of mismatched pairs).
-	ServerExtra, ClientExtra []string
-	AllowAsymmetric          bool
+	Extra []string `json:"extra,omitempty"`
+	// AllowAsymmetric lets End.Extra carry flags that must be symmetric
+	// or that Options gives (for tests of mismatched pairs).
+	AllowAsymmetric bool `json:"allow_asymmetric,omitempty"`
 
 	// Timeout bounds the whole pair; 0 means Deadline's estimate.
-	Timeout time.Duration
+	Timeout time.Duration `json:"timeout_ns,omitempty"`
 	// ServerGrace is how long RunPair lets the server run on once the
 	// client ended before it stops it: after a successful client the
 	// server is marked Side.StoppedAfterGrace and the pair succeeds;
 	// after a failed one it had the time to print its own error. 0 means
 	// 5 s.
-	ServerGrace time.Duration
+	ServerGrace time.Duration `json:"server_grace_ns,omitempty"`
 	// ClientGrace is how long RunPair lets the client run on once the
 	// server failed, so that it prints its own error before it is
 	// stopped. 0 means 5 s.
-	ClientGrace time.Duration
+	ClientGrace time.Duration `json:"client_grace_ns,omitempty"`
+}
+
+// End returns the End of a role: Server or Client.
+func (o Options) End(role Role) End {
+	if role == Server {
+		return o.Server
+	}
+	return o.Client
+}
+
+// endOf returns a pointer to the End of a role.
+func (o *Options) endOf(role Role) *End {
+	if role == Server {
+		return &o.Server
+	}
+	return &o.Client
 }
 
 // serverGrace returns ServerGrace or its default.
@@ -248,51 +297,6 @@ const (
 	Server Role = "server"
 	Client Role = "client"
 )
-
-// symmetricFlags must be identical on both sides (perftest -h marks them
-// SYMMETRIC from 25.04; -R and --data_validation too).
-var symmetricFlags = []string{
-	"-a", "--all", "-A", "--atomic_type", "-b", "--bidirectional", "-c", "--connection",
-	"-D", "--duration", "-f", "--margin", "-g", "--mcg", "-m", "--mtu", "-n", "--iters",
-	"-O", "--dualport", "-p", "--port", "-q", "--qp", "-s", "--size", "-z", "--comm_rdma_cm",
-	"-R", "--rdma_cm", "--report_gbits", "--reversed", "--run_infinitely", "--ipv6-addr",
-	"--no_enhanced_reorder", "--write_with_imm", "--data_validation",
-}
-
-// longFlags maps perftest's long options to the short ones Options gives.
-var longFlags = map[string]string{
-	"--ib-dev": "-d", "--ib-port": "-i", "--gid-index": "-x", "--CPU-freq": "-F",
-	"--connection": "-c", "--all": "-a", "--size": "-s", "--iters": "-n", "--duration": "-D",
-	"--qp": "-q", "--mtu": "-m", "--bidirectional": "-b", "--tx-depth": "-t", "--rx-depth": "-r",
-	"--inline_size": "-I", "--rdma_cm": "-R", "--port": "-p", "--qp-timeout": "-u",
-}
-
-// flagName returns the option name of an argument, long options as their
-// short form: "-n" of "-n" and "--iters=5", "--report_gbits"; "" for a
-// value.
-func flagName(arg string) string {
-	n := rawFlagName(arg)
-	if short, ok := longFlags[n]; ok {
-		return short
-	}
-	return n
-}
-
-func rawFlagName(arg string) string {
-	if !strings.HasPrefix(arg, "-") || len(arg) < 2 {
-		return ""
-	}
-	if _, err := strconv.ParseFloat(arg, 64); err == nil {
-		return "" // a negative number is a value
-	}
-	if name, _, ok := strings.Cut(arg, "="); ok && strings.HasPrefix(arg, "--") {
-		return name
-	}
-	if !strings.HasPrefix(arg, "--") && len(arg) > 2 {
-		return arg[:2] // "-n300"
-	}
-	return arg
-}
 
 var validMTUs = []int{256, 512, 1024, 2048, 4096}
 
@@ -323,7 +327,7 @@ func (o Options) checkCounts() error {
 		name string
 		v    int
 	}{
-		{"IBPort", o.IBPort}, {"Iterations", o.Iterations}, {"Size", o.Size}, {"QPs", o.QPs},
+		{"Iterations", o.Iterations}, {"Size", o.Size}, {"QPs", o.QPs},
 		{"MTU", o.MTU}, {"Port", o.Port}, {"TXDepth", o.TXDepth}, {"RXDepth", o.RXDepth},
 		{"InlineSize", o.InlineSize}, {"QPTimeout", o.QPTimeout},
 	} {
@@ -425,23 +429,38 @@ func (o Options) checkLimits() error {
 	return nil
 }
 
-// checkPlacement refuses negative CPUs and device names or a JSONDir that
-// would split the command line.
+// checkPlacement refuses negative IB ports, GID indices and CPUs, and
+// device names or a JSONDir that would split the command line.
 func (o Options) checkPlacement() error {
-	for _, cpus := range []struct {
-		name string
-		v    []int
-	}{{"ServerCPUs", o.ServerCPUs}, {"ClientCPUs", o.ClientCPUs}} {
-		for _, c := range cpus.v {
+	for _, role := range []Role{Server, Client} {
+		e, name := o.End(role), endName(role)
+		if e.IBPort < 0 {
+			return optionsErr(name+".IBPort", "negative value %d", e.IBPort)
+		}
+		if e.GIDIndex != nil && *e.GIDIndex < 0 {
+			return optionsErr(name+".GIDIndex", "negative GID index %d", *e.GIDIndex)
+		}
+		for _, c := range e.CPUs {
 			if c < 0 {
-				return optionsErr(cpus.name, "negative CPU %d", c)
+				return optionsErr(name+".CPUs", "negative CPU %d", c)
 			}
 		}
+		if strings.HasPrefix(e.Device, "-") || strings.ContainsAny(e.Device, "\x00 \t\n") {
+			return optionsErr(name+".Device", "%q: device names cannot start with - or hold spaces or NUL", e.Device)
+		}
 	}
-	if strings.ContainsAny(o.Device+o.ClientDevice+o.JSONDir, "\x00 \t\n") {
-		return optionsErr("Device", "device names and JSONDir cannot hold spaces or NUL")
+	if strings.ContainsAny(o.JSONDir, "\x00 \t\n") {
+		return optionsErr("JSONDir", "JSONDir cannot hold spaces or NUL")
 	}
 	return nil
+}
+
+// endName is the Options field of a role's End: "Server", "Client".
+func endName(role Role) string {
+	if role == Server {
+		return "Server"
+	}
+	return "Client"
 }
 
 // checkExtra refuses extra flags that repeat a flag Options gives, and,
@@ -449,32 +468,23 @@ func (o Options) checkPlacement() error {
 func (o Options) checkExtra() error {
 	// Extra flags must not repeat a flag Options gives: perftest 23.04+
 	// refuses duplicates, older ones take the last.
-	given := map[string]bool{}
-	for _, a := range o.owned() {
-		if n := flagName(a); n != "" {
-			given[n] = true
-		}
-	}
-	given["-d"], given["-i"], given["-x"] = true, true, true
 	for _, a := range o.Extra {
-		if n := flagName(a); n != "" && given[n] {
-			return optionsErr("Extra", "%s is already given by Options", a)
+		if f, ok := lookupFlag(a); ok && f.modelled() && (f.end || len(f.emit(&o, Server)) > 0) {
+			return optionsErr("Extra", "%s is already given by Options (%s)", a, f.Field)
 		}
 	}
-	for _, side := range []struct {
-		name string
-		v    []string
-	}{{"ServerExtra", o.ServerExtra}, {"ClientExtra", o.ClientExtra}} {
-		for _, a := range side.v {
-			n := flagName(a)
-			if n == "" {
-				continue
-			}
-			if !o.AllowAsymmetric && slices.Contains(symmetricFlags, n) {
-				return optionsErr(side.name, "%s must be the same on both sides: put it in Options or Extra", a)
-			}
-			if !o.AllowAsymmetric && given[n] {
-				return optionsErr(side.name, "%s is already given by Options", a)
+	if o.AllowAsymmetric {
+		return nil
+	}
+	for _, role := range []Role{Server, Client} {
+		for _, a := range o.End(role).Extra {
+			f, ok := lookupFlag(a)
+			switch {
+			case !ok:
+			case f.Symmetric:
+				return optionsErr(endName(role)+".Extra", "%s must be the same on both sides: put it in Options or Extra", a)
+			case f.modelled() && len(f.emit(&o, role)) > 0:
+				return optionsErr(endName(role)+".Extra", "%s is already given by Options (%s)", a, f.Field)
 			}
 		}
 	}
@@ -489,69 +499,6 @@ func (o Options) port() int {
 	return o.Port
 }
 
-// common returns the flags that are the same on both sides, in a fixed
-// order: those of the fields, then Extra.
-func (o Options) common() []string { return append(o.owned(), o.Extra...) }
-
-// owned returns the flags Options' fields give to both sides.
-func (o Options) owned() []string {
-	var a []string
-	if o.NoFreqCheck {
-		a = append(a, "-F")
-	}
-	if o.Connection != "" {
-		a = append(a, "-c", o.Connection)
-	}
-	if o.AllSizes {
-		a = append(a, "-a")
-	}
-	if o.Size > 0 {
-		a = append(a, "-s", strconv.Itoa(o.Size))
-	}
-	if o.Iterations > 0 {
-		a = append(a, "-n", strconv.Itoa(o.Iterations))
-	}
-	if o.Duration > 0 {
-		a = append(a, "-D", strconv.Itoa(int(o.Duration/time.Second)))
-	}
-	if o.QPs > 0 {
-		a = append(a, "-q", strconv.Itoa(o.QPs))
-	}
-	if o.MTU > 0 {
-		a = append(a, "-m", strconv.Itoa(o.MTU))
-	}
-	if o.Bidirectional {
-		a = append(a, "-b")
-	}
-	if o.TXDepth > 0 {
-		a = append(a, "-t", strconv.Itoa(o.TXDepth))
-	}
-	if o.RXDepth > 0 {
-		a = append(a, "-r", strconv.Itoa(o.RXDepth))
-	}
-	if o.InlineSize > 0 {
-		a = append(a, "-I", strconv.Itoa(o.InlineSize))
-	}
-	if o.QPTimeout > 0 {
-		a = append(a, "-u", strconv.Itoa(o.QPTimeout))
-	}
-	if o.RDMACM {
-		a = append(a, "-R")
-	}
-	if o.ReportGbits {
-		a = append(a, "--report_gbits")
-	}
-	return append(a, "-p", strconv.Itoa(o.port()))
-}
-
-// device returns the -d of a side.
-func (o Options) device(role Role) string {
-	if role == Client && o.ClientDevice != "" {
-		return o.ClientDevice
-	}
-	return o.Device
-}
-
 // JSONFile returns the --out_json_file of a side:
 // JSONDir/perftest-PORT-ROLE.json.
 func (o Options) JSONFile(role Role) string {
@@ -562,82 +509,43 @@ func (o Options) JSONFile(role Role) string {
 	return strings.TrimSuffix(dir, "/") + "/perftest-" + strconv.Itoa(o.port()) + "-" + string(role) + ".json"
 }
 
-// argv builds one side's command line; gid < 0 gives no -x. The client
-// gets serverAddr last.
-func (o Options) argv(role Role, serverAddr string, gid int) []string {
-	a := []string{o.Test.Program()}
-	if d := o.device(role); d != "" {
-		a = append(a, "-d", d)
-	}
-	if o.IBPort > 0 {
-		a = append(a, "-i", strconv.Itoa(o.IBPort))
-	}
-	if gid >= 0 {
-		a = append(a, "-x", strconv.Itoa(gid))
-	}
-	a = append(a, o.common()...)
-	if role == Server {
-		a = append(a, o.ServerExtra...)
-	} else {
-		a = append(a, o.ClientExtra...)
-	}
-	if o.JSON {
-		a = append(a, "--out_json", "--out_json_file="+o.JSONFile(role))
-	}
-	if role == Client {
-		a = append(a, serverAddr)
-	}
-	return a
-}
-
-// CPUs returns the CPUs a side is pinned to (ServerCPUs or ClientCPUs),
-// which RunPair gives the side's host.Cmd.
+// CPUs returns the CPUs a side is pinned to (its End's CPUs), which
+// RunPair gives the side's host.Cmd.
 //
 // Similar to: taskset -c 2,3 ib_send_bw ...
-func (o Options) CPUs(role Role) []int {
-	if role == Server {
-		return o.ServerCPUs
-	}
-	return o.ClientCPUs
-}
-
-// ErrGIDChooser means Argv was asked for a command line while Options.GID
-// must run to choose the index: use RunPair, or pass a GIDIndex.
-var ErrGIDChooser = errors.New("perftest: the GID index needs its chooser to run (use RunPair or a GIDIndex)")
+func (o Options) CPUs(role Role) []int { return o.End(role).CPUs }
 
 // ServerArgv returns the server's command line: the client's without the
-// address. Options.GID must be nil or a GIDIndex.
+// address (and with the server's End).
 //
 // Similar to: ib_send_bw -d rxe0 -x 1 -F -n 1000 -p 18515
-func (o Options) ServerArgv() ([]string, error) { return o.staticArgv(Server, "") }
-
-// ClientArgv returns the client's command line, which connects to
-// serverAddr. Options.GID must be nil or a GIDIndex.
-//
-// Similar to: ib_send_bw -d rxe0 -x 1 -F -n 1000 -p 18515 198.18.80.1
-func (o Options) ClientArgv(serverAddr string) ([]string, error) {
-	if serverAddr == "" || strings.HasPrefix(serverAddr, "-") || strings.ContainsAny(serverAddr, " \t\n\x00") {
-		return nil, optionsErr("serverAddr", "%q is not a host name or address", serverAddr)
-	}
-	return o.staticArgv(Client, serverAddr)
-}
-
-func (o Options) staticArgv(role Role, addr string) ([]string, error) {
+func (o Options) ServerArgv() ([]string, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	gid := -1
-	switch g := o.GID.(type) {
-	case nil:
-	case GIDIndex:
-		if g < 0 {
-			return nil, optionsErr("GID", "negative GID index %d", int(g))
-		}
-		gid = int(g)
-	default:
-		return nil, ErrGIDChooser
+	return o.argv(Server, ""), nil
+}
+
+// ClientArgv returns the client's command line, which connects to
+// serverAddr.
+//
+// Similar to: ib_send_bw -d rxe0 -x 1 -F -n 1000 -p 18515 198.18.80.1
+func (o Options) ClientArgv(serverAddr string) ([]string, error) {
+	if err := checkAddr(serverAddr); err != nil {
+		return nil, err
 	}
-	return o.argv(role, addr, gid), nil
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	return o.argv(Client, serverAddr), nil
+}
+
+// checkAddr refuses a server address that is not one word.
+func checkAddr(serverAddr string) error {
+	if serverAddr == "" || strings.HasPrefix(serverAddr, "-") || strings.ContainsAny(serverAddr, " \t\n\x00") {
+		return optionsErr("serverAddr", "%q is not a host name or address", serverAddr)
+	}
+	return nil
 }
 
 // Deadline estimates how long a pair with these options may take before

@@ -3,6 +3,7 @@ package perftest
 import (
 	"errors"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -37,18 +38,18 @@ func TestArgvExact(t *testing.T) {
 		server, client string
 	}{
 		{
-			Options{Test: SendBW, Device: "rxe0", GID: GIDIndex(3), NoFreqCheck: true, Iterations: 10000, ReportGbits: true},
+			Options{Test: SendBW, Server: End{Device: "rxe0", GIDIndex: new(3)}, Client: End{Device: "rxe0", GIDIndex: new(3)}, NoFreqCheck: true, Iterations: 10000, ReportGbits: true},
 			"ib_send_bw -d rxe0 -x 3 -F -n 10000 --report_gbits -p 18515",
 			"ib_send_bw -d rxe0 -x 3 -F -n 10000 --report_gbits -p 18515 198.18.80.1",
 		},
 		{
-			Options{Test: WriteBW, Device: "rxe0", ClientDevice: "rxe1", IBPort: 1, Duration: 5 * time.Second, QPs: 4, Bidirectional: true,
-				Connection: UC, MTU: 1024, TXDepth: 64, RXDepth: 32, InlineSize: 64, Port: 18600, ServerCPUs: []int{2, 3}, ClientCPUs: []int{1}},
-			"ib_write_bw -d rxe0 -i 1 -c UC -D 5 -q 4 -m 1024 -b -t 64 -r 32 -I 64 -p 18600",
-			"ib_write_bw -d rxe1 -i 1 -c UC -D 5 -q 4 -m 1024 -b -t 64 -r 32 -I 64 -p 18600 198.18.80.1",
+			Options{Test: WriteBW, Server: End{Device: "rxe0", IBPort: 1, GIDIndex: new(0), CPUs: []int{2, 3}}, Client: End{Device: "rxe1", IBPort: 2, GIDIndex: new(5), CPUs: []int{1}},
+				Duration: 5 * time.Second, QPs: 4, Bidirectional: true, Connection: UC, MTU: 1024, TXDepth: 64, RXDepth: 32, InlineSize: 64, Port: 18600},
+			"ib_write_bw -d rxe0 -i 1 -x 0 -c UC -D 5 -q 4 -m 1024 -b -t 64 -r 32 -I 64 -p 18600",
+			"ib_write_bw -d rxe1 -i 2 -x 5 -c UC -D 5 -q 4 -m 1024 -b -t 64 -r 32 -I 64 -p 18600 198.18.80.1",
 		},
 		{
-			Options{Test: ReadLat, AllSizes: true, RDMACM: true, JSON: true, JSONDir: "/run/x", Extra: []string{"-u", "16"}, ClientExtra: []string{"--output=latency"}},
+			Options{Test: ReadLat, AllSizes: true, RDMACM: true, JSON: true, JSONDir: "/run/x", Extra: []string{"-u", "16"}, Client: End{Extra: []string{"--output=latency"}}},
 			"ib_read_lat -a -R -p 18515 -u 16 --out_json --out_json_file=/run/x/perftest-18515-server.json",
 			"ib_read_lat -a -R -p 18515 -u 16 --output=latency --out_json --out_json_file=/run/x/perftest-18515-client.json 198.18.80.1",
 		},
@@ -75,14 +76,32 @@ func TestArgvExact(t *testing.T) {
 	}
 }
 
+// randomEnd draws an End over every field that reaches the command line.
+func randomEnd(r *rand.Rand, extras ...[]string) End {
+	pick := func(vals ...int) int { return vals[r.IntN(len(vals))] }
+	e := End{Device: []string{"", "rxe0", "mlx5_0"}[r.IntN(3)], IBPort: pick(0, 1, 2)}
+	if r.IntN(2) == 0 {
+		e.GIDIndex = new(pick(0, 1, 3))
+	}
+	if r.IntN(3) == 0 {
+		e.CPUs = [][]int{{0}, {1, 2}, {0, 1, 2, 3, 6}}[r.IntN(3)]
+	}
+	if len(extras) > 0 {
+		e.Extra = extras[r.IntN(len(extras))]
+	}
+	return e
+}
+
 // randomOptions draws Options over every field that reaches the command
-// line; many draws are invalid and are skipped by the caller.
+// line; many draws are invalid and are skipped by the caller. The ends
+// draw their Extra from disjoint sets of one-side flags Options has no
+// field for, so that reading the pair back is exact.
 func randomOptions(r *rand.Rand) Options {
 	pick := func(vals ...int) int { return vals[r.IntN(len(vals))] }
 	o := Options{
 		Test:          Tests()[r.IntN(8)],
-		Device:        []string{"", "rxe0", "mlx5_0"}[r.IntN(3)],
-		IBPort:        pick(0, 1, 2),
+		Server:        randomEnd(r, nil, []string{"-e"}, []string{"-l", "4"}),
+		Client:        randomEnd(r, nil, []string{"--output=bandwidth"}, []string{"-S", "3"}, []string{"-N", "-Q", "8"}),
 		Iterations:    pick(0, 0, 5, 200, 1000),
 		Size:          pick(0, 0, 2, 8, 4096, 65536),
 		AllSizes:      r.IntN(4) == 0,
@@ -96,23 +115,29 @@ func randomOptions(r *rand.Rand) Options {
 		TXDepth:       pick(0, 16),
 		RXDepth:       pick(0, 32),
 		InlineSize:    pick(0, 0, 64),
+		QPTimeout:     pick(0, 0, 14, 22),
 		NoFreqCheck:   r.IntN(2) == 0,
+		JSON:          r.IntN(4) == 0,
+	}
+	if o.JSON && r.IntN(2) == 0 {
+		o.JSONDir = "/run/rocekit"
 	}
 	if r.IntN(3) == 0 {
 		o.Duration = time.Duration(pick(1, 2, 5)) * time.Second
 	}
-	if r.IntN(2) == 0 {
-		o.GID = GIDIndex(pick(0, 1, 3))
-	}
 	if r.IntN(4) == 0 {
-		o.Extra = []string{"-u", "16"}
+		o.Extra = [][]string{{"-T", "106"}, {"--cpu_util"}, {"-w", "10", "--no_enhanced_reorder"}}[r.IntN(3)]
+	}
+	if r.IntN(2) == 0 {
+		o.Client = o.Server // one host, or two alike
 	}
 	return o
 }
 
 // TestArgvSymmetry is the property of Options: for every test kind and
 // every valid combination, the server's argv is the client's without the
-// server address, which is the client's last word.
+// server address, which is the client's last word, when both ends are
+// alike; and no command line has a flag twice.
 func TestArgvSymmetry(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	valid := map[Test]int{}
@@ -130,7 +155,8 @@ func TestArgvSymmetry(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c[len(c)-1] != "198.18.80.1" || !slices.Equal(s, c[:len(c)-1]) {
+		same := reflect.DeepEqual(o.Server, o.Client) && !o.JSON // the JSON file names the role
+		if c[len(c)-1] != "198.18.80.1" || same && !slices.Equal(s, c[:len(c)-1]) {
 			t.Fatalf("%+v:\nserver %q\nclient %q", o, s, c)
 		}
 		if s[0] != o.Test.Program() {
@@ -190,15 +216,23 @@ func TestValidate(t *testing.T) {
 		{"UD size over MTU", Options{Test: SendBW, Connection: UD, MTU: 1024, Size: 4096}, "Size"},
 		{"inline on read", Options{Test: ReadBW, InlineSize: 64}, "InlineSize"},
 		{"inline too big", Options{Test: SendBW, InlineSize: 2048}, "InlineSize"},
-		{"negative cpu", Options{Test: SendBW, ClientCPUs: []int{-1}}, "ClientCPUs"},
-		{"device with space", Options{Test: SendBW, Device: "rxe 0"}, "Device"},
+		{"negative cpu", Options{Test: SendBW, Client: End{CPUs: []int{-1}}}, "Client.CPUs"},
+		{"negative ib port", Options{Test: SendBW, Server: End{IBPort: -1}}, "Server.IBPort"},
+		{"negative gid", Options{Test: SendBW, Server: End{GIDIndex: new(-1)}}, "Server.GIDIndex"},
+		{"device as option", Options{Test: SendBW, Client: End{Device: "-x"}}, "Client.Device"},
+		{"json dir with space", Options{Test: SendBW, JSON: true, JSONDir: "/a b"}, "JSONDir"},
+		{"device with space", Options{Test: SendBW, Server: End{Device: "rxe 0"}}, "Server.Device"},
 		{"extra repeats -n", Options{Test: SendBW, Iterations: 100, Extra: []string{"-n", "5"}}, "Extra"},
 		{"extra repeats -p", Options{Test: SendBW, Extra: []string{"--port=1"}}, "Extra"},
 		{"extra repeats -x", Options{Test: SendBW, Extra: []string{"-x", "1"}}, "Extra"},
-		{"server-only -s", Options{Test: SendBW, ServerExtra: []string{"-s", "4096"}}, "ServerExtra"},
-		{"client-only --report_gbits", Options{Test: SendBW, ClientExtra: []string{"--report_gbits"}}, "ClientExtra"},
-		{"client-only -u", Options{Test: SendBW, ClientExtra: []string{"-u", "20"}}, ""},
-		{"asymmetric allowed", Options{Test: SendBW, ServerExtra: []string{"-s", "4096"}, AllowAsymmetric: true}, ""},
+		{"extra repeats -d", Options{Test: SendBW, Extra: []string{"-d", "rxe0"}}, "Extra"},
+		{"extra -u unset", Options{Test: SendBW, Extra: []string{"-u", "16"}}, ""},
+		{"server-only -s", Options{Test: SendBW, Server: End{Extra: []string{"-s", "4096"}}}, "Server.Extra"},
+		{"client-only -n given", Options{Test: SendBW, Iterations: 100, Client: End{Extra: []string{"-n", "50"}}}, "Client.Extra"},
+		{"client-only -x", Options{Test: SendBW, Client: End{GIDIndex: new(1), Extra: []string{"--gid-index=2"}}}, "Client.Extra"},
+		{"client-only --report_gbits", Options{Test: SendBW, Client: End{Extra: []string{"--report_gbits"}}}, "Client.Extra"},
+		{"client-only -u", Options{Test: SendBW, Client: End{Extra: []string{"-u", "20"}}}, ""},
+		{"asymmetric allowed", Options{Test: SendBW, Server: End{Extra: []string{"-s", "4096"}}, AllowAsymmetric: true}, ""},
 	} {
 		err := c.o.Validate()
 		if c.field == "" {
@@ -215,11 +249,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestArgvErrors(t *testing.T) {
-	o := Options{Test: SendBW, GID: GIDChooserFunc(nil)}
-	if _, err := o.ServerArgv(); !errors.Is(err, ErrGIDChooser) {
-		t.Errorf("chooser: %v", err)
-	}
-	if _, err := (Options{Test: SendBW, GID: GIDIndex(-1)}).ServerArgv(); !errors.Is(err, ErrInvalidOptions) {
+	if _, err := (Options{Test: SendBW, Client: End{GIDIndex: new(-1)}}).ServerArgv(); !errors.Is(err, ErrInvalidOptions) {
 		t.Errorf("negative GID: %v", err)
 	}
 	for _, addr := range []string{"", "-x", "a b"} {

@@ -43,7 +43,7 @@ var (
 type PairError struct {
 	// Side is "server", "client", or "" when the pair as a whole failed.
 	Side Role
-	// Stage is where it failed: "gid", "port", "start", "listen", "run",
+	// Stage is where it failed: "port", "start", "listen", "run",
 	// "headers", or "result" when both sides exited 0 and one printed no
 	// result (Err is then Result.NoResult's *ParseError: errors.Is(err,
 	// ErrNoResult)).
@@ -222,11 +222,9 @@ func RunPair(ctx context.Context, serverRunner, clientRunner host.Runner, server
 
 	runCtx, cancel := context.WithTimeoutCause(ctx, pr.Deadline, ErrPairTimeout)
 	defer cancel()
-	if err := pr.chooseGIDs(runCtx, serverRunner, clientRunner); err != nil {
-		return pr, err
-	}
-	pr.Server.Argv = opts.argv(Server, "", pr.Server.GIDIndex)
-	pr.Client.Argv = opts.argv(Client, serverAddr, pr.Client.GIDIndex)
+	pr.Server.GIDIndex, pr.Client.GIDIndex = opts.Server.gid(), opts.Client.gid()
+	pr.Server.Argv = opts.argv(Server, "")
+	pr.Client.Argv = opts.argv(Client, serverAddr)
 	pr.Server.CPUs, pr.Client.CPUs = opts.CPUs(Server), opts.CPUs(Client)
 
 	srv, srvStart, err := pr.startServer(runCtx, serverRunner)
@@ -259,33 +257,11 @@ func checkPairArgs(serverRunner, clientRunner host.Runner, serverAddr string, op
 	if err := opts.Validate(); err != nil {
 		return err
 	}
-	if serverAddr == "" || strings.HasPrefix(serverAddr, "-") || strings.ContainsAny(serverAddr, " \t\n\x00") {
-		return optionsErr("serverAddr", "%q is not a host name or address", serverAddr)
+	if err := checkAddr(serverAddr); err != nil {
+		return err
 	}
 	if serverRunner == nil || clientRunner == nil {
 		return optionsErr("Runner", "nil runner")
-	}
-	return nil
-}
-
-// chooseGIDs asks Options.GID for each side's GID index.
-func (pr *PairResult) chooseGIDs(ctx context.Context, serverRunner, clientRunner host.Runner) error {
-	opts := pr.Options
-	if opts.GID == nil {
-		return nil
-	}
-	for _, s := range []struct {
-		side *Side
-		r    host.Runner
-	}{{&pr.Server, serverRunner}, {&pr.Client, clientRunner}} {
-		idx, err := opts.GID.ChooseGID(ctx, s.r, opts.device(s.side.Role), max(opts.IBPort, 1))
-		if err == nil && idx < 0 {
-			err = fmt.Errorf("negative GID index %d", idx)
-		}
-		if err != nil {
-			return &PairError{Side: s.side.Role, Stage: "gid", Err: err}
-		}
-		s.side.GIDIndex = idx
 	}
 	return nil
 }
@@ -479,6 +455,8 @@ func (pr *PairResult) finish(s *Side, p *host.Process, started time.Time, waitEr
 	s.Result, s.ParseErr = ParseOutput(s.Stdout, s.Stderr)
 	if s.Result != nil {
 		s.Result.Argv = append([]string(nil), s.Argv...)
+		opts := pr.Options
+		s.Result.Options = &opts
 	}
 }
 

@@ -86,20 +86,21 @@ func labRXE(t *testing.T) context.Context {
 	return ctx
 }
 
-// rxeGID is the automatic GID choice a caller wires in: the rxe package
-// reads the side's table and selects as perftest would. (Local only: the
-// runner is where a remote caller would read the table instead.)
-var rxeGID = perftest.GIDChooserFunc(func(ctx context.Context, r host.Runner, dev string, port int) (int, error) {
-	table, err := rxe.Root{}.GIDTable(dev, port)
+// labEnd is the lab's rxe device with the GID index the rxe package
+// selects on it, as perftest would: what a caller reads on each end's host
+// before the pair.
+func labEnd(t *testing.T) perftest.End {
+	t.Helper()
+	table, err := rxe.Root{}.GIDTable(labDevice, 1)
 	if err != nil {
-		return 0, err
+		t.Fatal(err)
 	}
 	sel, err := rxe.SelectGID(table, rxe.SelectOptions{})
 	if err != nil {
-		return 0, err
+		t.Fatal(err)
 	}
-	return sel.Entry.Index, nil
-})
+	return perftest.End{Device: labDevice, GIDIndex: new(sel.Entry.Index)}
+}
 
 // leftover lists processes whose command line holds the pair's port
 // flag: nothing of a pair may survive RunPair.
@@ -130,7 +131,7 @@ func TestLabPairLoopback(t *testing.T) {
 	r := host.Local{}
 	for i, tt := range []perftest.Test{perftest.SendBW, perftest.WriteBW, perftest.ReadBW, perftest.SendLat, perftest.WriteLat, perftest.ReadLat} {
 		t.Run(tt.String(), func(t *testing.T) {
-			o := perftest.Options{Test: tt, Device: labDevice, GID: rxeGID, Iterations: 200, NoFreqCheck: true,
+			o := perftest.Options{Test: tt, Server: labEnd(t), Client: labEnd(t), Iterations: 200, NoFreqCheck: true,
 				Port: 18710 + i, ReportGbits: !tt.Latency()}
 			pr, err := perftest.RunPair(ctx, r, r, labAddr, o)
 			if err != nil {
@@ -175,7 +176,7 @@ func TestLabPairLoopback(t *testing.T) {
 	}
 	// Repeat: fresh pairs, one result each.
 	t.Run("Repeat", func(t *testing.T) {
-		o := perftest.Options{Test: perftest.SendLat, Device: labDevice, GID: rxeGID, Iterations: 100, NoFreqCheck: true, Port: 18730}
+		o := perftest.Options{Test: perftest.SendLat, Server: labEnd(t), Client: labEnd(t), Iterations: 100, NoFreqCheck: true, Port: 18730}
 		prs, err := perftest.Repeat(ctx, 3, r, r, labAddr, o)
 		if err != nil || len(prs) != 3 {
 			t.Fatalf("Repeat: %d results, %v", len(prs), err)
@@ -199,8 +200,9 @@ func TestLabPairLoopback(t *testing.T) {
 func TestLabPairMismatch(t *testing.T) {
 	labtest.Guest(t)
 	ctx := labRXE(t)
-	o := perftest.Options{Test: perftest.SendBW, Device: labDevice, GID: rxeGID, Iterations: 200, NoFreqCheck: true, Port: 18740,
-		AllowAsymmetric: true, ServerExtra: []string{"-s", "65536"}, ClientExtra: []string{"-s", "4096"}, Timeout: 2 * time.Minute}
+	o := perftest.Options{Test: perftest.SendBW, Server: labEnd(t), Client: labEnd(t), Iterations: 200, NoFreqCheck: true, Port: 18740,
+		AllowAsymmetric: true, Timeout: 2 * time.Minute}
+	o.Server.Extra, o.Client.Extra = []string{"-s", "65536"}, []string{"-s", "4096"}
 	start := time.Now()
 	pr, err := perftest.RunPair(ctx, host.Local{}, host.Local{}, labAddr, o)
 	t.Logf("mismatched pair after %v: %v; mismatches %v", time.Since(start).Round(time.Millisecond), err, pr.Mismatches)
@@ -230,7 +232,7 @@ func TestLabPairFailures(t *testing.T) {
 	t.Run("NoServer", func(t *testing.T) {
 		// The client connects to an address nobody has; the server
 		// waits in accept() and is killed once the client has failed.
-		o := perftest.Options{Test: perftest.SendBW, Device: labDevice, GID: rxeGID, Iterations: 200, NoFreqCheck: true, Port: 18750, Timeout: time.Minute}
+		o := perftest.Options{Test: perftest.SendBW, Server: labEnd(t), Client: labEnd(t), Iterations: 200, NoFreqCheck: true, Port: 18750, Timeout: time.Minute}
 		start := time.Now()
 		pr, err := perftest.RunPair(ctx, r, r, labNoHost, o)
 		el := time.Since(start)
@@ -257,7 +259,7 @@ func TestLabPairFailures(t *testing.T) {
 		}
 		defer ln.Close()
 		start := time.Now()
-		_, err = perftest.RunPair(ctx, r, r, labAddr, perftest.Options{Test: perftest.WriteBW, Device: labDevice, Port: 18760})
+		_, err = perftest.RunPair(ctx, r, r, labAddr, perftest.Options{Test: perftest.WriteBW, Server: perftest.End{Device: labDevice}, Client: perftest.End{Device: labDevice}, Port: 18760})
 		if !errors.Is(err, perftest.ErrPortBusy) || time.Since(start) > time.Second {
 			t.Fatalf("err %v after %v, want ErrPortBusy at once", err, time.Since(start))
 		}
@@ -265,7 +267,7 @@ func TestLabPairFailures(t *testing.T) {
 
 	t.Run("NoDevice", func(t *testing.T) {
 		start := time.Now()
-		pr, err := perftest.RunPair(ctx, r, r, labAddr, perftest.Options{Test: perftest.SendLat, Device: "nosuchdev", Port: 18770, NoFreqCheck: true})
+		pr, err := perftest.RunPair(ctx, r, r, labAddr, perftest.Options{Test: perftest.SendLat, Server: perftest.End{Device: "nosuchdev"}, Client: perftest.End{Device: "nosuchdev"}, Port: 18770, NoFreqCheck: true})
 		el := time.Since(start)
 		t.Logf("no device: %v after %v", err, el.Round(time.Millisecond))
 		if !errors.Is(err, &perftest.Error{Kind: perftest.KindDeviceNotFound}) || pr.Client.Started || el > 15*time.Second {

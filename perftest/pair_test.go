@@ -70,7 +70,8 @@ func TestRunPairFixture(t *testing.T) {
 				sOut, sErr := pairFixture(t, suite, c.name, "server")
 				cOut, cErr := pairFixture(t, suite, c.name, "client")
 				o := c.o
-				o.Device, o.GID, o.NoFreqCheck, o.Port = "rxe0", GIDIndex(1), true, 18600
+				o.Server, o.NoFreqCheck, o.Port = End{Device: "rxe0", GIDIndex: new(1)}, true, 18600
+				o.Client = o.Server
 				srvF, cliF := fakePair(o.Test.Program(), 18600,
 					host.FakeScript{Stdout: sOut, Stderr: sErr, Delay: fakeServerLife, ListenDelay: 20 * time.Millisecond},
 					host.FakeScript{Stdout: cOut, Stderr: cErr, Delay: 30 * time.Millisecond})
@@ -121,7 +122,7 @@ func TestRunPairFailures(t *testing.T) {
 			sOut, sErr := pairFixture(t, suite, "send-bw-nosuchdev", "server")
 			srvF, cliF := fakePair("ib_send_bw", DefaultPort, host.FakeScript{Stdout: sOut, Stderr: sErr, ExitCode: 1}, host.FakeScript{})
 			start := time.Now()
-			_, err := RunPair(testCtx(t), srvF, cliF, "198.18.0.1", Options{Test: SendBW, Device: "nosuchdev", ClientGrace: fastGrace, ServerGrace: fastGrace})
+			_, err := RunPair(testCtx(t), srvF, cliF, "198.18.0.1", Options{Test: SendBW, Server: End{Device: "nosuchdev"}, ClientGrace: fastGrace, ServerGrace: fastGrace})
 			wantPairError(t, err, Server, "listen", KindDeviceNotFound)
 			if !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("%v does not match fs.ErrNotExist", err)
@@ -136,7 +137,7 @@ func TestRunPairFailures(t *testing.T) {
 		t.Run(suite+"/bad-gid", func(t *testing.T) {
 			sOut, sErr := pairFixture(t, suite, "send-bw-bad-gid", "server")
 			srvF, cliF := fakePair("ib_send_bw", DefaultPort, host.FakeScript{Stdout: sOut, Stderr: sErr, ExitCode: 1}, host.FakeScript{})
-			_, err := RunPair(testCtx(t), srvF, cliF, "198.18.0.1", Options{Test: SendBW, GID: GIDIndex(99), ClientGrace: fastGrace, ServerGrace: fastGrace})
+			_, err := RunPair(testCtx(t), srvF, cliF, "198.18.0.1", Options{Test: SendBW, Server: End{GIDIndex: new(99)}, Client: End{GIDIndex: new(99)}, ClientGrace: fastGrace, ServerGrace: fastGrace})
 			wantPairError(t, err, Server, "listen", KindGIDIndex)
 		})
 		t.Run(suite+"/noserver", func(t *testing.T) {
@@ -282,14 +283,14 @@ func TestRunPairMissingBinary(t *testing.T) {
 	}
 }
 
-// TestRunPairCPUs: ServerCPUs and ClientCPUs reach each side's host.Cmd,
+// TestRunPairCPUs: each End's CPUs reach each side's host.Cmd,
 // and the argv stays the program's own, so a strict Fake finds its script.
 func TestRunPairCPUs(t *testing.T) {
 	sOut, sErr := pairFixture(t, "trixie", "read-bw", "server")
 	cOut, cErr := pairFixture(t, "trixie", "read-bw", "client")
 	srvF, cliF := fakePair("ib_read_bw", DefaultPort, host.FakeScript{Stdout: sOut, Stderr: sErr, Delay: fakeServerLife},
 		host.FakeScript{Stdout: cOut, Stderr: cErr})
-	pr, err := RunPair(testCtx(t), srvF, cliF, "h", Options{Test: ReadBW, ServerCPUs: []int{0, 1}, ClientCPUs: []int{1}})
+	pr, err := RunPair(testCtx(t), srvF, cliF, "h", Options{Test: ReadBW, Server: End{CPUs: []int{0, 1}}, Client: End{CPUs: []int{1}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,41 +345,29 @@ func TestRunPairNotStarted(t *testing.T) {
 	}
 }
 
-// TestRunPairGIDChooser: the chooser runs once per side with its runner
-// and device, and its index reaches -x; its error stops the pair.
-func TestRunPairGIDChooser(t *testing.T) {
+// TestRunPairEnds: each End's device, IB port and GID index reach its own
+// side's argv and Side, and the Options as run reach each side's Result.
+func TestRunPairEnds(t *testing.T) {
 	srvF, cliF := fakePair("ib_send_bw", DefaultPort, host.FakeScript{Delay: fakeServerLife}, host.FakeScript{})
-	var calls atomic.Int32
-	choose := GIDChooserFunc(func(_ context.Context, r host.Runner, dev string, port int) (int, error) {
-		calls.Add(1)
-		if port != 1 {
-			t.Errorf("port %d", port)
-		}
-		switch {
-		case r == srvF && dev == "rxe0":
-			return 3, nil
-		case r == cliF && dev == "rxe1":
-			return 5, nil
-		}
-		t.Errorf("chooser called with %v %s", r, dev)
-		return 0, nil
-	})
-	o := Options{Test: SendBW, Device: "rxe0", ClientDevice: "rxe1", GID: choose}
+	o := Options{Test: SendBW, Server: End{Device: "rxe0", GIDIndex: new(3)}, Client: End{Device: "rxe1", IBPort: 2, GIDIndex: new(5)}}
 	pr, _ := RunPair(testCtx(t), srvF, cliF, "h", o)
-	if calls.Load() != 2 || pr.Server.GIDIndex != 3 || pr.Client.GIDIndex != 5 {
-		t.Fatalf("calls %d, gids %d %d", calls.Load(), pr.Server.GIDIndex, pr.Client.GIDIndex)
+	if pr.Server.GIDIndex != 3 || pr.Client.GIDIndex != 5 {
+		t.Fatalf("gids %d %d, want 3 5", pr.Server.GIDIndex, pr.Client.GIDIndex)
 	}
-	if !slices.Contains(srvF.Argvs()[0], "3") || !slices.Contains(cliF.Argvs()[0], "5") {
-		t.Errorf("argvs %q %q", srvF.Argvs(), cliF.Argvs())
+	if got := strings.Join(srvF.Argvs()[0], " "); got != "ib_send_bw -d rxe0 -x 3 -p 18515" {
+		t.Errorf("server argv %q", got)
 	}
-
-	fail := errors.New("no RoCE v2 GID")
-	o.GID = GIDChooserFunc(func(context.Context, host.Runner, string, int) (int, error) { return 0, fail })
-	srvF, cliF = fakePair("ib_send_bw", DefaultPort, host.FakeScript{}, host.FakeScript{})
-	_, err := RunPair(testCtx(t), srvF, cliF, "h", o)
-	var pe *PairError
-	if !errors.Is(err, fail) || !errors.As(err, &pe) || pe.Stage != "gid" || len(srvF.Calls()) != 0 {
-		t.Errorf("err %v", err)
+	if got := strings.Join(cliF.Argvs()[0], " "); got != "ib_send_bw -d rxe1 -i 2 -x 5 -p 18515 h" {
+		t.Errorf("client argv %q", got)
+	}
+	if pr.Client.Result == nil || pr.Client.Result.Options == nil || pr.Client.Result.Options.Client.Device != "rxe1" {
+		t.Errorf("client result options %+v", pr.Client.Result)
+	}
+	// No GID index: no -x, and the Side says -1.
+	srvF, cliF = fakePair("ib_send_bw", DefaultPort, host.FakeScript{Delay: fakeServerLife}, host.FakeScript{})
+	pr, _ = RunPair(testCtx(t), srvF, cliF, "h", Options{Test: SendBW})
+	if pr.Server.GIDIndex != -1 || slices.Contains(srvF.Argvs()[0], "-x") {
+		t.Errorf("gid %d, argv %q", pr.Server.GIDIndex, srvF.Argvs()[0])
 	}
 }
 

@@ -102,9 +102,11 @@ type Result struct {
 	// Warning: errors.As(w, &perftest.Warning{}) gives its kind and line.
 	Warnings []error
 	// Argv is the command line that printed the output, when RunPair ran
-	// it (the parsers leave it nil): report.FromPerftest reads the test
-	// options from it.
+	// it (the parsers leave it nil).
 	Argv []string
+	// Options are the pair's options as RunPair ran them (nil from the
+	// parsers): report.FromPerftest records them with the round.
+	Options *Options
 }
 
 // ReportBoth holds the extra sections of -b --report-both.

@@ -103,20 +103,11 @@ func soakOptions(opts Options, length time.Duration) (Options, error) {
 		return opts, optionsErr("Bidirectional", "perftest refuses --run_infinitely with -b on send tests")
 	case opts.Iterations > 0 || opts.AllSizes:
 		return opts, optionsErr("Iterations", "--run_infinitely runs by time: no -n or -a")
-	case slices.Contains(opts.Extra, "--run_infinitely") || slices.Contains(opts.ServerExtra, "--run_infinitely") || slices.Contains(opts.ClientExtra, "--run_infinitely"):
+	case slices.Contains(opts.Extra, "--run_infinitely") || slices.Contains(opts.Server.Extra, "--run_infinitely") || slices.Contains(opts.Client.Extra, "--run_infinitely"):
 		return opts, optionsErr("Extra", "RunSoak adds --run_infinitely itself")
 	}
 	if opts.Duration == 0 {
 		opts.Duration = DefaultSoakInterval
-	}
-	if g := opts.GID; g != nil {
-		// The chooser sees the caller's runners, not RunSoak's wrappers.
-		opts.GID = GIDChooserFunc(func(ctx context.Context, r host.Runner, device string, port int) (int, error) {
-			if s, ok := r.(*soakSide); ok {
-				r = s.Runner
-			}
-			return g.ChooseGID(ctx, r, device, port)
-		})
 	}
 	opts.Extra = append(slices.Clip(opts.Extra), "--run_infinitely")
 	if opts.Timeout == 0 {

@@ -22,7 +22,7 @@ func TestLabRunSoak(t *testing.T) {
 	for i, tt := range []perftest.Test{perftest.SendBW, perftest.WriteBW} {
 		t.Run(tt.String(), func(t *testing.T) {
 			port := 18730 + i
-			o := perftest.Options{Test: tt, Device: labDevice, GID: rxeGID, NoFreqCheck: true, Port: port,
+			o := perftest.Options{Test: tt, Server: labEnd(t), Client: labEnd(t), NoFreqCheck: true, Port: port,
 				ReportGbits: true, Duration: time.Second}
 			var mu sync.Mutex
 			var firstRow time.Time

@@ -56,7 +56,7 @@ func TestRunSoak(t *testing.T) {
 	srvF, cliF := fakePair("ib_send_bw", DefaultPort, host.FakeScript{Stdout: sOut, Hang: true}, host.FakeScript{Stdout: cOut, Hang: true})
 	var mu sync.Mutex
 	var seen []string
-	opts := Options{Test: SendBW, Device: "rxe0", GID: GIDIndex(1), NoFreqCheck: true, Duration: time.Second}
+	opts := Options{Test: SendBW, Server: End{Device: "rxe0", GIDIndex: new(1)}, Client: End{Device: "rxe0", GIDIndex: new(1)}, NoFreqCheck: true, Duration: time.Second}
 	sr, err := RunSoak(testCtx(t), srvF, cliF, "198.18.0.1", opts, 100*time.Millisecond, func(r Role, in Interim) {
 		mu.Lock()
 		seen = append(seen, fmt.Sprintf("%s %.2f", r, in.Row.Printed.Avg))

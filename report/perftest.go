@@ -1,8 +1,8 @@
 package report
 
 import (
+	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,12 +23,15 @@ import (
 //
 // The round's parameters come from the first header (test, device, qps,
 // connection, mtu, link_type, gid_index) and, for results RunPair made,
-// from the command line (argv, message_size, iterations, duration_sec,
+// from the options it ran (perftest.Result.Options, recorded whole in
+// Round.Perftest): argv, message_size, iterations, duration_sec,
 // qps_asked, mtu_asked, qp_timeout, connection_asked, all_sizes,
-// bidirectional); a repeat whose header differs, a
+// bidirectional. A result that has only its command line (Argv) is read
+// back with perftest's flag table. A repeat whose header differs, a
 // repeat that failed, and every parser warning become round warnings
-// ("repeat 2: ...", counted from 1 as the progress counts runs). Non-finite values are left out with a warning. The
-// error wraps ErrNoData when no repeat has a row.
+// ("repeat 2: ...", counted from 1 as the progress counts runs).
+// Non-finite values are left out with a warning. The error wraps
+// ErrNoData when no repeat has a row.
 //
 // Similar to: ib_send_bw ... | tail -2 | awk '{print $4}' >> results.txt
 func FromPerftest(name string, start time.Time, runs ...*perftest.Result) (Round, error) {
@@ -62,7 +65,36 @@ func FromPerftest(name string, start time.Time, runs ...*perftest.Result) (Round
 	}
 	r.Params = first
 	r.Metrics = set.ms
+	r.Perftest = firstOptions(runs)
 	return r, nil
+}
+
+// firstOptions are the options of the first result that has rows, or
+// nil.
+func firstOptions(runs []*perftest.Result) *perftest.Options {
+	for _, res := range runs {
+		if res == nil || len(res.BW) == 0 && len(res.Lat) == 0 && len(res.Values) == 0 {
+			continue
+		}
+		if o, ok := resultOptions(res); ok {
+			return &o
+		}
+		return nil
+	}
+	return nil
+}
+
+// resultOptions are the options a result ran with: RunPair's, or its
+// command line read back; false when it has neither.
+func resultOptions(res *perftest.Result) (perftest.Options, bool) {
+	if res.Options != nil {
+		return *res.Options, true
+	}
+	if len(res.Argv) == 0 {
+		return perftest.Options{}, false
+	}
+	c, _ := perftest.ParseCommand(res.Argv) // what reads is kept
+	return c.Options, true
 }
 
 func perftestParams(res *perftest.Result) []Param {
@@ -85,47 +117,84 @@ func perftestParams(res *perftest.Result) []Param {
 	if h.GIDIndex >= 0 && (h.Device != "" || h.LinkType != "") {
 		add("gid_index", strconv.Itoa(h.GIDIndex))
 	}
-	return append(ps, perftestArgvParams(res.Argv)...)
-}
-
-// perftestArgFlags are the options of a perftest command line that
-// FromPerftest records, by the parameter they become.
-var perftestArgFlags = []struct{ flag, long, param string }{
-	{"-s", "--size", "message_size"},
-	{"-n", "--iters", "iterations"},
-	{"-D", "--duration", "duration_sec"},
-	{"-q", "--qp", "qps_asked"},
-	{"-m", "--mtu", "mtu_asked"},
-	{"-u", "--qp-timeout", "qp_timeout"},
-	{"-c", "--connection", "connection_asked"},
-}
-
-// perftestArgvParams are the test options of the command line RunPair ran
-// (perftest.Result.Argv): the argv itself, -s, -n, -D, -q, -m, -u, -c,
-// and -a, -b as "true".
-func perftestArgvParams(argv []string) []Param {
-	if len(argv) == 0 {
-		return nil
+	if len(res.Argv) > 0 {
+		ps = append(ps, Param{"argv", strings.Join(res.Argv, " ")})
 	}
-	ps := []Param{{"argv", strings.Join(argv, " ")}}
-	for _, f := range perftestArgFlags {
-		for i, a := range argv {
-			if (a == f.flag || a == f.long) && i+1 < len(argv) {
-				ps = append(ps, Param{f.param, argv[i+1]})
-				break
-			}
-			if v, ok := strings.CutPrefix(a, f.long+"="); ok {
-				ps = append(ps, Param{f.param, v})
-				break
-			}
+	if o, ok := resultOptions(res); ok {
+		ps = append(ps, perftestOptionParams(o)...)
+	}
+	return ps
+}
+
+// perftestOptionParams are the test options of a round as parameters:
+// message_size (-s), iterations (-n), duration_sec (-D), qps_asked (-q),
+// mtu_asked (-m), qp_timeout (-u), connection_asked (-c), and all_sizes
+// (-a), bidirectional (-b) as "true"; those that are set, in that order
+// (the keys rounds were stored with before the options were recorded).
+func perftestOptionParams(o perftest.Options) []Param {
+	var ps []Param
+	num := func(k string, v int) {
+		if v > 0 {
+			ps = append(ps, Param{k, strconv.Itoa(v)})
 		}
 	}
-	for _, f := range []struct{ flag, long, param string }{{"-a", "--all", "all_sizes"}, {"-b", "--bidirectional", "bidirectional"}} {
-		if slices.Contains(argv, f.flag) || slices.Contains(argv, f.long) {
-			ps = append(ps, Param{f.param, "true"})
+	num("message_size", o.Size)
+	num("iterations", o.Iterations)
+	num("duration_sec", int(o.Duration/time.Second))
+	num("qps_asked", o.QPs)
+	num("mtu_asked", o.MTU)
+	num("qp_timeout", o.QPTimeout)
+	if o.Connection != "" {
+		ps = append(ps, Param{"connection_asked", o.Connection})
+	}
+	for _, b := range []struct {
+		k  string
+		on bool
+	}{{"all_sizes", o.AllSizes}, {"bidirectional", o.Bidirectional}} {
+		if b.on {
+			ps = append(ps, Param{b.k, "true"})
 		}
 	}
 	return ps
+}
+
+// ErrNoPerftestOptions means a round has no perftest options to read:
+// neither recorded ones nor a command line.
+var ErrNoPerftestOptions = errors.New("report: the round has no perftest options")
+
+// PerftestOptions returns the options a perftest round ran with:
+// Round.Perftest when it was recorded; for a round stored before, its
+// command lines read back with perftest's flag table (the fingerprint's
+// server and client, both ends; else the argv parameter, the client's
+// end only). The error wraps ErrNoPerftestOptions when there is neither,
+// or perftest.ErrCommand for a command line that does not read (what
+// read is returned).
+//
+// Similar to: jq .params rounds.jsonl, with the command line taken apart.
+func (r *Round) PerftestOptions() (perftest.Options, error) {
+	if r.Perftest != nil {
+		return *r.Perftest, nil
+	}
+	if fp := r.Fingerprint; fp != nil {
+		var srv, cli []string
+		for _, a := range fp.Argv {
+			switch a.Role {
+			case string(perftest.Server):
+				srv = a.Argv
+			case string(perftest.Client):
+				cli = a.Argv
+			}
+		}
+		if srv != nil && cli != nil {
+			o, _, err := perftest.ParsePair(srv, cli)
+			return o, err
+		}
+	}
+	if argv, ok := r.Param("argv"); ok {
+		c, err := perftest.ParseCommand(strings.Fields(argv))
+		return c.Options, err
+	}
+	return perftest.Options{}, fmt.Errorf("%w: %s", ErrNoPerftestOptions, r.Name)
 }
 
 // addPerftest adds the rows of one result and returns how many values were

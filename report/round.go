@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/bottleneck"
+	"github.com/rocekit/rocekit/perftest"
 )
 
 // Better says which direction of a metric is an improvement.
@@ -141,6 +142,11 @@ type Round struct {
 	// ToolSec it is the share of one core the measurer took from the host
 	// it measures (goal: at most 1 %). nil when not recorded.
 	SelfCPUSec map[string]float64 `json:"self_cpu_sec,omitempty"`
+
+	// Perftest are the options of a perftest round, both ends, as data
+	// (FromPerftest); nil for other rounds and for those stored before
+	// they were recorded, whose PerftestOptions reads their command lines.
+	Perftest *perftest.Options `json:"perftest,omitempty"`
 }
 
 // Efficiency returns ToolSec over DurationSec (0.93: the tools ran 93 % of

@@ -98,7 +98,7 @@ func TestFakePairTrials(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pr, err := perftest.RunPair(ctx(t), srv, cli, "198.18.0.1", perftest.Options{Test: perftest.SendBW, Port: 18600, ClientCPUs: []int{2}})
+		pr, err := perftest.RunPair(ctx(t), srv, cli, "198.18.0.1", perftest.Options{Test: perftest.SendBW, Port: 18600, Client: perftest.End{CPUs: []int{2}}})
 		if err != nil {
 			t.Fatal(err)
 		}

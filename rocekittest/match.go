@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/rocekit/rocekit/perftest"
 )
 
 // Program returns the program a command line runs and its arguments,
@@ -55,27 +57,19 @@ func skipOptions(argv []string, withValue []string) []string {
 	return argv
 }
 
-// perftestValueFlags are the perftest options that take a value.
-var perftestValueFlags = []string{
-	"-d", "-i", "-x", "-c", "-s", "-n", "-D", "-q", "-m", "-t", "-r", "-I", "-u", "-p",
-	"-S", "-Q", "-T", "-l", "-E", "-g", "-M", "-L", "-w", "-W", "-A", "-o", "-O", "-K", "-f", "-y",
-	"--ib-dev", "--ib-port", "--gid-index", "--connection", "--size", "--iters", "--duration",
-	"--qp", "--mtu", "--tx-depth", "--rx-depth", "--inline_size", "--qp-timeout", "--port",
-}
-
 // PerftestRole tells a perftest client from its server by its arguments
-// (after Program): the client's last argument is the server's address, a
-// word that is neither an option nor an option's value.
+// (after Program, or a whole argv that starts with the program), read with perftest's one flag table
+// (perftest.ParseArgs): the client's command line holds the server's
+// address, a word that is neither an option nor an option's value.
 //
 // Similar to: the difference between "ib_send_bw -d rxe0" and
 // "ib_send_bw -d rxe0 198.18.0.1".
 func PerftestRole(args []string) string {
-	n := len(args)
-	if n == 0 || strings.HasPrefix(args[n-1], "-") {
-		return "server"
+	if len(args) > 0 {
+		if _, ok := perftest.TestOf(args[0]); ok {
+			args = args[1:] // a whole argv, program first
+		}
 	}
-	if n >= 2 && slices.Contains(perftestValueFlags, args[n-2]) {
-		return "server"
-	}
-	return "client"
+	c, _ := perftest.ParseArgs(args) // the role is read even when a value is not
+	return string(c.Role)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/internal/warnjson"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
@@ -14,28 +13,12 @@ import (
 )
 
 // PerftestOptions completes opts for a pair whose server runs on the far
-// side and client on the near one: each side's device and the GID index
-// PrepareRXE picked on it. In loopback both are the same.
-func PerftestOptions(opts perftest.Options, sides *Sides, far, near RXEInfo) perftest.Options {
-	opts.Device = far.Device
-	if near.Device != far.Device {
-		opts.ClientDevice = near.Device
-	}
-	_, farSide, err := sides.ends()
-	if err != nil {
-		opts.GID = perftest.GIDChooserFunc(func(context.Context, host.Runner, string, int) (int, error) { return 0, err })
-		return opts
-	}
-	farRunner := farSide.Runner().String()
-	opts.GID = perftest.GIDChooserFunc(func(_ context.Context, r host.Runner, device string, _ int) (int, error) {
-		switch {
-		case r.String() == farRunner && device == far.Device:
-			return far.GID.Entry.Index, nil
-		case device == near.Device:
-			return near.GID.Entry.Index, nil
-		}
-		return 0, fmt.Errorf("runbook: no GID picked for %s on %s", device, r)
-	})
+// side and client on the near one: each End's device and the GID index
+// PrepareRXE picked on it (the caller's IB port, CPUs and Extra stay). In
+// loopback both are the same.
+func PerftestOptions(opts perftest.Options, far, near RXEInfo) perftest.Options {
+	opts.Server.Device, opts.Server.GIDIndex = far.Device, new(far.GID.Entry.Index)
+	opts.Client.Device, opts.Client.GIDIndex = near.Device, new(near.GID.Entry.Index)
 	return opts
 }
 
@@ -43,9 +26,9 @@ func PerftestOptions(opts perftest.Options, sides *Sides, far, near RXEInfo) per
 // on s: server on the far end, client on the near one.
 func (s *Sides) PerftestOptions(opts perftest.Options) perftest.Options {
 	if s == nil {
-		return PerftestOptions(opts, s, RXEInfo{}, RXEInfo{})
+		return PerftestOptions(opts, RXEInfo{}, RXEInfo{})
 	}
-	return PerftestOptions(opts, s, s.FarRXE, s.NearRXE)
+	return PerftestOptions(opts, s.FarRXE, s.NearRXE)
 }
 
 // Pairs are the repeats of one perftest step.
@@ -154,13 +137,10 @@ func RunPairs(ctx context.Context, sides *Sides, far RXEInfo, opts perftest.Opti
 	if err != nil {
 		return ps, err
 	}
-	nearDev := opts.ClientDevice
-	if nearDev == "" {
-		nearDev = opts.Device
-	}
+	farDev, nearDev := opts.Server.Device, opts.Client.Device
 	for i := range count {
 		step(prog, "%s run %d of %d", label, i+1, count)
-		before := readPairCounters(ctx, nearSide, farSide, opts.Device, nearDev)
+		before := readPairCounters(ctx, nearSide, farSide, farDev, nearDev)
 		// Own CPU while the pair runs: the counters read around it are
 		// not in it (they are not while a tool runs).
 		cpu0, agent0 := SelfCPU(), PeerAgentCPU()
@@ -171,7 +151,7 @@ func RunPairs(ctx context.Context, sides *Sides, far RXEInfo, opts perftest.Opti
 		}
 		ps.NearCPU += SelfCPU() - cpu0
 		ps.FarCPU += PeerAgentCPU() - agent0
-		ps.Counters = append(ps.Counters, pairCounterDeltas(i+1, before, readPairCounters(ctx, nearSide, farSide, opts.Device, nearDev)))
+		ps.Counters = append(ps.Counters, pairCounterDeltas(i+1, before, readPairCounters(ctx, nearSide, farSide, farDev, nearDev)))
 		if err != nil && !runFailed(ctx, err) {
 			ps.Stopped = p
 			return ps, fmt.Errorf("%s run %d: %w", label, i+1, err)

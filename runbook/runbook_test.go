@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,32 +16,21 @@ import (
 )
 
 func TestPerftestOptionsGIDs(t *testing.T) {
-	ctx := context.Background()
-	near, far := &Local{}, &Local{Netns: "peer"}
-	s := &Sides{Mode: TwoNetns, Near: near, Far: far}
 	fi := RXEInfo{Device: "rxe0p", GID: rxe.Selection{Entry: rxe.GIDEntry{Index: 3}}}
 	ni := RXEInfo{Device: "rxe0", GID: rxe.Selection{Entry: rxe.GIDEntry{Index: 1}}}
-	o := PerftestOptions(perftest.Options{Test: perftest.SendBW}, s, fi, ni)
-	if o.Device != "rxe0p" || o.ClientDevice != "rxe0" {
-		t.Errorf("devices %q %q", o.Device, o.ClientDevice)
+	asked := perftest.Options{Test: perftest.SendBW, Server: perftest.End{CPUs: []int{2}}, Client: perftest.End{IBPort: 1, Extra: []string{"-e"}}}
+	o := PerftestOptions(asked, fi, ni)
+	if o.Server.Device != "rxe0p" || *o.Server.GIDIndex != 3 || o.Client.Device != "rxe0" || *o.Client.GIDIndex != 1 {
+		t.Errorf("ends %+v %+v", o.Server, o.Client)
 	}
-	if i, err := o.GID.ChooseGID(ctx, far.Runner(), "rxe0p", 1); i != 3 || err != nil {
-		t.Errorf("server GID %d %v, want 3", i, err)
+	if !slices.Equal(o.Server.CPUs, []int{2}) || o.Client.IBPort != 1 || !slices.Equal(o.Client.Extra, []string{"-e"}) {
+		t.Errorf("the caller's end options were lost: %+v %+v", o.Server, o.Client)
 	}
-	if i, err := o.GID.ChooseGID(ctx, near.Runner(), "rxe0", 1); i != 1 || err != nil {
-		t.Errorf("client GID %d %v, want 1", i, err)
-	}
-	if _, err := o.GID.ChooseGID(ctx, near.Runner(), "mlx5_0", 1); err == nil {
-		t.Error("a device nobody prepared got a GID")
-	}
-	// Loopback: one device, one index, and no client device.
-	s = &Sides{Mode: Loopback, Near: near, Far: near}
-	o = PerftestOptions(perftest.Options{Test: perftest.SendBW}, s, ni, ni)
-	if o.ClientDevice != "" {
-		t.Errorf("loopback client device %q", o.ClientDevice)
-	}
-	if i, err := o.GID.ChooseGID(ctx, near.Runner(), "rxe0", 1); i != 1 || err != nil {
-		t.Errorf("loopback GID %d %v", i, err)
+	// Loopback: one device, one index.
+	lo := &Sides{Mode: Loopback, Near: &Local{}, NearRXE: ni, FarRXE: ni}
+	o = lo.PerftestOptions(perftest.Options{Test: perftest.SendBW})
+	if o.Server.Device != "rxe0" || o.Client.Device != "rxe0" || *o.Server.GIDIndex != 1 || *o.Client.GIDIndex != 1 {
+		t.Errorf("loopback ends %+v %+v", o.Server, o.Client)
 	}
 }
 

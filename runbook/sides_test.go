@@ -32,10 +32,6 @@ func TestSidesMisuse(t *testing.T) {
 	if _, err := RunPairs(ctx, &zero, RXEInfo{}, perftest.Options{}, 1, nil, "x"); !errors.Is(err, ErrInvalidSides) {
 		t.Errorf("RunPairs(Sides{}): %v, want ErrInvalidSides", err)
 	}
-	o := PerftestOptions(perftest.Options{Test: perftest.SendBW}, &zero, RXEInfo{Device: "rxe0"}, RXEInfo{Device: "rxe0"})
-	if _, err := o.GID.ChooseGID(ctx, (&Local{}).Runner(), "rxe0", 1); !errors.Is(err, ErrInvalidSides) {
-		t.Errorf("PerftestOptions(Sides{}) GID: %v, want ErrInvalidSides", err)
-	}
 	two := &Sides{Mode: TwoHosts, Near: &Local{}}
 	if err := two.SetMTU(ctx, 1500); !errors.Is(err, ErrInvalidSides) {
 		t.Errorf("TwoHosts without Far: SetMTU: %v, want ErrInvalidSides", err)
@@ -46,10 +42,6 @@ func TestSidesMisuse(t *testing.T) {
 	lo := &Sides{Mode: Loopback, Near: near}
 	if err := lo.Restore(); err != nil {
 		t.Errorf("Loopback without Far: Restore: %v", err)
-	}
-	o = PerftestOptions(perftest.Options{Test: perftest.SendBW}, lo, RXEInfo{Device: "rxe0"}, RXEInfo{Device: "rxe0"})
-	if i, err := o.GID.ChooseGID(ctx, near.Runner(), "rxe0", 1); err != nil || i != 0 {
-		t.Errorf("Loopback without Far: GID %d, %v", i, err)
 	}
 	// SetMTU on a Local without a journal fails there, not with a panic
 	// and not as ErrInvalidSides.

@@ -51,8 +51,8 @@ type PerftestStep struct {
 	// Label names the step in progress lines, findings and failed/
 	// folders ("MTU 9000"); "" is Name.
 	Label string
-	// Options are perftest's. Device and GID are filled from the Sides'
-	// RXE links; ServerCPUs and ClientCPUs pin each side (taskset);
+	// Options are perftest's. Each End's Device and GIDIndex are filled
+	// from the Sides' RXE links; each End's CPUs pin it (taskset);
 	// NoFreqCheck (-F) silences perftest's CPU-frequency warning, so
 	// leave it false unless the hosts cannot help it.
 	Options perftest.Options
@@ -302,11 +302,11 @@ func (st PerftestStep) setParams(r *report.Round, sides *runbook.Sides, opts per
 	if st.Governor != "" {
 		r.SetParam("governor", st.Governor)
 	}
-	if len(opts.ServerCPUs) > 0 {
-		r.SetParam("server_cpus", cpuList(opts.ServerCPUs))
+	if len(opts.Server.CPUs) > 0 {
+		r.SetParam("server_cpus", cpuList(opts.Server.CPUs))
 	}
-	if len(opts.ClientCPUs) > 0 {
-		r.SetParam("client_cpus", cpuList(opts.ClientCPUs))
+	if len(opts.Client.CPUs) > 0 {
+		r.SetParam("client_cpus", cpuList(opts.Client.CPUs))
 	}
 	for _, p := range st.Params {
 		r.SetParam(p.Key, p.Value)

@@ -41,7 +41,7 @@ func TestRunPerftestRecordsTheRound(t *testing.T) {
 	dir := t.TempDir()
 	store := report.OpenStore(filepath.Join(dir, "rounds.jsonl"))
 	step := workflow.PerftestStep{Options: perftest.Options{Test: perftest.SendBW, Iterations: 300, ReportGbits: true, Port: 18600,
-		ClientCPUs: []int{1}}, Count: 2, Governor: "performance", Out: dir, Store: store,
+		Client: perftest.End{CPUs: []int{1}}}, Count: 2, Governor: "performance", Out: dir, Store: store,
 		Params: []report.Param{{Key: "qps", Value: "1"}}}
 	res, err := workflow.RunPerftest(context.Background(), fs.Sides, step)
 	if err != nil {
@@ -55,6 +55,11 @@ func TestRunPerftestRecordsTheRound(t *testing.T) {
 		if v, _ := r.Param(k); v != want {
 			t.Errorf("param %s = %q, want %q", k, v, want)
 		}
+	}
+	// The options as run travel as data: both ends' devices and GID
+	// indices from the RXE links, the client's CPUs.
+	if o := r.Perftest; o == nil || o.Server.Device != "rxe0" || o.Server.GIDIndex == nil || !slices.Equal(o.Client.CPUs, []int{1}) || o.Iterations != 300 {
+		t.Errorf("recorded options %+v", r.Perftest)
 	}
 	fp := r.Fingerprint
 	if fp == nil || fp.Kernel != "6.12.0-fake" || len(fp.RXE) != 2 || len(fp.Argv) != 2 {

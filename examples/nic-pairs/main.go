@@ -267,8 +267,8 @@ func runPerftest(ctx context.Context, c config, server, client fleet.Host) ([]pa
 	links, _ := fleet.Links(server, client)
 	var rows []pairRow
 	for i, p := range par.Pairs {
-		r := pairRow{Name: p.Spec.Name, Port: p.Spec.Options.Port, ServerCPUs: p.Spec.Options.ServerCPUs,
-			ClientCPUs: p.Spec.Options.ClientCPUs, OK: p.OK(), Gbps: p.BWGbps,
+		r := pairRow{Name: p.Spec.Name, Port: p.Spec.Options.Port, ServerCPUs: p.Spec.Options.Server.CPUs,
+			ClientCPUs: p.Spec.Options.Client.CPUs, OK: p.OK(), Gbps: p.BWGbps,
 			LineRateGbps: min(links[i][0].LineRateGbps, links[i][1].LineRateGbps)}
 		if !p.ClientStart.IsZero() {
 			r.ClientStart = p.ClientStart.Format(time.RFC3339Nano)

@@ -156,7 +156,7 @@ func (c config) cpus() (server, client []int, err error) {
 func (c config) step(test perftest.Test, store *report.Store, prog runbook.Progress) workflow.PerftestStep {
 	server, client, _ := c.cpus() // validated
 	return workflow.PerftestStep{Options: perftest.Options{Test: test, Iterations: c.Iterations, QPTimeout: c.QPTimeout,
-		ReportGbits: true, NoFreqCheck: c.NoFreqCheck, ServerCPUs: server, ClientCPUs: client},
+		ReportGbits: true, NoFreqCheck: c.NoFreqCheck, Server: perftest.End{CPUs: server}, Client: perftest.End{CPUs: client}},
 		Count: c.Count, Governor: c.Governor, Out: c.Out, Store: store, Progress: prog, CPULoad: true,
 		Remedies: map[string]string{report.RuleJitter: "here: run again with -governor performance -server-cpus N -client-cpus M (one core each, NUMA-local to the netdev)"}}
 }

@@ -167,7 +167,7 @@ func BenchmarkPairOverhead(b *testing.B) {
 			}
 			return host.FakeScript{Stdout: string(cli.Stdout)}
 		}}
-		opts := perftest.Options{Test: perftest.SendBW, Device: "rxe0", Iterations: 300, ReportGbits: true, Port: 18515}
+		opts := perftest.Options{Test: perftest.SendBW, Server: perftest.End{Device: "rxe0"}, Client: perftest.End{Device: "rxe0"}, Iterations: 300, ReportGbits: true, Port: 18515}
 		var r report
 		for b.Loop() {
 			start := time.Now()

@@ -136,7 +136,7 @@ func TestRunPairsKeepsTheStoppingPair(t *testing.T) {
 	side := fakeSide{runner: f}
 	sides := &runbook.Sides{Mode: runbook.Loopback, Near: side, Far: side, NearNetdev: "eth0", FarNetdev: "eth0"}
 	out := t.TempDir()
-	opts := perftest.Options{Test: perftest.SendBW, Device: "rxe0", Iterations: 10}
+	opts := perftest.Options{Test: perftest.SendBW, Server: perftest.End{Device: "rxe0"}, Client: perftest.End{Device: "rxe0"}, Iterations: 10}
 	ps, err := RunPairs(context.Background(), sides, runbook.RXEInfo{Device: "rxe0", Addr: "198.18.0.1"}, opts, 3, nil, "MTU 1500: ib_send_bw", out)
 	if err == nil || !strings.Contains(err.Error(), "run 1") {
 		t.Fatalf("RunPairs = %v, want the first run's error", err)
@@ -189,7 +189,7 @@ func TestRunPairsRunsAVoidRunAgain(t *testing.T) {
 	}}
 	side := fakeSide{runner: f}
 	sides := &runbook.Sides{Mode: runbook.Loopback, Near: side, Far: side, NearNetdev: "eth0", FarNetdev: "eth0"}
-	opts := perftest.Options{Test: perftest.SendBW, Device: "rxe0", Iterations: 300, ReportGbits: true, Port: 18515}
+	opts := perftest.Options{Test: perftest.SendBW, Server: perftest.End{Device: "rxe0"}, Client: perftest.End{Device: "rxe0"}, Iterations: 300, ReportGbits: true, Port: 18515}
 	ps, err := RunPairs(context.Background(), sides, runbook.RXEInfo{Device: "rxe0", Addr: "198.18.0.1"}, opts, 1, nil, "x", "")
 	if err != nil {
 		t.Fatal(err)
