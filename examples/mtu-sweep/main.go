@@ -151,7 +151,7 @@ func writeHeader(w io.Writer, c config, sides *runbook.Sides) {
 // sendBWOptions are the ib_send_bw options of every step (device and
 // GIDs come from the Sides).
 func sendBWOptions(c config) perftest.Options {
-	opts := perftest.Options{Test: perftest.SendBW, Iterations: c.Iterations, QPTimeout: c.QPTimeout, ReportGbits: true, NoFreqCheck: true}
+	opts := perftest.Options{Test: perftest.SendBW, Iterations: c.Iterations, QPTimeout: c.QPTimeout, ReportGbits: true}
 	if c.AllSizes {
 		opts.AllSizes = true
 	} else {
