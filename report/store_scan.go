@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -66,10 +65,11 @@ func ScanRounds(r io.Reader, fn func(Round) error) (LoadResult, error) {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			d := newLineDecoder()
 			for b := range work {
 				for i := range b.lines {
 					l := &b.lines[i]
-					l.round, l.err = decodeRound(l.body)
+					l.round, l.err = d.decode(l.body)
 					if l.err != nil && !l.last {
 						l.err = &LineError{Line: l.no, Text: cut(l.body, 120), Err: l.err}
 					}
@@ -129,13 +129,16 @@ func (l *scanLine) corrupt() *LineError {
 	return &LineError{Line: l.no, Err: l.err}
 }
 
+// scanChunk is the size of one read: the lines of a batch are slices of
+// the chunks they were read in, not a copy each.
+var scanChunk = 256 << 10
+
 // readBatches reads r into batches of lines and hands each to a worker
 // (work) and, in order, to the caller (order), until EOF, a read error or
-// stop.
+// stop. A line is the bytes up to a newline, or up to EOF for the last.
 func readBatches(r io.Reader, work, order chan<- *batch, stop <-chan struct{}) {
-	br := bufio.NewReaderSize(r, 256<<10)
 	n := 0
-	b := &batch{done: make(chan struct{})}
+	b := &batch{lines: make([]scanLine, 0, scanBatch), done: make(chan struct{})}
 	send := func() bool {
 		b.total = n
 		select {
@@ -149,38 +152,57 @@ func readBatches(r io.Reader, work, order chan<- *batch, stop <-chan struct{}) {
 			close(b.done)
 			return false
 		}
-		b = &batch{done: make(chan struct{})}
+		b = &batch{lines: make([]scanLine, 0, scanBatch), done: make(chan struct{})}
 		return true
 	}
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) == 0 && err == io.EOF {
-			break
-		}
-		if err != nil && err != io.EOF {
-			b.rerr = err
-			break
-		}
-		n++
-		complete := err == nil
-		body := bytes.TrimSpace(line)
-		if len(body) == 0 {
-			if !complete {
+	var tail []byte // a line begun in the last chunk
+	eof := false
+	for !eof {
+		buf := make([]byte, len(tail), max(scanChunk, 2*len(tail)))
+		copy(buf, tail)
+		for len(buf) < cap(buf) {
+			m, err := r.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+m]
+			if err == io.EOF {
+				eof = true
 				break
 			}
-			continue
+			if err != nil {
+				b.rerr = err
+				eof = true
+				break
+			}
 		}
-		last := !complete
-		if !last {
-			rest, _ := br.Peek(1)
-			last = len(rest) == 0
-		}
-		b.lines = append(b.lines, scanLine{no: n, last: last, body: body})
-		if len(b.lines) == scanBatch {
-			if !send() {
+		rest := buf
+		for len(rest) > 0 {
+			nl := bytes.IndexByte(rest, '\n')
+			if (nl < 0 || nl == len(rest)-1) && !eof {
+				// The rest of the line is in the next chunk, or it is
+				// not known yet whether anything follows it.
+				break
+			}
+			if nl < 0 && b.rerr != nil {
+				break // cut by the read error: not a line
+			}
+			line := rest
+			if nl >= 0 {
+				line, rest = rest[:nl], rest[nl+1:]
+			} else {
+				rest = nil
+			}
+			n++
+			body := bytes.TrimSpace(line)
+			if len(body) == 0 {
+				continue
+			}
+			// Last: nothing follows the line in the file.
+			last := eof && len(rest) == 0 && b.rerr == nil
+			b.lines = append(b.lines, scanLine{no: n, last: last, body: body})
+			if len(b.lines) == scanBatch && !send() {
 				return
 			}
 		}
+		tail = rest
 	}
 	send()
 }

@@ -1,0 +1,445 @@
+package report
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// lineDecoder decodes store lines, one per call, for one goroutine. Lines
+// of the shape the library writes (a round's name, start, durations,
+// params, metrics, warnings and outputs; strings without escapes) take a
+// hand-written path that is 5–10 times faster than encoding/json and
+// shares the copies of short strings that repeat from line to line (the
+// parameter keys, host and NIC names of a fleet store). Anything else —
+// another field, an escape, a null, a duplicate key, a number out of
+// range, a round that does not Validate — is decoded by encoding/json, so
+// what a line decodes to, and why it does not, is what decodeRound says
+// (FuzzLineDecoder checks it).
+type lineDecoder struct {
+	strs   map[string]string // shared copies of short strings
+	params []Param           // scratch for a round's params
+	labels []Param           // scratch for a metric's labels
+	ms     []Metric          // scratch for a round's metrics
+	vals   []float64         // scratch for a metric's values
+	fast   int               // lines the fast path took (for tests)
+}
+
+// Bounds of the shared strings: a store of unique values costs one
+// failed map lookup per string, and the table stays small.
+const (
+	internMax = 1 << 14 // strings kept per decoder
+	internLen = 64      // longest string kept, in bytes
+)
+
+func newLineDecoder() *lineDecoder {
+	return &lineDecoder{strs: make(map[string]string, 256)}
+}
+
+// decode returns the round on line b, as decodeRound would.
+func (d *lineDecoder) decode(b []byte) (Round, error) {
+	if r, ok := d.decodeFast(b); ok {
+		d.fast++
+		return r, nil
+	}
+	return decodeRound(b)
+}
+
+// str returns b as a string, the shared copy when there is one.
+func (d *lineDecoder) str(b []byte) string {
+	if len(b) > internLen {
+		return string(b)
+	}
+	if s, ok := d.strs[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(d.strs) < internMax {
+		d.strs[s] = s
+	}
+	return s
+}
+
+// lineScan is a cursor over one line of JSON.
+type lineScan struct {
+	b []byte
+	i int
+}
+
+// ws skips JSON white space.
+func (p *lineScan) ws() {
+	for p.i < len(p.b) {
+		switch p.b[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+// eat skips white space and c; false when the next byte is not c.
+func (p *lineScan) eat(c byte) bool {
+	p.ws()
+	if p.i < len(p.b) && p.b[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+// raw reads a string without escapes and returns what is between its
+// quotes. A string with an escape, a control byte or bytes that are not
+// UTF-8 (which encoding/json would replace) is refused.
+func (p *lineScan) raw() ([]byte, bool) {
+	if !p.eat('"') {
+		return nil, false
+	}
+	start, ascii := p.i, true
+	for ; p.i < len(p.b); p.i++ {
+		switch c := p.b[p.i]; {
+		case c == '"':
+			s := p.b[start:p.i]
+			p.i++
+			return s, ascii || utf8.Valid(s)
+		case c < 0x20 || c == '\\':
+			return nil, false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	return nil, false
+}
+
+// number reads a JSON number; integer is set when it has no fraction or
+// exponent.
+func (p *lineScan) number() (s []byte, integer, ok bool) {
+	p.ws()
+	b, i := p.b, p.i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		return nil, false, false
+	}
+	integer = true
+	if i < len(b) && b[i] == '.' {
+		i++
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return nil, false, false
+		}
+		integer = false
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return nil, false, false
+		}
+		integer = false
+	}
+	s, p.i = b[p.i:i], i
+	return s, integer, true
+}
+
+// float reads a number as encoding/json reads it into a float64.
+func (p *lineScan) float() (float64, bool) {
+	s, integer, ok := p.number()
+	if !ok {
+		return 0, false
+	}
+	if digits := s; integer && len(digits) <= 16 {
+		neg := digits[0] == '-'
+		if neg {
+			digits = digits[1:]
+		}
+		if len(digits) <= 15 { // below 2^53: exact, as ParseFloat makes it
+			var v int64
+			for _, c := range digits {
+				v = v*10 + int64(c-'0')
+			}
+			f := float64(v)
+			if neg {
+				f = -f
+			}
+			return f, true
+		}
+	}
+	f, err := strconv.ParseFloat(string(s), 64)
+	return f, err == nil
+}
+
+// int reads a number as encoding/json reads it into an int.
+func (p *lineScan) int() (int, bool) {
+	s, integer, ok := p.number()
+	if !ok || !integer {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(string(s), 10, strconv.IntSize)
+	return int(v), err == nil
+}
+
+// object reads a JSON object, calling field for each key; field reads the
+// value. A key seen twice is refused (encoding/json keeps the last).
+func (p *lineScan) object(field func(key []byte) (bit uint16, ok bool)) bool {
+	if !p.eat('{') {
+		return false
+	}
+	if p.eat('}') {
+		return true
+	}
+	var seen uint16
+	for {
+		key, ok := p.raw()
+		if !ok || !p.eat(':') {
+			return false
+		}
+		bit, ok := field(key)
+		if !ok || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		if p.eat(',') {
+			continue
+		}
+		return p.eat('}')
+	}
+}
+
+// array reads a JSON array, calling elem for each element; empty is set
+// for "[]" (which encoding/json decodes to an empty, non-nil slice).
+func (p *lineScan) array(elem func() bool) (empty, ok bool) {
+	if !p.eat('[') {
+		return false, false
+	}
+	if p.eat(']') {
+		return true, true
+	}
+	for {
+		if !elem() {
+			return false, false
+		}
+		if p.eat(',') {
+			continue
+		}
+		return false, p.eat(']')
+	}
+}
+
+// decodeFast decodes b when it has the shape the library writes; ok is
+// false for anything else, left to encoding/json.
+func (d *lineDecoder) decodeFast(b []byte) (r Round, ok bool) {
+	p := &lineScan{b: b}
+	ok = p.object(func(key []byte) (uint16, bool) {
+		switch string(key) {
+		case "name":
+			s, ok := p.raw()
+			r.Name = d.str(s)
+			return 1 << 0, ok
+		case "start":
+			p.ws()
+			at := p.i
+			if _, ok := p.raw(); !ok {
+				return 0, false
+			}
+			return 1 << 1, r.Start.UnmarshalJSON(b[at:p.i]) == nil
+		case "duration_sec":
+			v, ok := p.float()
+			r.DurationSec = v
+			return 1 << 2, ok
+		case "tool_sec":
+			v, ok := p.float()
+			r.ToolSec = v
+			return 1 << 3, ok
+		case "params":
+			ps, ok := d.paramList(p, &d.params)
+			r.Params = ps
+			return 1 << 4, ok
+		case "metrics":
+			ms, ok := d.metrics(p)
+			r.Metrics = ms
+			return 1 << 5, ok
+		case "warnings":
+			ws, ok := d.strings(p)
+			r.Warnings = ws
+			return 1 << 6, ok
+		case "outputs":
+			outs, ok := d.outputs(p)
+			r.Outputs = outs
+			return 1 << 7, ok
+		}
+		return 0, false
+	})
+	p.ws()
+	if !ok || p.i != len(b) || r.Validate() != nil {
+		return Round{}, false
+	}
+	return r, true
+}
+
+// paramList reads [{"key":..,"value":..},...] through the scratch slice
+// *scratch and returns a slice of its own.
+func (d *lineDecoder) paramList(p *lineScan, scratch *[]Param) ([]Param, bool) {
+	ps := (*scratch)[:0]
+	empty, ok := p.array(func() bool {
+		var kv Param
+		ok := p.object(func(key []byte) (uint16, bool) {
+			var bit uint16
+			var dst *string
+			switch string(key) {
+			case "key":
+				bit, dst = 1, &kv.Key
+			case "value":
+				bit, dst = 2, &kv.Value
+			default:
+				return 0, false
+			}
+			s, ok := p.raw()
+			*dst = d.str(s)
+			return bit, ok
+		})
+		ps = append(ps, kv)
+		return ok
+	})
+	*scratch = ps
+	if !ok {
+		return nil, false
+	}
+	if empty {
+		return []Param{}, true
+	}
+	return append([]Param(nil), ps...), true
+}
+
+// metrics reads the metrics array.
+func (d *lineDecoder) metrics(p *lineScan) ([]Metric, bool) {
+	ms := d.ms[:0]
+	empty, ok := p.array(func() bool {
+		var m Metric
+		ok := p.object(func(key []byte) (uint16, bool) {
+			switch string(key) {
+			case "name":
+				s, ok := p.raw()
+				m.Name = d.str(s)
+				return 1, ok
+			case "labels":
+				ls, ok := d.paramList(p, &d.labels)
+				m.Labels = ls
+				return 2, ok
+			case "unit":
+				s, ok := p.raw()
+				m.Unit = d.str(s)
+				return 4, ok
+			case "better":
+				s, ok := p.raw()
+				return 8, ok && m.Better.UnmarshalText(s) == nil
+			case "values":
+				vs, ok := d.values(p)
+				m.Values = vs
+				return 16, ok
+			}
+			return 0, false
+		})
+		ms = append(ms, m)
+		return ok
+	})
+	var out []Metric
+	switch {
+	case ok && empty:
+		out = []Metric{}
+	case ok:
+		out = append(out, ms...)
+	}
+	clear(ms) // the scratch keeps no strings or slices past this line
+	d.ms = ms
+	return out, ok
+}
+
+// values reads an array of numbers.
+func (d *lineDecoder) values(p *lineScan) ([]float64, bool) {
+	vs := d.vals[:0]
+	empty, ok := p.array(func() bool {
+		v, ok := p.float()
+		vs = append(vs, v)
+		return ok
+	})
+	d.vals = vs
+	if !ok {
+		return nil, false
+	}
+	if empty {
+		return []float64{}, true
+	}
+	return append([]float64(nil), vs...), true
+}
+
+// strings reads an array of strings.
+func (d *lineDecoder) strings(p *lineScan) ([]string, bool) {
+	var ss []string
+	empty, ok := p.array(func() bool {
+		s, ok := p.raw()
+		ss = append(ss, d.str(s))
+		return ok
+	})
+	if !ok {
+		return nil, false
+	}
+	if empty {
+		return []string{}, true
+	}
+	return ss, true
+}
+
+// outputs reads the outputs array.
+func (d *lineDecoder) outputs(p *lineScan) ([]Output, bool) {
+	var outs []Output
+	empty, ok := p.array(func() bool {
+		var o Output
+		ok := p.object(func(key []byte) (uint16, bool) {
+			var bit uint16
+			var dst *string
+			switch string(key) {
+			case "repeat":
+				v, ok := p.int()
+				o.Repeat = v
+				return 1, ok
+			case "role":
+				bit, dst = 2, &o.Role
+			case "stream":
+				bit, dst = 4, &o.Stream
+			case "path":
+				bit, dst = 8, &o.Path
+			default:
+				return 0, false
+			}
+			s, ok := p.raw()
+			*dst = d.str(s)
+			return bit, ok
+		})
+		outs = append(outs, o)
+		return ok
+	})
+	if !ok {
+		return nil, false
+	}
+	if empty {
+		return []Output{}, true
+	}
+	return outs, true
+}
