@@ -104,8 +104,8 @@ func BenchmarkResume500k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(done) != good {
-			b.Fatalf("%d pairs to skip, want %d", len(done), good)
+		if done.Len() != good {
+			b.Fatalf("%d pairs to skip, want %d", done.Len(), good)
 		}
 		b.ReportMetric(float64(peak)/1e6, "peak-MB")
 		runtime.GC()
