@@ -149,11 +149,15 @@ type resumed struct {
 	strs   []string          // NIC names, by number
 	strNo  map[string]uint32 // NIC name → number
 	extras []cellExtra       // errors and warnings, by number
+	zones  []*time.Location  // the cells' locations, UTC first
 }
 
-// storedCell is a good cell without what resumed holds once.
+// storedCell is a good cell without what resumed holds once. It holds no
+// pointer, so that the collector need not scan half a million of them.
 type storedCell struct {
-	start        time.Time
+	sec          int64  // Start, as Unix seconds and nanoseconds
+	nsec         int32  //
+	zone         uint16 // Start's location: a number in resumed.zones
 	elapsed      time.Duration
 	bw, lineRate float64
 	anic, bnic   uint32 // numbers in resumed.strs
@@ -172,7 +176,7 @@ type cellExtra struct {
 const storedChunk = 4096
 
 func newResumed(hosts []string) *resumed {
-	return &resumed{hosts: hosts, index: map[uint64]uint32{}, strNo: map[string]uint32{}}
+	return &resumed{hosts: hosts, index: map[uint64]uint32{}, strNo: map[string]uint32{}, zones: []*time.Location{time.UTC}}
 }
 
 func pairKey(p Pair) uint64 { return uint64(p.A)<<32 | uint64(uint32(p.B)) }
@@ -205,7 +209,8 @@ func (d *resumed) cell(p Pair) (Cell, bool) {
 	}
 	s := &d.chunks[i/storedChunk][i%storedChunk]
 	c := Cell{Pair: p, A: d.hosts[p.A], B: d.hosts[p.B], ANIC: d.strs[s.anic], BNIC: d.strs[s.bnic], OK: true,
-		BWGbps: s.bw, LineRateGbps: s.lineRate, Start: s.start, Elapsed: s.elapsed, Resumed: true}
+		BWGbps: s.bw, LineRateGbps: s.lineRate, Start: time.Unix(s.sec, int64(s.nsec)).In(d.zones[s.zone]),
+		Elapsed: s.elapsed, Resumed: true}
 	if s.swapped {
 		c.A, c.B = c.B, c.A
 	}
@@ -218,7 +223,7 @@ func (d *resumed) cell(p Pair) (Cell, bool) {
 
 // put keeps c, a good cell of hosts, in place of the pair's earlier one.
 func (d *resumed) put(c Cell) {
-	s := storedCell{start: c.Start, elapsed: c.Elapsed, bw: c.BWGbps, lineRate: c.LineRateGbps,
+	s := storedCell{sec: c.Start.Unix(), nsec: int32(c.Start.Nanosecond()), zone: d.zone(c.Start), elapsed: c.Elapsed, bw: c.BWGbps, lineRate: c.LineRateGbps,
 		anic: d.str(c.ANIC), bnic: d.str(c.BNIC), swapped: c.A != d.hosts[c.Pair.A]}
 	if c.Error != "" || len(c.Warnings) > 0 {
 		d.extras = append(d.extras, cellExtra{c.Error, c.Warnings})
@@ -236,6 +241,29 @@ func (d *resumed) put(c Cell) {
 	*last = append(*last, s)
 	d.index[k] = uint32(d.n)
 	d.n++
+}
+
+// zone returns the number of t's location. The locations of a stored
+// offset (+02:00) are one per round: those of the same name and offset
+// are taken as one (they are alike but for the pointer).
+func (d *resumed) zone(t time.Time) uint16 {
+	loc := t.Location()
+	name, off := t.Zone()
+	for i, z := range d.zones {
+		if z == loc {
+			return uint16(i)
+		}
+		if loc != time.Local && z != time.Local && z != time.UTC {
+			if n, o := t.In(z).Zone(); n == name && o == off && z.String() == loc.String() {
+				return uint16(i)
+			}
+		}
+	}
+	if len(d.zones) == 1<<16 {
+		return 0 // a store of 65,536 time zones: the rest read back in UTC
+	}
+	d.zones = append(d.zones, loc)
+	return uint16(len(d.zones) - 1)
 }
 
 // str returns the number of a NIC name.

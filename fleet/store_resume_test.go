@@ -94,6 +94,12 @@ func TestResumeCompactAgrees(t *testing.T) {
 		if i%4 == 0 {
 			c.LineRateGbps = 100
 		}
+		switch i % 3 {
+		case 1:
+			c.Start = c.Start.In(time.FixedZone("", 2*3600))
+		case 2:
+			c.Start = c.Start.In(time.FixedZone("", 5*3600+1800))
+		}
 		if i%6 == 0 {
 			c.Warnings = []string{"error: not the error", "bw_peak over line rate"}
 		}
@@ -142,6 +148,9 @@ func TestResumeCompactAgrees(t *testing.T) {
 		if c.A != hosts[p.A] {
 			swapped++
 		}
+	}
+	if zones := len(got.zones); zones != 3 {
+		t.Errorf("%d locations kept, want UTC, +02:00 and +05:30", zones)
 	}
 	if withWarnings == 0 || swapped == 0 {
 		t.Errorf("the store lacks a case: %d with warnings, %d swapped", withWarnings, swapped)

@@ -87,6 +87,16 @@ func (p *lineScan) eat(c byte) bool {
 	return false
 }
 
+// null skips a null.
+func (p *lineScan) null() bool {
+	p.ws()
+	if len(p.b)-p.i >= 4 && string(p.b[p.i:p.i+4]) == "null" {
+		p.i += 4
+		return true
+	}
+	return false
+}
+
 // raw reads a string without escapes and returns what is between its
 // quotes. A string with an escape, a control byte or bytes that are not
 // UTF-8 (which encoding/json would replace) is refused.
@@ -223,8 +233,12 @@ func (p *lineScan) object(field func(key []byte) (bit uint16, ok bool)) bool {
 }
 
 // array reads a JSON array, calling elem for each element; empty is set
-// for "[]" (which encoding/json decodes to an empty, non-nil slice).
+// for "[]" (which encoding/json decodes to an empty, non-nil slice). A
+// null is no element, as encoding/json reads it into a slice (nil).
 func (p *lineScan) array(elem func() bool) (empty, ok bool) {
+	if p.null() {
+		return false, true
+	}
 	if !p.eat('[') {
 		return false, false
 	}

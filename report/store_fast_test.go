@@ -13,7 +13,7 @@ import (
 // the lines a resume of 500,000 cells reads.
 const (
 	fleetLine   = `{"name":"rack12","start":"2026-12-01T00:00:00Z","duration_sec":31,"params":[{"key":"fleet_a","value":"h1"},{"key":"fleet_b","value":"h4"},{"key":"fleet_a_nic","value":"enp59s0f0np0"},{"key":"fleet_b_nic","value":"enp59s0f0np0"},{"key":"line_rate_gbps","value":"100"},{"key":"fleet_status","value":"ok"}],"metrics":[{"name":"bw_avg","unit":"Gbit/s","better":"higher","values":[99]}]}`
-	fleetFailed = `{"name":"rack12","start":"2026-12-01T00:00:02.5Z","duration_sec":31.25,"params":[{"key":"fleet_a","value":"h0"},{"key":"fleet_b","value":"h4"},{"key":"fleet_a_nic","value":"enp59s0f0np0"},{"key":"fleet_b_nic","value":"enp59s0f0np0"},{"key":"fleet_status","value":"failed"}],"metrics":[],"warnings":["error: ib_write_bw: exit status 1","server: Couldn't connect to 198.18.0.2:18515"]}`
+	fleetFailed = `{"name":"rack12","start":"2026-12-01T00:00:02.5Z","duration_sec":31.25,"params":[{"key":"fleet_a","value":"h0"},{"key":"fleet_b","value":"h4"},{"key":"fleet_a_nic","value":"enp59s0f0np0"},{"key":"fleet_b_nic","value":"enp59s0f0np0"},{"key":"fleet_status","value":"failed"}],"metrics":null,"warnings":["error: ib_write_bw: exit status 1","server: Couldn't connect to 198.18.0.2:18515"]}`
 )
 
 // agree fails unless the line decoder and decodeRound (encoding/json)
@@ -86,12 +86,15 @@ func TestLineDecoderOddLines(t *testing.T) {
 		{"time with an offset", sub(`00:00:00Z`, `02:00:00.123+02:00`), true},
 		{"UTF-8 in a value", sub(`"h1"`, `"hôte-1"`), true},
 		{"tool_sec and outputs", sub(`"duration_sec":31`, `"duration_sec":31,"tool_sec":30.5,"outputs":[{"repeat":1,"role":"client","stream":"stdout","path":"a/b"}]`), true},
+		{"nulls for lists", sub(`"values":[99]`, `"values":null,"labels":null`), true},
+		{"null metrics and warnings", sub(`"metrics":[{"name":"bw_avg","unit":"Gbit/s","better":"higher","values":[99]}]`, `"metrics":null,"warnings":null,"outputs":null`), true},
 		{"empty param", sub(`{"key":"fleet_a","value":"h1"}`, `{}`), true},
 		{"escape", sub(`"h1"`, `"h\u0031"`), false},
 		{"escaped quote", sub(`"h1"`, `"h\"1"`), false},
 		{"not UTF-8", sub(`"h1"`, "\"h\xff1\""), false},
 		{"control byte", sub(`"h1"`, "\"h\x011\""), false},
 		{"null params", sub(`"params":[`, `"params":null,"x":[`), false},
+		{"nul", sub(`"values":[99]`, `"values":nul`), false},
 		{"null name", sub(`"name":"rack12"`, `"name":null`), false},
 		{"key twice", sub(`"duration_sec":31`, `"duration_sec":31,"duration_sec":32`), false},
 		{"param key twice", sub(`{"key":"fleet_a","value":"h1"}`, `{"key":"fleet_a","value":"h1","value":"h2"}`), false},

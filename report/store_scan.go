@@ -47,6 +47,7 @@ type scanLine struct {
 
 // batch is a run of lines; done is closed once every line is decoded.
 type batch struct {
+	buf   []byte // what the lines are slices of
 	lines []scanLine
 	total int // lines read up to the end of this batch, empty ones included
 	rerr  error
@@ -116,6 +117,7 @@ func ScanRounds(r io.Reader, fn func(Round) error) (LoadResult, error) {
 		if b.rerr != nil {
 			return res, fmt.Errorf("report: read store: %w", b.rerr)
 		}
+		b.release()
 	}
 	return res, nil
 }
@@ -130,17 +132,36 @@ func (l *scanLine) corrupt() *LineError {
 }
 
 // scanChunk is the size of one read: the lines of a batch are slices of
-// the chunks they were read in, not a copy each.
+// the batch's buffer, not a copy each.
 var scanChunk = 256 << 10
+
+// batchPool keeps the batches the caller is done with: their buffers and
+// line slices are reused, not left to the collector.
+var batchPool sync.Pool
+
+// newBatch returns an empty batch, a reused one when there is one.
+func newBatch() *batch {
+	b, _ := batchPool.Get().(*batch)
+	if b == nil {
+		b = &batch{lines: make([]scanLine, 0, scanBatch)}
+	}
+	b.lines, b.total, b.rerr, b.done = b.lines[:0], 0, nil, make(chan struct{})
+	return b
+}
+
+// release hands b back for reuse once its rounds went to the caller.
+func (b *batch) release() {
+	clear(b.lines) // the rounds are the caller's now
+	batchPool.Put(b)
+}
 
 // readBatches reads r into batches of lines and hands each to a worker
 // (work) and, in order, to the caller (order), until EOF, a read error or
 // stop. A line is the bytes up to a newline, or up to EOF for the last.
+// Each batch holds the lines that begin in its buffer: the start of a line
+// that goes on past the buffer's end is carried to the next buffer.
 func readBatches(r io.Reader, work, order chan<- *batch, stop <-chan struct{}) {
-	n := 0
-	b := &batch{lines: make([]scanLine, 0, scanBatch), done: make(chan struct{})}
-	send := func() bool {
-		b.total = n
+	send := func(b *batch) bool {
 		select {
 		case order <- b:
 		case <-stop:
@@ -152,37 +173,40 @@ func readBatches(r io.Reader, work, order chan<- *batch, stop <-chan struct{}) {
 			close(b.done)
 			return false
 		}
-		b = &batch{lines: make([]scanLine, 0, scanBatch), done: make(chan struct{})}
 		return true
 	}
-	var tail []byte // a line begun in the last chunk
+	n := 0
+	var carry []byte // the start of a line not yet whole, or lines past a full batch
+	var rerr error
 	eof := false
-	for !eof {
-		buf := make([]byte, len(tail), max(scanChunk, 2*len(tail)))
-		copy(buf, tail)
-		for len(buf) < cap(buf) {
+	b := newBatch()
+	for {
+		need := max(scanChunk, 2*len(carry))
+		if cap(b.buf) < need {
+			b.buf = make([]byte, 0, need)
+		}
+		buf := append(b.buf[:0], carry...)
+		for !eof && len(buf) < cap(buf) {
 			m, err := r.Read(buf[len(buf):cap(buf)])
 			buf = buf[:len(buf)+m]
 			if err == io.EOF {
 				eof = true
-				break
-			}
-			if err != nil {
-				b.rerr = err
-				eof = true
-				break
+			} else if err != nil {
+				rerr, eof = err, true
 			}
 		}
+		b.buf = buf
 		rest := buf
-		for len(rest) > 0 {
+		for len(rest) > 0 && len(b.lines) < scanBatch {
 			nl := bytes.IndexByte(rest, '\n')
 			if (nl < 0 || nl == len(rest)-1) && !eof {
-				// The rest of the line is in the next chunk, or it is
+				// The rest of the line is in the next read, or it is
 				// not known yet whether anything follows it.
 				break
 			}
-			if nl < 0 && b.rerr != nil {
-				break // cut by the read error: not a line
+			if nl < 0 && rerr != nil {
+				rest = nil // cut by the read error: not a line
+				break
 			}
 			line := rest
 			if nl >= 0 {
@@ -196,13 +220,21 @@ func readBatches(r io.Reader, work, order chan<- *batch, stop <-chan struct{}) {
 				continue
 			}
 			// Last: nothing follows the line in the file.
-			last := eof && len(rest) == 0 && b.rerr == nil
+			last := eof && len(rest) == 0 && rerr == nil
 			b.lines = append(b.lines, scanLine{no: n, last: last, body: body})
-			if len(b.lines) == scanBatch && !send() {
-				return
-			}
 		}
-		tail = rest
+		carry = append(carry[:0], rest...)
+		final := eof && len(carry) == 0
+		if len(b.lines) == 0 && !final {
+			continue // a line longer than the buffer: read on into a bigger one
+		}
+		b.total = n
+		if final {
+			b.rerr = rerr
+		}
+		if !send(b) || final {
+			return
+		}
+		b = newBatch()
 	}
-	send()
 }
