@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -111,8 +112,10 @@ func (cr *cellReader) cell(r report.Round) (Cell, bool) {
 		}
 		c.Warnings = append(c.Warnings, w)
 	}
-	if m, ok := r.Metric(MetricBW); ok && status == "ok" && len(m.Values) > 0 {
-		c.OK, c.BWGbps = true, m.Values[len(m.Values)-1]
+	// r.Metric(MetricBW), without building each metric's key.
+	i := slices.IndexFunc(r.Metrics, func(m report.Metric) bool { return m.Name == MetricBW && len(m.Labels) == 0 })
+	if i >= 0 && status == "ok" && len(r.Metrics[i].Values) > 0 {
+		c.OK, c.BWGbps = true, r.Metrics[i].Values[len(r.Metrics[i].Values)-1]
 	} else if status == "ok" {
 		return Cell{}, false
 	}

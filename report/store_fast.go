@@ -16,27 +16,35 @@ import (
 // what a line decodes to, and why it does not, is what decodeRound says
 // (FuzzLineDecoder checks it).
 type lineDecoder struct {
-	strs   map[string]string // shared copies of short strings
-	params []Param           // scratch for a round's params
-	labels []Param           // scratch for a metric's labels
-	ms     []Metric          // scratch for a round's metrics
-	vals   []float64         // scratch for a metric's values
-	fast   int               // lines the fast path took (for tests)
+	strs   *[internSize][2]string // shared copies of short strings, by hash
+	params []Param             // scratch for a round's params
+	labels []Param             // scratch for a metric's labels
+	ms     []Metric            // scratch for a round's metrics
+	vals   []float64           // scratch for a metric's values
+	fast   int                 // lines the fast path took (for tests)
 }
 
-// Bounds of the shared strings: a store of unique values costs one
-// failed map lookup per string, and the table stays small.
+// The shared strings: a table of internSize pairs of strings of up to
+// internLen bytes, each string in the pair of its hash (a new string
+// takes the place of the older of the two). A store of unique values
+// costs a hash and two compares per string, and the table stays at 64 KB.
 const (
-	internMax = 1 << 14 // strings kept per decoder
-	internLen = 64      // longest string kept, in bytes
+	internSize = 1 << 11
+	internLen  = 64
 )
 
 func newLineDecoder() *lineDecoder {
-	return &lineDecoder{strs: make(map[string]string, 256)}
+	return &lineDecoder{strs: new([internSize][2]string)}
 }
+
+// fastLines turns the fast path off when false: benchmarks compare.
+var fastLines = true
 
 // decode returns the round on line b, as decodeRound would.
 func (d *lineDecoder) decode(b []byte) (Round, error) {
+	if !fastLines {
+		return decodeRound(b)
+	}
 	if r, ok := d.decodeFast(b); ok {
 		d.fast++
 		return r, nil
@@ -49,13 +57,20 @@ func (d *lineDecoder) str(b []byte) string {
 	if len(b) > internLen {
 		return string(b)
 	}
-	if s, ok := d.strs[string(b)]; ok {
-		return s
+	h := uint32(2166136261) // FNV-1a
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	set := &d.strs[h%internSize]
+	switch string(b) {
+	case set[0]:
+		return set[0]
+	case set[1]:
+		set[0], set[1] = set[1], set[0]
+		return set[0]
 	}
 	s := string(b)
-	if len(d.strs) < internMax {
-		d.strs[s] = s
-	}
+	set[0], set[1] = s, set[0]
 	return s
 }
 
@@ -97,6 +112,16 @@ func (p *lineScan) null() bool {
 	return false
 }
 
+// plain are the bytes that stand for themselves in a JSON string and in
+// what encoding/json makes of it: not a quote, a backslash, a control
+// byte, or a byte of a multi-byte UTF-8 sequence (checked apart).
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // raw reads a string without escapes and returns what is between its
 // quotes. A string with an escape, a control byte or bytes that are not
 // UTF-8 (which encoding/json would replace) is refused.
@@ -104,17 +129,22 @@ func (p *lineScan) raw() ([]byte, bool) {
 	if !p.eat('"') {
 		return nil, false
 	}
-	start, ascii := p.i, true
-	for ; p.i < len(p.b); p.i++ {
-		switch c := p.b[p.i]; {
+	b, start, i := p.b, p.i, p.i
+	for i < len(b) && plain[b[i]] {
+		i++
+	}
+	if i < len(b) && b[i] == '"' { // the common case: ASCII only
+		p.i = i + 1
+		return b[start:i], true
+	}
+	for ; i < len(b); i++ {
+		switch c := b[i]; {
 		case c == '"':
-			s := p.b[start:p.i]
-			p.i++
-			return s, ascii || utf8.Valid(s)
+			p.i = i + 1
+			s := b[start:i]
+			return s, utf8.Valid(s)
 		case c < 0x20 || c == '\\':
 			return nil, false
-		case c >= utf8.RuneSelf:
-			ascii = false
 		}
 	}
 	return nil, false
