@@ -82,28 +82,64 @@ func (cr *cellReader) nic(s string) string {
 	return s
 }
 
+// cellParams are the parameters a cell is stored under, found in one
+// pass over the round's (the first of a key counts, as Round.Param finds).
+type cellParams struct {
+	a, b, status, anic, bnic, lineRate string
+	has                                uint8 // bits, in the order above
+}
+
+func paramsOf(r *report.Round) (p cellParams) {
+	for _, kv := range r.Params {
+		var bit uint8
+		var dst *string
+		switch kv.Key {
+		case ParamHostA:
+			bit, dst = 1, &p.a
+		case ParamHostB:
+			bit, dst = 2, &p.b
+		case ParamStatus:
+			bit, dst = 4, &p.status
+		case ParamNICA:
+			bit, dst = 8, &p.anic
+		case ParamNICB:
+			bit, dst = 16, &p.bnic
+		case ParamLineRate:
+			bit, dst = 32, &p.lineRate
+		default:
+			continue
+		}
+		if p.has&bit == 0 {
+			p.has |= bit
+			*dst = kv.Value
+		}
+	}
+	return p
+}
+
 func (cr *cellReader) cell(r report.Round) (Cell, bool) {
-	a, okA := r.Param(ParamHostA)
-	b, okB := r.Param(ParamHostB)
-	status, okS := r.Param(ParamStatus)
-	if !okA || !okB || !okS {
+	return cr.cellOf(&r, paramsOf(&r))
+}
+
+func (cr *cellReader) cellOf(r *report.Round, p cellParams) (Cell, bool) {
+	if p.has&7 != 7 {
 		return Cell{}, false
 	}
-	ia, okA := cr.index[a]
-	ib, okB := cr.index[b]
+	ia, okA := cr.index[p.a]
+	ib, okB := cr.index[p.b]
 	if !okA || !okB || ia == ib {
 		return Cell{}, false
 	}
 	c := Cell{A: cr.hosts[ia], B: cr.hosts[ib], Pair: Pair{ia, ib}.normal(), Start: r.Start,
 		Elapsed: time.Duration(r.DurationSec * float64(time.Second)), Resumed: true}
-	if v, ok := r.Param(ParamNICA); ok {
-		c.ANIC = cr.nic(v)
+	if p.has&8 != 0 {
+		c.ANIC = cr.nic(p.anic)
 	}
-	if v, ok := r.Param(ParamNICB); ok {
-		c.BNIC = cr.nic(v)
+	if p.has&16 != 0 {
+		c.BNIC = cr.nic(p.bnic)
 	}
-	if lr, ok := r.Param(ParamLineRate); ok {
-		c.LineRateGbps, _ = strconv.ParseFloat(lr, 64)
+	if p.has&32 != 0 {
+		c.LineRateGbps, _ = strconv.ParseFloat(p.lineRate, 64)
 	}
 	for _, w := range r.Warnings {
 		if e, ok := strings.CutPrefix(w, errorPrefix); ok && c.Error == "" {
@@ -114,9 +150,9 @@ func (cr *cellReader) cell(r report.Round) (Cell, bool) {
 	}
 	// r.Metric(MetricBW), without building each metric's key.
 	i := slices.IndexFunc(r.Metrics, func(m report.Metric) bool { return m.Name == MetricBW && len(m.Labels) == 0 })
-	if i >= 0 && status == "ok" && len(r.Metrics[i].Values) > 0 {
+	if i >= 0 && p.status == "ok" && len(r.Metrics[i].Values) > 0 {
 		c.OK, c.BWGbps = true, r.Metrics[i].Values[len(r.Metrics[i].Values)-1]
-	} else if status == "ok" {
+	} else if p.status == "ok" {
 		return Cell{}, false
 	}
 	return c, true
@@ -285,10 +321,11 @@ func (cr *cellReader) good(r report.Round, name string) (Cell, bool) {
 	if name != "" && r.Name != name {
 		return Cell{}, false
 	}
-	if v, ok := r.Param(ParamStatus); !ok || v != "ok" {
+	p := paramsOf(&r)
+	if p.has&4 == 0 || p.status != "ok" {
 		return Cell{}, false
 	}
-	return cr.cell(r)
+	return cr.cellOf(&r, p)
 }
 
 // measured is resume over rounds already loaded.

@@ -2,6 +2,7 @@ package report
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -17,11 +18,11 @@ import (
 // (FuzzLineDecoder checks it).
 type lineDecoder struct {
 	strs   *[internSize][2]string // shared copies of short strings, by hash
-	params []Param             // scratch for a round's params
-	labels []Param             // scratch for a metric's labels
-	ms     []Metric            // scratch for a round's metrics
-	vals   []float64           // scratch for a metric's values
-	fast   int                 // lines the fast path took (for tests)
+	params []Param                // scratch for a round's params
+	labels []Param                // scratch for a metric's labels
+	ms     []Metric               // scratch for a round's metrics
+	vals   []float64              // scratch for a metric's values
+	fast   int                    // lines the fast path took (for tests)
 }
 
 // The shared strings: a table of internSize pairs of strings of up to
@@ -331,10 +332,27 @@ func (d *lineDecoder) decodeFast(b []byte) (r Round, ok bool) {
 		return 0, false
 	})
 	p.ws()
-	if !ok || p.i != len(b) || r.Validate() != nil {
+	if !ok || p.i != len(b) || !valid(&r) {
 		return Round{}, false
 	}
 	return r, true
+}
+
+// valid is r.Validate() == nil, without building the metrics' keys for a
+// round of one metric (a fleet cell's). JSON numbers are finite.
+func valid(r *Round) bool {
+	if len(r.Metrics) > 1 {
+		return r.Validate() == nil
+	}
+	if r.Name == "" || r.DurationSec < 0 {
+		return false
+	}
+	for _, m := range r.Metrics {
+		if m.Name == "" || m.Unit == "" || strings.ContainsAny(m.Unit, " \t\n") {
+			return false
+		}
+	}
+	return true
 }
 
 // paramList reads [{"key":..,"value":..},...] through the scratch slice
