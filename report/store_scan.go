@@ -15,9 +15,13 @@ import (
 var ErrStopScan = errors.New("report: scan stopped")
 
 // Scan calls fn for every round of the store, in append order, holding
-// one batch of lines at a time instead of every round: a fleet store of
-// 500,000 cells is resumed this way (issue 26). A missing file is an empty
-// store. What Load skips, Scan skips and reports the same way.
+// a few batches of lines at a time instead of every round: a fleet store
+// of 500,000 cells is resumed this way (issue 26). Lines of the shape the
+// library writes are decoded without encoding/json, and the short strings
+// that repeat (parameter keys, host and NIC names) are shared between
+// rounds; what a line decodes to is what encoding/json makes of it
+// (lineDecoder). A missing file is an empty store. What Load skips, Scan
+// skips and reports the same way.
 func (s *Store) Scan(fn func(Round) error) (LoadResult, error) {
 	if s == nil {
 		return LoadResult{}, ErrNoStore
