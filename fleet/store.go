@@ -287,11 +287,13 @@ func (d *resumed) put(c Cell) {
 // are taken as one (they are alike but for the pointer).
 func (d *resumed) zone(t time.Time) uint16 {
 	loc := t.Location()
-	name, off := t.Zone()
 	for i, z := range d.zones {
 		if z == loc {
 			return uint16(i)
 		}
+	}
+	name, off := t.Zone()
+	for i, z := range d.zones {
 		if loc != time.Local && z != time.Local && z != time.UTC {
 			if n, o := t.In(z).Zone(); n == name && o == off && z.String() == loc.String() {
 				return uint16(i)

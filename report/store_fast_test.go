@@ -271,3 +271,28 @@ func BenchmarkStoreScan(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLineDecoder decodes one fleet cell line on one goroutine, with
+// the line decoder and with encoding/json: the decoding alone, without the
+// reading and the hand-over of ScanRounds.
+func BenchmarkLineDecoder(b *testing.B) {
+	line := []byte(fleetLine)
+	for _, fast := range []bool{true, false} {
+		name := "json"
+		if fast {
+			name = "lines"
+		}
+		b.Run(name, func(b *testing.B) {
+			defer func() { fastLines = true }()
+			fastLines = fast
+			d := newLineDecoder()
+			b.SetBytes(int64(len(line)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := d.decode(line); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
