@@ -177,9 +177,10 @@ func resume(store *report.Store, name string, hosts []string) (*resumed, error) 
 	return out, nil
 }
 
-// resumed holds the cells a run resumes, in a fifth of the memory of a
-// map of cells (500,000 cells: about 50 MB instead of 130 MB): the hosts
-// by number, the NIC names once each, the rare error and warnings apart.
+// resumed holds the cells a run resumes in 56 bytes each and an index
+// entry (500,000 cells: 49 MB instead of 130 MB for a map of Cells): the
+// hosts by number, the NIC names once each, the rare error and warnings
+// apart.
 type resumed struct {
 	hosts  []string
 	index  map[uint64]uint32 // pairKey → number of the cell
