@@ -69,19 +69,19 @@ func (p Plan) Run(ctx context.Context) (*Matrix, error) {
 	for _, h := range p.Hosts {
 		m.Hosts = append(m.Hosts, h.Name)
 	}
-	done := map[Pair]Cell{}
+	var done *resumed
 	if p.Store != nil {
 		var err error
 		if done, err = resume(p.Store, p.Name, m.Hosts); err != nil {
 			return nil, fmt.Errorf("fleet: resume from %s: %w", p.Store.Path(), err)
 		}
 	}
-	todo := p.Schedule.Without(func(pr Pair) bool { _, ok := done[pr.normal()]; return ok })
+	todo := p.Schedule.Without(func(pr Pair) bool { return done.has(pr.normal()) })
 	prog := &progress{w: p.Progress, total: todo.Len(), start: time.Now()}
-	if len(done) > 0 {
-		prog.printf("resuming %s: %d pairs in the store, %d to measure in %d rounds", p.Name, len(done), todo.Len(), len(todo.Rounds))
+	if done.Len() > 0 {
+		prog.printf("resuming %s: %d pairs in the store, %d to measure in %d rounds", p.Name, done.Len(), todo.Len(), len(todo.Rounds))
 	}
-	cells := done // not copied: 500,000 resumed cells are a map of 100 MB
+	cells := map[Pair]Cell{} // measured in this run; the resumed ones stay compact in done
 	var mu sync.Mutex
 	var storeErr error
 	for ri, round := range todo.Rounds {
@@ -111,8 +111,13 @@ func (p Plan) Run(ctx context.Context) (*Matrix, error) {
 		}
 		wg.Wait()
 	}
+	m.Cells = make([]Cell, 0, p.Schedule.Len())
 	for _, pr := range p.Schedule.Pairs() {
-		if c, ok := cells[pr.normal()]; ok {
+		c, ok := cells[pr.normal()]
+		if !ok {
+			c, ok = done.cell(pr.normal())
+		}
+		if ok {
 			m.Cells = append(m.Cells, c)
 		} else {
 			m.Unmeasured = append(m.Unmeasured, pr.normal())

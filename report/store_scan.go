@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -16,9 +15,13 @@ import (
 var ErrStopScan = errors.New("report: scan stopped")
 
 // Scan calls fn for every round of the store, in append order, holding
-// one batch of lines at a time instead of every round: a fleet store of
-// 500,000 cells is resumed this way (issue 26). A missing file is an empty
-// store. What Load skips, Scan skips and reports the same way.
+// a few batches of lines at a time instead of every round: a fleet store
+// of 500,000 cells is resumed this way (issue 26). Lines of the shape the
+// library writes are decoded without encoding/json, and the short strings
+// that repeat (parameter keys, host and NIC names) are shared between
+// rounds; what a line decodes to is what encoding/json makes of it
+// (lineDecoder). A missing file is an empty store. What Load skips, Scan
+// skips and reports the same way.
 func (s *Store) Scan(fn func(Round) error) (LoadResult, error) {
 	if s == nil {
 		return LoadResult{}, ErrNoStore
@@ -48,6 +51,7 @@ type scanLine struct {
 
 // batch is a run of lines; done is closed once every line is decoded.
 type batch struct {
+	buf   []byte // what the lines are slices of
 	lines []scanLine
 	total int // lines read up to the end of this batch, empty ones included
 	rerr  error
@@ -66,10 +70,11 @@ func ScanRounds(r io.Reader, fn func(Round) error) (LoadResult, error) {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			d := newLineDecoder()
 			for b := range work {
 				for i := range b.lines {
 					l := &b.lines[i]
-					l.round, l.err = decodeRound(l.body)
+					l.round, l.err = d.decode(l.body)
 					if l.err != nil && !l.last {
 						l.err = &LineError{Line: l.no, Text: cut(l.body, 120), Err: l.err}
 					}
@@ -116,6 +121,7 @@ func ScanRounds(r io.Reader, fn func(Round) error) (LoadResult, error) {
 		if b.rerr != nil {
 			return res, fmt.Errorf("report: read store: %w", b.rerr)
 		}
+		b.release()
 	}
 	return res, nil
 }
@@ -129,15 +135,37 @@ func (l *scanLine) corrupt() *LineError {
 	return &LineError{Line: l.no, Err: l.err}
 }
 
+// scanChunk is the size of one read: the lines of a batch are slices of
+// the batch's buffer, not a copy each.
+var scanChunk = 256 << 10
+
+// batchPool keeps the batches the caller is done with: their buffers and
+// line slices are reused, not left to the collector.
+var batchPool sync.Pool
+
+// newBatch returns an empty batch, a reused one when there is one.
+func newBatch() *batch {
+	b, _ := batchPool.Get().(*batch)
+	if b == nil {
+		b = &batch{lines: make([]scanLine, 0, scanBatch)}
+	}
+	b.lines, b.total, b.rerr, b.done = b.lines[:0], 0, nil, make(chan struct{})
+	return b
+}
+
+// release hands b back for reuse once its rounds went to the caller.
+func (b *batch) release() {
+	clear(b.lines) // the rounds are the caller's now
+	batchPool.Put(b)
+}
+
 // readBatches reads r into batches of lines and hands each to a worker
 // (work) and, in order, to the caller (order), until EOF, a read error or
-// stop.
+// stop. A line is the bytes up to a newline, or up to EOF for the last.
+// Each batch holds the lines that begin in its buffer: the start of a line
+// that goes on past the buffer's end is carried to the next buffer.
 func readBatches(r io.Reader, work, order chan<- *batch, stop <-chan struct{}) {
-	br := bufio.NewReaderSize(r, 256<<10)
-	n := 0
-	b := &batch{done: make(chan struct{})}
-	send := func() bool {
-		b.total = n
+	send := func(b *batch) bool {
 		select {
 		case order <- b:
 		case <-stop:
@@ -149,38 +177,68 @@ func readBatches(r io.Reader, work, order chan<- *batch, stop <-chan struct{}) {
 			close(b.done)
 			return false
 		}
-		b = &batch{done: make(chan struct{})}
 		return true
 	}
+	n := 0
+	var carry []byte // the start of a line not yet whole, or lines past a full batch
+	var rerr error
+	eof := false
+	b := newBatch()
 	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) == 0 && err == io.EOF {
-			break
+		need := max(scanChunk, 2*len(carry))
+		if cap(b.buf) < need {
+			b.buf = make([]byte, 0, need)
 		}
-		if err != nil && err != io.EOF {
-			b.rerr = err
-			break
+		buf := append(b.buf[:0], carry...)
+		for !eof && len(buf) < cap(buf) {
+			m, err := r.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+m]
+			if err == io.EOF {
+				eof = true
+			} else if err != nil {
+				rerr, eof = err, true
+			}
 		}
-		n++
-		complete := err == nil
-		body := bytes.TrimSpace(line)
-		if len(body) == 0 {
-			if !complete {
+		b.buf = buf
+		rest := buf
+		for len(rest) > 0 && len(b.lines) < scanBatch {
+			nl := bytes.IndexByte(rest, '\n')
+			if (nl < 0 || nl == len(rest)-1) && !eof {
+				// The rest of the line is in the next read, or it is
+				// not known yet whether anything follows it.
 				break
 			}
-			continue
-		}
-		last := !complete
-		if !last {
-			rest, _ := br.Peek(1)
-			last = len(rest) == 0
-		}
-		b.lines = append(b.lines, scanLine{no: n, last: last, body: body})
-		if len(b.lines) == scanBatch {
-			if !send() {
-				return
+			if nl < 0 && rerr != nil {
+				rest = nil // cut by the read error: not a line
+				break
 			}
+			line := rest
+			if nl >= 0 {
+				line, rest = rest[:nl], rest[nl+1:]
+			} else {
+				rest = nil
+			}
+			n++
+			body := bytes.TrimSpace(line)
+			if len(body) == 0 {
+				continue
+			}
+			// Last: nothing follows the line in the file.
+			last := eof && len(rest) == 0 && rerr == nil
+			b.lines = append(b.lines, scanLine{no: n, last: last, body: body})
 		}
+		carry = append(carry[:0], rest...)
+		final := eof && len(carry) == 0
+		if len(b.lines) == 0 && !final {
+			continue // a line longer than the buffer: read on into a bigger one
+		}
+		b.total = n
+		if final {
+			b.rerr = rerr
+		}
+		if !send(b) || final {
+			return
+		}
+		b = newBatch()
 	}
-	send()
 }

@@ -174,13 +174,18 @@ func TestScanRoundsReadError(t *testing.T) {
 	}
 }
 
-// FuzzScanRounds: the parallel reader finds what the sequential one found.
+// FuzzScanRounds: the parallel reader, reading in chunks of any size,
+// finds what the sequential one with encoding/json found.
 func FuzzScanRounds(f *testing.F) {
+	defer func(n int) { scanChunk = n }(scanChunk)
 	demo := demoLines(f)
-	f.Add(demo[0] + "\n" + demo[1][:50] + "\n" + demo[2])
-	f.Add("\n\n" + demo[0])
-	f.Add(demo[0] + demo[0] + "\n")
-	f.Fuzz(func(t *testing.T, in string) {
+	f.Add(demo[0]+"\n"+demo[1][:50]+"\n"+demo[2], uint16(0))
+	f.Add("\n\n"+demo[0], uint16(100))
+	f.Add(demo[0]+demo[0]+"\n", uint16(7))
+	f.Add(fleetLine+"\n"+fleetFailed[:90]+"\n"+fleetLine+"\n", uint16(len(fleetLine)))
+	f.Add(fleetLine+"\n \n"+fleetFailed+"\n"+fleetLine[:200], uint16(len(fleetLine)+1))
+	f.Fuzz(func(t *testing.T, in string, chunk uint16) {
+		scanChunk = 1 + int(chunk)
 		sameLoad(t, in)
 	})
 }
