@@ -26,7 +26,11 @@
 //     (rxe_wq's worker, ksoftirqd) whose system time reaches it of one
 //     core is the bottleneck: rxe's work for a QP is serialised on one
 //     worker, which the scheduler moves between cores (seen in the lab on
-//     6.12: no core above 36 %, the worker at one core's full share).
+//     6.12: no core above 36 %, the worker at one core's full share). Else
+//     a core in use at BusyCore with user time counted, at least half of
+//     it the kernel's, is one: on 6.1 rdma_rxe does a send's work inside
+//     the tool's own calls, and the tool's polling fills the rest (the
+//     lab's pair: one core 87 % system).
 //  3. Else a socket buffer the kernel clamped below the request.
 //  4. Else loss: drop counters that rose, or RDMA retransmissions.
 //  5. Else none found: "reached X % of Y; no counter or core explains the

@@ -165,3 +165,23 @@ func TestJudgeSaturatedThread(t *testing.T) {
 		t.Errorf("a thread at 60 %%: %s", v)
 	}
 }
+
+// TestJudgeFullCore is the lab's soft-RoCE pair on bookworm's 6.1
+// (TestLabBusyCoreThreads, 2026-12-02): one core 87 % system with no
+// kernel thread holding the time (rdma_rxe works inside the tool's calls
+// there) and the tool's polling in user time beside it: a full core,
+// mostly the kernel's, is the CPU bound. A core full of user time alone
+// (a busy-polling tool on an idle path) is not.
+func TestJudgeFullCore(t *testing.T) {
+	e := Evidence{Gbps: math.NaN(), Cores: []Core{{Host: "this host", CPU: 2, SysPct: 8, UserPct: 3},
+		{Host: "this host", CPU: 3, SysPct: 87, UserPct: 12}}}
+	v := Judge(e, Thresholds{})
+	if v.Bound != CPU || !strings.Contains(v.Summary, "one core full, mostly with the kernel's network work: this host CPU3 87 % busy") ||
+		!strings.Contains(v.Summary, "12 % user: 99 % in use") {
+		t.Errorf("verdict %s", v)
+	}
+	e.Cores[1] = Core{Host: "this host", CPU: 3, SysPct: 10, UserPct: 90}
+	if v := Judge(e, Thresholds{}); v.Bound != None {
+		t.Errorf("a core full of user time: %s", v)
+	}
+}

@@ -32,7 +32,7 @@ type HostLoad struct {
 func (l HostLoad) Cores() []bottleneck.Core {
 	var out []bottleneck.Core
 	for _, c := range l.Load.CPUs {
-		core := bottleneck.Core{Host: l.Host, CPU: c.CPU, SoftPct: c.SoftPct, IRQPct: c.IRQPct, SysPct: c.SysPct,
+		core := bottleneck.Core{Host: l.Host, CPU: c.CPU, SoftPct: c.SoftPct, IRQPct: c.IRQPct, SysPct: c.SysPct, UserPct: c.UserPct + c.NicePct,
 			Thread: irq.DescribeThreads(irq.OnCPU(l.Threads, c.CPU), c.Ticks, 2)}
 		if l.LocalCPUs != nil {
 			local := slices.Contains(l.LocalCPUs, c.CPU)

@@ -75,7 +75,7 @@ func TestLabBusyCoreThreads(t *testing.T) {
 	}
 	load := ng.HostLoad("this host", nearDev)
 	for _, c := range load.Cores() {
-		t.Logf("%s CPU%d soft %.0f%% irq %.0f%% sys %.0f%%: %s", c.Host, c.CPU, c.SoftPct, c.IRQPct, c.SysPct, c.Thread)
+		t.Logf("%s CPU%d soft %.0f%% irq %.0f%% sys %.0f%% user %.0f%%: %s", c.Host, c.CPU, c.SoftPct, c.IRQPct, c.SysPct, c.UserPct, c.Thread)
 	}
 	ev := bottleneck.Evidence{Gbps: math.NaN(), Cores: load.Cores(), Threads: load.KernelThreads()}
 	v := bottleneck.Judge(ev, bottleneck.Thresholds{})
