@@ -97,7 +97,7 @@ func (in Interrupts) ByLabel(label string) (Interrupt, bool) {
 // Interrupts reads and parses /proc/interrupts.
 //
 // Similar to: cat /proc/interrupts
-func (fs FS) Interrupts() (Interrupts, error) {
+func (fs Root) Interrupts() (Interrupts, error) {
 	p := fs.procPath("interrupts")
 	b, err := fs.readFile(p)
 	if err != nil {

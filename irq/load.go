@@ -18,7 +18,7 @@ type LoadSnapshot struct {
 // LoadSnapshot reads /proc/stat, /proc/softirqs and /proc/net/softnet_stat.
 // A missing softirqs or softnet_stat file leaves its part empty; a missing
 // or unparsable /proc/stat is an error.
-func (fs FS) LoadSnapshot() (LoadSnapshot, error) {
+func (fs Root) LoadSnapshot() (LoadSnapshot, error) {
 	s := LoadSnapshot{Time: time.Now()}
 	st, err := fs.Stat()
 	if err != nil {

@@ -6,11 +6,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 func snapshotOf(t *testing.T, dir string, at time.Time) LoadSnapshot {
 	t.Helper()
-	s, err := NewFS("testdata/"+dir+"/proc", "testdata/"+dir+"/sys").LoadSnapshot()
+	s, err := Root(sysroot.ProcSys("testdata/"+dir+"/proc", "testdata/"+dir+"/sys")).LoadSnapshot()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -92,7 +92,7 @@ type ThreadSnapshot struct {
 // and the others are kept.
 //
 // Similar to: ps -eLo pid,tid,comm,psr,utime,stime
-func (fs FS) Threads() (ThreadSnapshot, error) {
+func (fs Root) Threads() (ThreadSnapshot, error) {
 	snap := ThreadSnapshot{Time: time.Now()}
 	fsys := fs.root().FS()
 	procs, err := iofs.ReadDir(fsys, fs.procPath())

@@ -113,7 +113,7 @@ func unsafePtr(s string) unsafe.Pointer {
 // BenchmarkHostThreads reads every thread of this host, as Counters does
 // twice a round; threads/op says how many there were.
 func BenchmarkHostThreads(b *testing.B) {
-	fs, err := DefaultFS()
+	fs, err := DefaultRoot()
 	if err != nil {
 		b.Skip(err)
 	}

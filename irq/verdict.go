@@ -223,7 +223,7 @@ func joinInts(v []int) string {
 // interrupts with Distribute against the NIC's NUMA node.
 //
 // Similar to: grep IF /proc/interrupts; sleep 10; grep IF /proc/interrupts
-func (fs FS) SampleDistribution(ctx context.Context, dev Netdev, interval time.Duration, th *Thresholds) (Distribution, error) {
+func (fs Root) SampleDistribution(ctx context.Context, dev Netdev, interval time.Duration, th *Thresholds) (Distribution, error) {
 	var node CPUList
 	if dev.NUMANode >= 0 {
 		if c, err := fs.NodeCPUs(dev.NUMANode); err == nil {

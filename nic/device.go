@@ -112,7 +112,7 @@ func IsPCIAddress(s string) bool { return sysfs.IsPCIAddress(s) }
 // Device finds a netdev's device in sysfs (/sys/class/net/NAME/device),
 // climbs to its PCI function (a virtio-net device sits below one) and reads
 // its NUMA node, local CPUs and ids. Only the NIC's own PCI function counts,
-// as for irq.FS.Netdev: a USB NIC's nearest one is its host controller's,
+// as for irq.Root.Netdev: a USB NIC's nearest one is its host controller's,
 // so it has no PCI, NUMA node -1 and no local CPUs. sysfs shows the netdevs
 // of the network namespace it was mounted in.
 //

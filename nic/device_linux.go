@@ -14,7 +14,7 @@ func (h *Handle) Device(ctx context.Context, netdev string) (DeviceInfo, error) 
 		if err := h.ready(ctx); err != nil {
 			return DeviceInfo{}, err
 		}
-		return h.opts.Root.Device(netdev)
+		return h.opts.root().Device(netdev)
 	}
 	di, err := h.DriverInfo(ctx, netdev)
 	if err != nil {
@@ -23,7 +23,7 @@ func (h *Handle) Device(ctx context.Context, netdev string) (DeviceInfo, error) 
 	if !IsPCIAddress(di.BusInfo) {
 		return DeviceInfo{Netdev: netdev, Virtual: di.BusInfo == "", NUMANode: -1, Driver: di.Driver}, nil
 	}
-	d, err := h.opts.Root.PCIDevice(di.BusInfo)
+	d, err := h.opts.root().PCIDevice(di.BusInfo)
 	d.Netdev = netdev
 	d.Driver = di.Driver
 	return d, err

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocekit/rocekit/internal/fixturefs"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 func TestDeviceFixtures(t *testing.T) {
@@ -73,9 +74,9 @@ func TestDeviceNUMA(t *testing.T) {
 }
 
 // A USB NIC's nearest PCI function is its host controller's: Device
-// reports no PCI, node or local CPUs for it, as irq.FS.Netdev does.
+// reports no PCI, node or local CPUs for it, as irq.Root.Netdev does.
 func TestDeviceUSBNotOwnPCI(t *testing.T) {
-	got, err := NewRootFS(fixturefs.USBNetdev().FS()).Device("usb0")
+	got, err := Root(sysroot.FromFS(fixturefs.USBNetdev().FS())).Device("usb0")
 	want := DeviceInfo{Netdev: "usb0", DevicePath: "sys/devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0", Driver: "cdc_ether", NUMANode: -1}
 	if err != nil {
 		t.Fatal(err)

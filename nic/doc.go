@@ -18,9 +18,8 @@
 // replaced. A driver that lacks an ethtool operation gives ErrNotSupported,
 // not a failure of the run. Files under /sys and /proc are read through a
 // Root, so the parsers run on fixtures captured in the lab (testdata). Root
-// is the root that irq.FS and rxe.Root are too (internal/sysfs, which also
-// reads the placement: PCI function, NUMA node, CPU lists), so one value
-// serves all three: irq.FS(nic.NewRoot(dir)).
+// is a sysroot.Root, as irq.Root and rxe.Root are, so one value serves all
+// three: nic.Root(sysroot.Dir(dir)); Options.Root takes the same value.
 // RoCEPathMTU and RXEPathMTU give the RoCE MTU a netdev MTU allows.
 //
 // Typical use:

@@ -11,6 +11,7 @@ import (
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/rxe"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 func rules(fs []Finding) []string {
@@ -193,7 +194,7 @@ func irqInterrupts(t *testing.T, p string) irq.Interrupts {
 
 func TestCheckIRQDistribution(t *testing.T) {
 	dir := filepath.Join("..", "irq", "testdata", "mlx5-2node")
-	fsys := irq.NewFS(filepath.Join(dir, "proc"), filepath.Join(dir, "sys"))
+	fsys := irq.Root(sysroot.ProcSys(filepath.Join(dir, "proc"), filepath.Join(dir, "sys")))
 	dev, err := fsys.Netdev("ens1f0np0")
 	if err != nil {
 		t.Fatal(err)
@@ -222,11 +223,11 @@ func TestCheckSoftirq(t *testing.T) {
 	diff(t, map[string]float64{"cpu": 3, "soft": 92, "irq": 2, "idle": 1, "net_rx_runs": 81234}, evidence(fs[0]))
 	// The guest's TCP_STREAM capture: a softirq share far from hot.
 	dir := filepath.Join("..", "irq", "testdata", "trixie", "traffic")
-	b, err := irq.NewFS(filepath.Join(dir, "before", "proc"), "").LoadSnapshot()
+	b, err := irq.Root(sysroot.ProcSys(filepath.Join(dir, "before", "proc"), "")).LoadSnapshot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := irq.NewFS(filepath.Join(dir, "after", "proc"), "").LoadSnapshot()
+	a, err := irq.Root(sysroot.ProcSys(filepath.Join(dir, "after", "proc"), "")).LoadSnapshot()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -135,7 +135,7 @@ func (l *Local) rdmaHost(ctx context.Context, h *HostInfo, warn func(error)) {
 		h.Tools[t.Name] = p
 	}
 	bound := func(netns string) ([]string, error) {
-		n, err := nic.Open(nic.Options{Netns: netns, Root: nic.Root(l.fs())})
+		n, err := nic.Open(nic.Options{Netns: netns, Root: l.Root})
 		if err != nil {
 			return nil, err
 		}
@@ -160,7 +160,7 @@ func (l *Local) rdmaHost(ctx context.Context, h *HostInfo, warn func(error)) {
 	} else {
 		warn(err)
 	}
-	root := rxe.Root(l.fs())
+	root := rxe.Root(l.Root)
 	names, err := root.DeviceNames()
 	if err != nil {
 		warn(err)
@@ -209,7 +209,7 @@ func (p *Peer) Host(ctx context.Context) (HostInfo, error) {
 //
 // Similar to: rdma statistic show link DEV/1
 func (l *Local) PortCounters(_ context.Context, device string) (rxe.PortCounters, error) {
-	return rxe.Root(l.fs()).PortCounters(device, 1)
+	return rxe.Root(l.Root).PortCounters(device, 1)
 }
 
 // PortCounters runs Local.PortCounters on the peer.

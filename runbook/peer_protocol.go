@@ -20,6 +20,7 @@ import (
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/rxe"
+	"github.com/rocekit/rocekit/sysroot"
 	"github.com/rocekit/rocekit/tune"
 )
 
@@ -112,6 +113,7 @@ var peerKinds = []struct {
 	{"host_invalid_cmd", host.ErrInvalidCmd}, {"host_killed", host.ErrKilled}, {"host_not_listening", host.ErrNotListening},
 	{"host_host_key", host.ErrHostKey}, {"host_no_allocation", host.ErrNoAllocation}, {"host_no_namespace", host.ErrNoNamespace},
 	{"host_not_found", host.ErrNotFound}, {"host_parse", host.ErrParse}, {"host_unsupported_os", host.ErrUnsupportedOS},
+	{"sysroot_fs", sysroot.ErrFS},
 	// Internal packages' sentinels, behind the public ones that wrap them.
 	{"sysfs_no_device", sysfs.ErrNoDevice}, {"sysfs_no_os_path", sysfs.ErrNoOSPath}, {"sysfs_parse", sysfs.ErrParse},
 	{"sysfs_read_only", sysfs.ErrReadOnly}, {"sysfs_too_large", sysfs.ErrTooLarge}, {"sysfs_unsupported_os", sysfs.ErrUnsupportedOS},

@@ -109,7 +109,7 @@ type Counters struct {
 	Interrupts irq.Interrupts   `json:"interrupts"`
 	Load       irq.LoadSnapshot `json:"load"`
 	// Threads are every thread's CPU time by the CPU it last ran on
-	// (irq.FS.Threads): which thread kept a busy core busy (rxe_wq's
+	// (irq.Root.Threads): which thread kept a busy core busy (rxe_wq's
 	// kworker, ksoftirqd/N, the tool).
 	Threads irq.ThreadSnapshot `json:"threads"`
 	// AER are the NIC's PCIe AER counters (nic.Root.AER); nil for a

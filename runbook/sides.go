@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rocekit/rocekit/rxe"
 	"time"
+
+	"github.com/rocekit/rocekit/rxe"
 )
 
 // Mode says how the two ends of a run are placed.

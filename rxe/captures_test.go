@@ -3,6 +3,8 @@ package rxe
 import (
 	"os"
 	"testing"
+
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 // referenceInfiniband is the sysfs-infiniband case of the kernel-file check
@@ -15,7 +17,7 @@ func referenceRoot(t *testing.T) Root {
 	if _, err := os.Stat(referenceInfiniband + "/sys/class/infiniband"); err != nil {
 		t.Skipf("reference captures absent: %v", err)
 	}
-	return NewRootFS(os.DirFS(referenceInfiniband))
+	return Root(sysroot.FromFS(os.DirFS(referenceInfiniband)))
 }
 
 // TestReferenceCapturesPorts checks cases.json's expectations: every port

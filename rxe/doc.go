@@ -12,8 +12,9 @@
 //
 // Files under /sys, /proc and /lib/modules are read through a Root, so the
 // same code runs on a live kernel and on fixture trees captured from one
-// (see testdata/README). Root is the root that nic.Root and irq.FS are too
-// (internal/sysfs), so one value serves all three: rxe.Root(nic.NewRoot(dir)). Links are changed over netlink (NETLINK_RDMA,
+// (see testdata/README). Root is a sysroot.Root, as nic.Root and irq.Root
+// are, so one value serves all three: rxe.Root(sysroot.Dir(dir)); Options.Root
+// takes the same value. Links are changed over netlink (NETLINK_RDMA,
 // github.com/vishvananda/netlink) by a Handle bound to the caller's or a
 // named network namespace; that part is Linux-only and returns
 // ErrUnsupportedOS elsewhere. A kernel without RDMA support gives ErrNoRDMA.

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
@@ -68,7 +67,7 @@ func socketReaderOf(s runbook.Side) UDPSocketReader {
 	case UDPSocketReader:
 		return v
 	case *runbook.Local:
-		return localSockets{proc: v.ProcRoot, root: nic.Root(irq.NewFS(v.ProcRoot, v.SysRoot))}
+		return localSockets{proc: v.Root.ProcDir(), root: nic.Root(v.Root)}
 	}
 	return nil
 }
