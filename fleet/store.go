@@ -16,7 +16,7 @@ const (
 	ParamNICB     = "fleet_b_nic"
 	ParamStatus   = "fleet_status" // "ok" or "failed"
 	ParamLineRate = "line_rate_gbps"
-	MetricBW      = "bw_avg"
+	MetricBW      = report.MetricBWAvg
 	errorPrefix   = "error: "
 )
 

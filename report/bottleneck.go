@@ -112,16 +112,16 @@ func Bottleneck(in BottleneckInput) *bottleneck.Verdict {
 
 // roundRate picks a round's rate and the stream it travelled as.
 func roundRate(r Round, ends []End) (float64, limits.Stream, bool) {
-	test, _ := r.Param("test")
+	test, _ := r.Param(ParamTest)
 	if m, ok := largestBW(r); ok {
-		mtu, _ := strconv.Atoi(paramOr(r, "mtu", "0"))
+		mtu, _ := strconv.Atoi(paramOr(r, ParamMTU, "0"))
 		if mtu == 0 {
 			mtu = minPathMTU(ends)
 		}
-		size, _ := strconv.Atoi(labelOr(m, "size", "0"))
+		size, _ := strconv.Atoi(labelOr(m, LabelSize, "0"))
 		return median(m), limits.RoCE{PathMTU: mtu, MessageBytes: size, Verb: verbOf(test)}, true
 	}
-	for _, name := range []string{"recv_throughput", "throughput"} {
+	for _, name := range []string{MetricRecvThroughput, MetricThroughput} {
 		m, ok := r.Metric(name)
 		if !ok || m.Unit != UnitMbps {
 			continue
@@ -142,10 +142,10 @@ func largestBW(r Round) (Metric, bool) {
 	var best Metric
 	found, bestSize := false, -1
 	for _, m := range r.Metrics {
-		if m.Name != "bw_avg" || m.Unit != UnitGbps {
+		if m.Name != MetricBWAvg || m.Unit != UnitGbps {
 			continue
 		}
-		size, _ := strconv.Atoi(labelOr(m, "size", "0"))
+		size, _ := strconv.Atoi(labelOr(m, LabelSize, "0"))
 		if size > bestSize {
 			best, bestSize, found = m, size, true
 		}
@@ -253,9 +253,9 @@ func Answers(rounds []Round) []Answer {
 		a := Answer{Round: r.Name, Rate: "—", Ceiling: "unknown", Share: "—", Bound: string(v.Bound), Summary: v.Summary}
 		if m, ok := largestBW(r); ok {
 			a.Rate = rateText(Summarize(m), 1)
-		} else if m, ok := r.Metric("recv_throughput"); ok {
+		} else if m, ok := r.Metric(MetricRecvThroughput); ok {
 			a.Rate = rateText(Summarize(m), 1e-3)
-		} else if m, ok := r.Metric("throughput"); ok {
+		} else if m, ok := r.Metric(MetricThroughput); ok {
 			a.Rate = rateText(Summarize(m), 1e-3)
 		}
 		if v.Ceiling != nil {

@@ -74,7 +74,7 @@ func netdevMTU(r Round) int {
 	if r.Fingerprint != nil && len(r.Fingerprint.NICs) > 0 {
 		return r.Fingerprint.NICs[0].MTU
 	}
-	if v, ok := r.Param("netdev_mtu"); ok {
+	if v, ok := r.Param(ParamNetdevMTU); ok {
 		n, _ := strconv.Atoi(v)
 		return n
 	}
@@ -82,7 +82,7 @@ func netdevMTU(r Round) int {
 }
 
 func pathMTU(r Round) int {
-	if v, ok := r.Param("mtu"); ok {
+	if v, ok := r.Param(ParamMTU); ok {
 		if n, err := strconv.Atoi(v); err == nil {
 			return n
 		}
@@ -107,7 +107,7 @@ func CheckQPScaling(rounds []Round, metric string, th Thresholds) []Finding {
 	}
 	var pts []pt
 	for _, r := range rounds {
-		v, ok := r.Param("qps")
+		v, ok := r.Param(ParamQPs)
 		m, ok2 := r.Metric(metric)
 		n, err := strconv.Atoi(v)
 		if !ok || !ok2 || err != nil {

@@ -294,19 +294,19 @@ func (st PerftestStep) keepFailed(label string, ps runbook.Pairs) error {
 // setParams records the step's parameters as data: where it ran, both
 // netdev MTUs, the governor and pinning asked, then the caller's.
 func (st PerftestStep) setParams(r *report.Round, sides *runbook.Sides, opts perftest.Options) {
-	r.SetParam("mode", string(sides.Mode))
-	r.SetParam("netdev_mtu", strconv.Itoa(sides.NearRXE.NetdevMTU))
+	r.SetParam(report.ParamMode, string(sides.Mode))
+	r.SetParam(report.ParamNetdevMTU, strconv.Itoa(sides.NearRXE.NetdevMTU))
 	if sides.Mode != runbook.Loopback && sides.FarRXE.NetdevMTU != sides.NearRXE.NetdevMTU {
-		r.SetParam("peer_netdev_mtu", strconv.Itoa(sides.FarRXE.NetdevMTU))
+		r.SetParam(report.ParamPeerNetdevMTU, strconv.Itoa(sides.FarRXE.NetdevMTU))
 	}
 	if st.Governor != "" {
-		r.SetParam("governor", st.Governor)
+		r.SetParam(report.ParamGovernor, st.Governor)
 	}
 	if len(opts.ServerCPUs) > 0 {
-		r.SetParam("server_cpus", cpuList(opts.ServerCPUs))
+		r.SetParam(report.ParamServerCPUs, cpuList(opts.ServerCPUs))
 	}
 	if len(opts.ClientCPUs) > 0 {
-		r.SetParam("client_cpus", cpuList(opts.ClientCPUs))
+		r.SetParam(report.ParamClientCPUs, cpuList(opts.ClientCPUs))
 	}
 	for _, p := range st.Params {
 		r.SetParam(p.Key, p.Value)
