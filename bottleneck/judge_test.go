@@ -135,3 +135,13 @@ func TestFormatRate(t *testing.T) {
 		}
 	}
 }
+
+// A zero field is DefaultThresholds', each on its own.
+func TestThresholdsWithDefaults(t *testing.T) {
+	if got := (Thresholds{}).WithDefaults(); got != DefaultThresholds || got.NearCeiling != 0.90 || got.BusyCore != 90 {
+		t.Errorf("zero: %+v", got)
+	}
+	if got, want := (Thresholds{BusyCore: 50}).WithDefaults(), (Thresholds{NearCeiling: 0.90, BusyCore: 50}); got != want {
+		t.Errorf("BusyCore only: %+v, want %+v", got, want)
+	}
+}

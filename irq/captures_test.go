@@ -252,7 +252,7 @@ func checkSinceBoot(t *testing.T, c captureCase, dev Netdev) {
 		t.Fatalf("since_boot %q: unknown form", s)
 	}
 	in, _ := ParseInterrupts(bytes.NewReader(captureBytes(t, c.File)))
-	d := SinceBoot(dev, in, nil, nil)
+	d := SinceBoot(dev, in, nil, Thresholds{})
 	pct, _ := strconv.Atoi(m[1])
 	cpu, _ := strconv.Atoi(m[2])
 	if d.Busiest != cpu || int(math.Round(100*d.BusiestShare)) != pct || d.Concentrated != (m[3] == "concentrated") {
@@ -330,7 +330,7 @@ func checkDelta007(t *testing.T, c captureCase, key string, parsed map[string]In
 	}
 	after, _ := ParseInterrupts(bytes.NewReader(captureBytes(t, c.File)))
 	irqs, _ := matchIRQs(after, "eth4", "", "", nil, nil)
-	d := Distribute(Netdev{Name: "eth4", IRQs: irqs}, before, after, nil, nil)
+	d := Distribute(Netdev{Name: "eth4", IRQs: irqs}, before, after, nil, Thresholds{})
 	switch key {
 	case "delta_from_007_eth4":
 		var m map[string]map[string]uint64

@@ -38,7 +38,7 @@ func ExampleDistribute() {
 	node, _ := fs.NodeCPUs(dev.NUMANode)
 	before, _ := fs.Interrupts()
 	after, _ := irq.Root(sysroot.ProcSys("testdata/mlx5-2node/after-concentrated", "")).Interrupts()
-	d := irq.Distribute(dev, before, after, node, nil)
+	d := irq.Distribute(dev, before, after, node, irq.Thresholds{})
 	fmt.Println(d.OK)
 	fmt.Println(strings.Join(d.Reasons, "\n"))
 	// Output:
@@ -90,7 +90,7 @@ func ExampleParseInterruptLines() {
 		fmt.Printf("IRQ %d %s %s queue %d\n", l.IRQ, l.Chip, role, q)
 		dev.IRQs = append(dev.IRQs, irq.QueueIRQ{IRQ: l.IRQ, Name: l.Name(), Role: role, Queue: q})
 	}
-	fmt.Println(irq.SinceBoot(dev, in, nil, nil).Reasons[0])
+	fmt.Println(irq.SinceBoot(dev, in, nil, irq.Thresholds{}).Reasons[0])
 	// Output:
 	// IRQ 33 Hyper-V PCIe MSI control queue -1
 	// IRQ 34 Hyper-V PCIe MSI queue queue 0

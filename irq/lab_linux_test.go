@@ -216,7 +216,7 @@ func labCheckCounters(t *testing.T, devs []Netdev, given map[int]CPUList, online
 		}
 	}
 	for _, d := range devs {
-		dist := Distribute(d, before, after, online, nil)
+		dist := Distribute(d, before, after, online, Thresholds{})
 		t.Logf("%s distribution: OK %v, %s", d.Name, dist.OK, strings.Join(dist.Reasons, "; "))
 		if !dist.OK {
 			t.Errorf("%s: %v", d.Name, dist.Reasons)

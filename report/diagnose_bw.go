@@ -20,7 +20,7 @@ import (
 // netdev MTU set on both ends (critical). Otherwise a gain below
 // MinMTUGain is a warning.
 func CheckMTU(low, high Round, metric string, th Thresholds) []Finding {
-	th = (&th).or()
+	th = th.WithDefaults()
 	var out []Finding
 	lowNet, highNet := netdevMTU(low), netdevMTU(high)
 	lowPath, highPath := pathMTU(low), pathMTU(high)
@@ -99,7 +99,7 @@ func pathMTU(r Round) int {
 // the previous one; it is reported as info (more QPs past it buy nothing).
 // No finding when bandwidth scales over the whole range.
 func CheckQPScaling(rounds []Round, metric string, th Thresholds) []Finding {
-	th = (&th).or()
+	th = th.WithDefaults()
 	type pt struct {
 		qps int
 		bw  float64

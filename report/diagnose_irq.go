@@ -44,7 +44,7 @@ func CheckIRQDistribution(d irq.Distribution) []Finding {
 //
 // Similar to: mpstat -P ALL 1, looking for %soft near 100
 func CheckSoftirq(h irq.HotCore, th Thresholds) []Finding {
-	th = (&th).or()
+	th = th.WithDefaults()
 	if h.CPU < 0 || h.SoftPct <= th.MaxSoftPct {
 		return nil
 	}

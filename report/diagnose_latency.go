@@ -4,7 +4,7 @@ package report
 // MaxJitterRatio times t_typical (the median of the samples), as perftest
 // latency rounds have them (medians over repeats).
 func CheckJitter(r Round, th Thresholds) []Finding {
-	th = (&th).or()
+	th = th.WithDefaults()
 	var out []Finding
 	for _, mx := range r.Metrics {
 		if mx.Name != MetricTMax {

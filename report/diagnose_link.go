@@ -11,7 +11,7 @@ import (
 //
 // Similar to: "UDP reaches only 3–6 of 25 Gbit/s"
 func CheckLinkUtilisation(r Round, metric string, link nic.LinkSettings, th Thresholds) []Finding {
-	th = (&th).or()
+	th = th.WithDefaults()
 	m, ok := r.Metric(metric)
 	if !ok || link.SpeedMbps <= 0 {
 		return nil

@@ -201,14 +201,14 @@ func TestCheckIRQDistribution(t *testing.T) {
 	}
 	node, _ := fsys.NodeCPUs(1)
 	before := irqInterrupts(t, "mlx5-2node/proc/interrupts")
-	conc := irq.Distribute(dev, before, irqInterrupts(t, "mlx5-2node/after-concentrated/interrupts"), node, nil)
+	conc := irq.Distribute(dev, before, irqInterrupts(t, "mlx5-2node/after-concentrated/interrupts"), node, irq.Thresholds{})
 	fs := CheckIRQDistribution(conc)
 	diff(t, []string{RuleIRQConcentrated, RuleIRQOffNode}, rules(fs))
 	diff(t, map[string]float64{"busiest_cpu": 0, "busiest_share": 1, "interrupts": 2028000, "queue_irqs": 48, "cpus_used": 1}, evidence(fs[0]))
 	if e := evidence(fs[1]); e["off_node_irqs"] != 8 {
 		t.Errorf("off node evidence %v", fs[1].Evidence)
 	}
-	spread := irq.Distribute(dev, before, irqInterrupts(t, "mlx5-2node/after-spread/interrupts"), node, nil)
+	spread := irq.Distribute(dev, before, irqInterrupts(t, "mlx5-2node/after-spread/interrupts"), node, irq.Thresholds{})
 	if fs := CheckIRQDistribution(spread); fs != nil {
 		t.Errorf("spread fired: %v (%v)", fs, spread.Reasons)
 	}

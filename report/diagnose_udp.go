@@ -18,7 +18,7 @@ import (
 //
 // Similar to: netperf -t UDP_STREAM ...; ethtool -S eth0 | grep drop; netstat -su
 func CheckUDPLoss(r Round, nicDelta *nic.StatsDelta, udp *nic.UDPCounters, th Thresholds) []Finding {
-	th = (&th).or()
+	th = th.WithDefaults()
 	lm, ok := r.Metric(MetricLossRatio)
 	if !ok {
 		return nil

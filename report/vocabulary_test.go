@@ -15,7 +15,7 @@ func TestVocabularyStoredForm(t *testing.T) {
 		MetricMeanLatency: "mean_latency", MetricP50Latency: "p50_latency", MetricP90Latency: "p90_latency",
 		MetricP99Latency: "p99_latency", MetricMaxLatency: "max_latency", MetricSockbufPrefix: "sockbuf_",
 		MetricRecvFrameMean: "recv_frame_mean",
-		ParamTest: "test", ParamMTU: "mtu", ParamNetdevMTU: "netdev_mtu", ParamPeerNetdevMTU: "peer_netdev_mtu",
+		ParamTest:           "test", ParamMTU: "mtu", ParamNetdevMTU: "netdev_mtu", ParamPeerNetdevMTU: "peer_netdev_mtu",
 		ParamQPs: "qps", ParamArgv: "argv", ParamMessageSize: "message_size", ParamElapsedSec: "elapsed_sec",
 		ParamMode: "mode", ParamGovernor: "governor", ParamServerCPUs: "server_cpus", ParamClientCPUs: "client_cpus",
 		ParamRound: "round", ParamSockbuf: "sockbuf", ParamMsgSize: "msg_size", ParamLengthSec: "length_sec",
@@ -50,5 +50,18 @@ func TestPerftestRoundUsesVocabulary(t *testing.T) {
 	}
 	if v, ok := r.Param(ParamTest); !ok || v == "" {
 		t.Errorf("no %s parameter", ParamTest)
+	}
+}
+
+// A zero field of Thresholds is DefaultThresholds', each on its own, as
+// in irq and bottleneck.
+func TestThresholdsWithDefaults(t *testing.T) {
+	if got := (Thresholds{}).WithDefaults(); got != DefaultThresholds {
+		t.Errorf("zero: %+v, want %+v", got, DefaultThresholds)
+	}
+	want := DefaultThresholds
+	want.MaxLossRatio = 0.05
+	if got := (Thresholds{MaxLossRatio: 0.05}).WithDefaults(); got != want {
+		t.Errorf("MaxLossRatio only: %+v, want %+v", got, want)
 	}
 }

@@ -150,7 +150,7 @@ func Between(dev NetdevInfo, before, after Counters) (Growth, error) {
 		UDP:          after.UDP.Sub(before.UDP),
 		Load:         irq.LoadBetween(before.Load, after.Load),
 		Threads:      irq.ThreadsBetween(before.Threads, after.Threads),
-		Distribution: irq.Distribute(dev.IRQNetdev(), before.Interrupts, after.Interrupts, node, nil),
+		Distribution: irq.Distribute(dev.IRQNetdev(), before.Interrupts, after.Interrupts, node, irq.Thresholds{}),
 	}, nil
 }
 

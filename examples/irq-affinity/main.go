@@ -140,7 +140,7 @@ func watchOnce(ctx context.Context, out io.Writer, fs irq.Root, dev irq.Netdev, 
 	if err != nil {
 		return err
 	}
-	dist, err := fs.SampleDistribution(ctx, dev, d, nil)
+	dist, err := fs.SampleDistribution(ctx, dev, d, irq.Thresholds{})
 	rep := s.Stop()
 	if err != nil {
 		return err

@@ -75,7 +75,7 @@ func guestRound(t testing.TB) report.Round {
 	if err := r.AddCPULoad(irq.LoadBetween(lb, la)); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.AddIRQDistribution(irq.Distribute(dev, ib, ia, nil, nil)); err != nil {
+	if err := r.AddIRQDistribution(irq.Distribute(dev, ib, ia, nil, irq.Thresholds{})); err != nil {
 		t.Fatal(err)
 	}
 	return r
