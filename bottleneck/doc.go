@@ -21,7 +21,7 @@
 //     (soft-RoCE's usual answer: rdma_rxe works in softirq on 6.1 and in
 //     a workqueue, system time, on 6.12). The verdict names the host, the
 //     core, the split, the threads seen there when known (report.HostLoad
-//     takes them from irq.ThreadsBetween), and whether the core is local
+//     takes them from irq.ThreadSnapshot.Sub), and whether the core is local
 //     to the NIC's NUMA node.
 //  3. Else a socket buffer the kernel clamped below the request.
 //  4. Else loss: drop counters that rose, or RDMA retransmissions.

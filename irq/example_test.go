@@ -48,10 +48,10 @@ func ExampleDistribute() {
 }
 
 // Name the hot core between two snapshots, as mpstat -P ALL would show it.
-func ExampleLoadBetween() {
+func ExampleLoadSnapshot_Sub() {
 	before, _ := irq.Root(sysroot.ProcSys("testdata/trixie/traffic/before/proc", "")).LoadSnapshot()
 	after, _ := irq.Root(sysroot.ProcSys("testdata/trixie/traffic/after/proc", "")).LoadSnapshot()
-	l := irq.LoadBetween(before, after)
+	l := after.Sub(before)
 	for _, c := range l.CPUs {
 		fmt.Printf("CPU%d usr %4.1f sys %4.1f soft %4.1f idle %4.1f NET_RX %d\n", c.CPU, c.UserPct, c.SysPct, c.SoftPct, c.IdlePct, c.NetRX)
 	}

@@ -198,7 +198,7 @@ func labCheckApplied(t *testing.T, applied Applied, orig map[int]Affinity) map[i
 // each NIC's input vector fired, and the verdict is a spread.
 func labCheckCounters(t *testing.T, devs []Netdev, given map[int]CPUList, online CPUList, before, after Interrupts) {
 	t.Helper()
-	for _, x := range Delta(before, after) {
+	for _, x := range after.Sub(before) {
 		want, ok := given[x.IRQ]
 		if !ok {
 			continue

@@ -75,10 +75,11 @@ type Load struct {
 	CPUs       []CPULoad // by CPU id
 }
 
-// LoadBetween computes the load between two snapshots. CPUs missing from
+// Sub returns the load between before and after (this snapshot):
+// after.Sub(before). CPUs missing from
 // either snapshot (hot-plugged) are left out; counters that went backwards
 // count as 0.
-func LoadBetween(before, after LoadSnapshot) Load {
+func (after LoadSnapshot) Sub(before LoadSnapshot) Load {
 	l := Load{Start: before.Time, End: after.Time}
 	l.All = cpuLoad(before.Stat.Total, after.Stat.Total)
 	for _, a := range after.Stat.CPUs {

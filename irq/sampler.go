@@ -123,13 +123,13 @@ func buildReport(snaps []LoadSnapshot, errs []error) LoadReport {
 		return r
 	}
 	for i := 1; i < len(snaps); i++ {
-		l := LoadBetween(snaps[i-1], snaps[i])
+		l := snaps[i].Sub(snaps[i-1])
 		r.Intervals = append(r.Intervals, l)
 		if h := l.hot(PeakMinTicks); h.CPU >= 0 && (r.Peak.CPU < 0 || h.SoftPct > r.Peak.SoftPct) {
 			r.Peak = h
 		}
 	}
-	r.Overall = LoadBetween(snaps[0], snaps[len(snaps)-1])
+	r.Overall = (snaps[len(snaps)-1]).Sub(snaps[0])
 	r.Hot = r.Overall.Hot()
 	return r
 }

@@ -82,7 +82,7 @@ func TestHostBusyThread(t *testing.T) {
 	if err != nil {
 		t.Logf("after: %v", err)
 	}
-	on1 := OnCPU(ThreadsBetween(before, after), 1)
+	on1 := OnCPU(after.Sub(before), 1)
 	var mine *ThreadLoad
 	for i := range on1 {
 		if on1[i].TID == tid {

@@ -85,7 +85,7 @@ type Distribution struct {
 func Distribute(dev Netdev, before, after Interrupts, nodeCPUs CPUList, th Thresholds) Distribution {
 	d := Distribution{Netdev: dev.Name, Busiest: -1, NodeCPUs: nodeCPUs}
 	deltas := map[int]InterruptDelta{}
-	for _, x := range Delta(before, after) {
+	for _, x := range after.Sub(before) {
 		if x.IRQ >= 0 {
 			deltas[x.IRQ] = x
 		}

@@ -6,7 +6,7 @@
 //	ethtool -i eth0                  # Handle.DriverInfo
 //	ethtool eth0                     # Handle.LinkSettings
 //	ethtool -g / -G, -l / -L, -k / -K  # Handle.Ring/SetRing, Channels/SetChannels, Features/SetFeatures
-//	ethtool -S eth0 | grep drop      # Handle.Stats, Delta, StatsDelta.Losses and Pauses
+//	ethtool -S eth0 | grep drop      # Handle.Stats, Stats.Sub, StatsDelta.Losses and Pauses
 //	ethtool -S eth0 > eth0.txt       # ParseEthtoolStats reads such text from other hosts
 //	netstat -su                      # Root.SNMP, Handle.UDP (RcvbufErrors, SndbufErrors)
 //	lspci -vvv | grep -i numa        # Root.Device (NUMA node, local CPUs, PCI ids)
@@ -33,7 +33,7 @@
 //	before, _ := h.Stats(ctx, "eth0")
 //	// ... run netperf ...
 //	after, _ := h.Stats(ctx, "eth0")
-//	d, _ := nic.Delta(before, after)
+//	d, _ := after.Sub(before)
 //	for _, c := range d.Losses() {
 //		fmt.Println(c.Source, c.Name, c.Class, c.Delta) // ethtool rx_queue_0_drops drop 1234
 //	}

@@ -354,11 +354,11 @@ func TestRootStatsAfterTraffic(t *testing.T) {
 	s1b, _ := hb.Stats(ctx, "ntv1")
 	u1b, _ := hb.UDP(ctx)
 
-	da, err := Delta(s0a, s1a)
+	da, err := s1a.Sub(s0a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, _ := Delta(s0b, s1b)
+	db, _ := s1b.Sub(s0b)
 	tx, _ := da.Get(SourceLink, "tx_packets")
 	txBytes, _ := da.Get(SourceLink, "tx_bytes")
 	rx, _ := db.Get(SourceLink, "rx_packets")

@@ -21,7 +21,7 @@ type HostLoad struct {
 	// unknown (one node, virtio).
 	LocalCPUs []int
 	// Threads are the host's threads' CPU time over the same interval
-	// (runbook.Growth.Threads, irq.ThreadsBetween): they name what ran on
+	// (runbook.Growth.Threads, irq.ThreadSnapshot.Sub): they name what ran on
 	// a busy core. nil leaves the thread unknown.
 	Threads []irq.ThreadLoad
 }

@@ -109,7 +109,7 @@ func TestCheckUDPLoss(t *testing.T) {
 	}
 	before := nic.Stats{Netdev: "eth1", Ethtool: map[string]uint64{"rx_queue_0_drops": 10, "rx_packets": 100}, Link: map[string]uint64{"rx_dropped": 0}}
 	after := nic.Stats{Netdev: "eth1", Ethtool: map[string]uint64{"rx_queue_0_drops": 110, "rx_packets": 5000}, Link: map[string]uint64{"rx_dropped": 0}}
-	d, err := nic.Delta(before, after)
+	d, err := after.Sub(before)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestCheckSoftirq(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hot := irq.LoadBetween(b, a).Hot()
+	hot := a.Sub(b).Hot()
 	if fs := CheckSoftirq(hot, Thresholds{}); fs != nil {
 		t.Errorf("fired at %v: %v", hot, fs)
 	}

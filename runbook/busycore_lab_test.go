@@ -56,7 +56,7 @@ func TestLabBusyCoreThreads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ng, err := Between(nearDev, nb, na)
+	ng, err := na.Sub(nb, nearDev)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -222,10 +222,10 @@ func pairCounterDeltas(run int, before, after pairCounters) PairCounters {
 		return pc
 	}
 	var err error
-	if pc.Server, err = rxe.DeltaPortCounters(before.server, after.server); err != nil {
+	if pc.Server, err = after.server.Sub(before.server); err != nil {
 		pc.Warnings = append(pc.Warnings, err)
 	}
-	if pc.Client, err = rxe.DeltaPortCounters(before.client, after.client); err != nil {
+	if pc.Client, err = after.client.Sub(before.client); err != nil {
 		pc.Warnings = append(pc.Warnings, err)
 	}
 	return pc

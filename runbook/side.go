@@ -123,7 +123,7 @@ type Growth struct {
 	UDP   nic.UDPCounters
 	Load  irq.Load
 	// Threads are the threads that used CPU time, most first
-	// (irq.ThreadsBetween); nil when a side's Counters had none.
+	// (irq.ThreadSnapshot.Sub); nil when a side's Counters had none.
 	Threads []irq.ThreadLoad
 	// Distribution judges where the netdev's queue interrupts landed.
 	Distribution irq.Distribution
@@ -132,9 +132,11 @@ type Growth struct {
 	AER *nic.AERCounts
 }
 
-// Between compares two Counters of the same netdev.
-func Between(dev NetdevInfo, before, after Counters) (Growth, error) {
-	d, err := nic.Delta(before.Stats, after.Stats)
+// Sub returns what the Counters of the netdev dev grew by from before to
+// after (these Counters): after.Sub(before, dev), as nic.Stats.Sub and the
+// other counters' Sub.
+func (after Counters) Sub(before Counters, dev NetdevInfo) (Growth, error) {
+	d, err := after.Stats.Sub(before.Stats)
 	if err != nil {
 		return Growth{}, err
 	}
@@ -148,8 +150,8 @@ func Between(dev NetdevInfo, before, after Counters) (Growth, error) {
 		AER:          aer,
 		Stats:        d,
 		UDP:          after.UDP.Sub(before.UDP),
-		Load:         irq.LoadBetween(before.Load, after.Load),
-		Threads:      irq.ThreadsBetween(before.Threads, after.Threads),
+		Load:         after.Load.Sub(before.Load),
+		Threads:      after.Threads.Sub(before.Threads),
 		Distribution: irq.Distribute(dev.IRQNetdev(), before.Interrupts, after.Interrupts, node, irq.Thresholds{}),
 	}, nil
 }

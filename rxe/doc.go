@@ -7,7 +7,7 @@
 //	show_gids                                # Root.GIDTables
 //	show_gids > gids.txt (on another host)   # ParseShowGIDs
 //	ib_send_bw -x IDX ...                    # SelectGID, CheckCompatible
-//	rdma statistic show link rxe0/1          # Root.PortCounters, DeltaPortCounters
+//	rdma statistic show link rxe0/1          # Root.PortCounters, PortCounters.Sub
 //	cat .../ports/1/{hw_counters,counters}/* # Root.PortCounters, ParseRDMAStatistic
 //
 // Files under /sys, /proc and /lib/modules are read through a Root, so the

@@ -366,8 +366,8 @@ func (t *udpTuner) runs(ctx context.Context, s UDPRound, opts netperf.Options, s
 		if r.FarAfter, err = sides.Far.Counters(ctx, sides.FarNetdev); err != nil {
 			return nil, fmt.Errorf("counters of %s: %w", sides.Far.Name(), err)
 		}
-		r.Receiver, r.ReceiverErr = runbook.Between(res.Far, r.FarBefore, r.FarAfter)
-		r.Sender, r.SenderErr = runbook.Between(res.Near, r.NearBefore, r.NearAfter)
+		r.Receiver, r.ReceiverErr = r.FarAfter.Sub(r.FarBefore, res.Far)
+		r.Sender, r.SenderErr = r.NearAfter.Sub(r.NearBefore, res.Near)
 		runs = append(runs, r)
 	}
 	return runs, nil

@@ -70,10 +70,10 @@ func (t *udpTuner) build(ctx context.Context, s UDPRound, opts netperf.Options, 
 		}
 	}
 	first, last := ok[0], ok[len(ok)-1]
-	if res.Receiver, err = runbook.Between(res.Far, first.FarBefore, last.FarAfter); err != nil {
+	if res.Receiver, err = last.FarAfter.Sub(first.FarBefore, res.Far); err != nil {
 		return fmt.Errorf("receiver counters: %w", err)
 	}
-	if res.Sender, err = runbook.Between(res.Near, first.NearBefore, last.NearAfter); err != nil {
+	if res.Sender, err = last.NearAfter.Sub(first.NearBefore, res.Near); err != nil {
 		return fmt.Errorf("sender counters: %w", err)
 	}
 	udpAddFrameSize(&round, res.Receiver)

@@ -26,7 +26,7 @@ type endCounters struct {
 	nearErr, farErr error
 }
 
-// newLoadEnds describes both ends' netdevs, for runbook.Between.
+// newLoadEnds describes both ends' netdevs, for runbook.Counters.Sub.
 func newLoadEnds(ctx context.Context, sides *runbook.Sides) (*loadEnds, error) {
 	e := &loadEnds{sides: sides}
 	far := sides.Far
@@ -70,11 +70,11 @@ func (e *loadEnds) hot(r *report.Round, before, after endCounters) (near, far *i
 		if b.Load.Time.IsZero() || a.Load.Time.IsZero() {
 			return nil, false
 		}
-		g, err := runbook.Between(dev, b, a)
+		g, err := a.Sub(b, dev)
 		if err != nil {
 			// The NIC counters did not compare; the CPU load still does.
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s counters: %v", end, err))
-			return &report.HostLoad{Host: host, Load: irq.LoadBetween(b.Load, a.Load), LocalCPUs: dev.LocalCPUs}, true
+			return &report.HostLoad{Host: host, Load: a.Load.Sub(b.Load), LocalCPUs: dev.LocalCPUs}, true
 		}
 		hl := g.HostLoad(host, dev) // with the threads that ran on each core
 		if g.AER != nil {

@@ -72,7 +72,7 @@ func guestRound(t testing.TB) report.Round {
 	}
 	r := report.Round{Name: "udp_stream_guest", Start: t0,
 		Fingerprint: &report.Fingerprint{NICs: []report.NICFingerprint{{Host: "remote", Netdev: "eth0", NUMANode: 0, NUMANodeCPUs: "0"}}}}
-	if err := r.AddCPULoad(irq.LoadBetween(lb, la)); err != nil {
+	if err := r.AddCPULoad(la.Sub(lb)); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.AddIRQDistribution(irq.Distribute(dev, ib, ia, nil, irq.Thresholds{})); err != nil {
