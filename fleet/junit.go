@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rocekit/rocekit/internal/warnjson"
 	"github.com/rocekit/rocekit/report/junit"
 )
 
@@ -31,7 +32,7 @@ func (g Gate) JUnit(m *Matrix, outliers []Outlier) junit.Suite {
 		f, failed := failures[c.Pair]
 		switch {
 		case !c.OK:
-			tc.Error = &junit.Failure{Type: RulePairFailed, Message: c.Error, Text: strings.Join(c.Warnings, "\n")}
+			tc.Error = &junit.Failure{Type: RulePairFailed, Message: c.Error, Text: strings.Join(warnjson.Strings(c.Warnings), "\n")}
 		case failed && f.Reason == reasonUnknown:
 			tc.Failure = &junit.Failure{Type: RuleNoLineRate, Message: f.String()}
 		case failed:

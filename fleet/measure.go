@@ -39,7 +39,7 @@ func (pm PerftestMeasurer) Measure(ctx context.Context, a, b Host, slot int) Cel
 	c.ANIC, c.BNIC, c.LineRateGbps = linkNames(a, b, specs)
 	par, err := RunPairs(ctx, specs)
 	for retry := 1; retry <= clockRetries && errors.Is(err, ErrClockSampling) && ctx.Err() == nil; retry++ {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("attempt %d void (%v): measured again", retry, err))
+		c.Warnings = append(c.Warnings, fmt.Errorf("attempt %d void (%w): measured again", retry, err))
 		par, err = RunPairs(ctx, specs)
 	}
 	if par == nil {
@@ -50,7 +50,7 @@ func (pm PerftestMeasurer) Measure(ctx context.Context, a, b Host, slot int) Cel
 			for _, s := range []perftest.Side{o.Result.Server, o.Result.Client} {
 				if s.Result != nil {
 					for _, w := range s.Result.Warnings {
-						c.Warnings = append(c.Warnings, fmt.Sprintf("%s %s: %v", o.Spec.Name, s.Role, w))
+						c.Warnings = append(c.Warnings, fmt.Errorf("%s %s: %w", o.Spec.Name, s.Role, w))
 					}
 				}
 			}

@@ -1,10 +1,12 @@
 package fleet
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/rocekit/rocekit/internal/warnjson"
 	"github.com/rocekit/rocekit/report"
 )
 
@@ -40,7 +42,7 @@ func CellRound(name string, c Cell) report.Round {
 		r.SetParam(ParamStatus, "failed")
 		r.Warnings = append(r.Warnings, errorPrefix+c.Error)
 	}
-	r.Warnings = append(r.Warnings, c.Warnings...)
+	r.Warnings = append(r.Warnings, warnjson.Strings(c.Warnings)...)
 	return r
 }
 
@@ -109,7 +111,7 @@ func (cr *cellReader) cell(r report.Round) (Cell, bool) {
 			c.Error = e
 			continue
 		}
-		c.Warnings = append(c.Warnings, w)
+		c.Warnings = append(c.Warnings, errors.New(w))
 	}
 	if m, ok := r.Metric(MetricBW); ok && status == "ok" && len(m.Values) > 0 {
 		c.OK, c.BWGbps = true, m.Values[len(m.Values)-1]

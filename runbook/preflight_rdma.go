@@ -79,15 +79,13 @@ func (s *Sides) PreflightRDMA(ctx context.Context, ask RDMAAsk) ([]report.RDMAFa
 		f := report.RDMAFacts{Role: e.role, Host: h.Hostname, Netns: sideNetns(e.side), Netdev: e.netdev, Tools: h.Tools,
 			FirewallBlocks: firewallBlocks(h.Firewall, ports), RoCEv2Bound: h.RoCEv2Bound, RoCEv2BoundHost: h.RoCEv2BoundHost,
 			RoCEv2Known: h.RoCEv2Known, SoftRoCE: !ask.Hardware}
-		for _, w := range h.Warnings {
-			f.Warnings = append(f.Warnings, w.Error())
-		}
+		f.Warnings = append(f.Warnings, h.Warnings...)
 		if e.role == "far" || len(ends) == 1 { // where perftest's server runs
 			f.ServerPort = port
 			if socks, err := e.side.Runner().TCPSockets(ctx); err == nil {
 				f.ServerPortBusy = host.ListeningOn(socks, uint16(port))
 			} else {
-				f.Warnings = append(f.Warnings, fmt.Sprintf("TCP sockets: %v", err))
+				f.Warnings = append(f.Warnings, fmt.Errorf("TCP sockets: %w", err))
 			}
 		}
 		e.mtu = e.info.NetdevMTU
