@@ -3,7 +3,7 @@
 //
 //	ip link set eth0 mtu 9000        # Handle.SetMTU (returns the old MTU, verified)
 //	ip link set eth0 up              # Handle.SetUp
-//	ethtool -i eth0                  # Handle.DriverInfo
+//	ethtool -i eth0                  # Handle.Driver
 //	ethtool eth0                     # Handle.LinkSettings
 //	ethtool -g / -G, -l / -L, -k / -K  # Handle.Ring/SetRing, Channels/SetChannels, Features/SetFeatures
 //	ethtool -S eth0 | grep drop      # Handle.Stats, Stats.Sub, StatsDelta.Losses and Pauses

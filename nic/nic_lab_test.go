@@ -58,15 +58,15 @@ func TestLabVirtioEthtool(t *testing.T) {
 	}
 	t.Cleanup(func() { h.SetUp(context.Background(), "eth0", was) })
 
-	di, err := h.DriverInfo(ctx, "eth0")
+	di, err := h.Driver(ctx, "eth0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cli := run(t, ctx, "ethtool", "-i", "eth0")
-	want := DriverInfo{Driver: "virtio_net", Version: cliField(t, cli, "version"), BusInfo: cliField(t, cli, "bus-info"),
+	want := Driver{Driver: "virtio_net", Version: cliField(t, cli, "version"), BusInfo: cliField(t, cli, "bus-info"),
 		FirmwareVersion: cliField(t, cli, "firmware-version"), NStats: di.NStats}
 	if d := cmp.Diff(want, di); d != "" || !IsPCIAddress(di.BusInfo) || di.NStats == 0 {
-		t.Errorf("DriverInfo %+v (-ethtool -i +got):\n%s", di, d)
+		t.Errorf("Driver %+v (-ethtool -i +got):\n%s", di, d)
 	}
 
 	ch, err := h.Channels(ctx, "eth0")

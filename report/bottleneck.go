@@ -44,7 +44,7 @@ func (l HostLoad) Cores() []bottleneck.Core {
 }
 
 // End is one host's netdev as seen before the round: link speed, MTU and
-// PCIe link (nic.Snapshot, runbook.NetdevInfo.Snapshot).
+// PCIe link (nic.Snapshot, runbook.Netdev.Snapshot).
 type End struct {
 	Host     string
 	Snapshot nic.Snapshot

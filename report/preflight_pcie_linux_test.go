@@ -22,7 +22,7 @@ func TestPreflightPCIeDegraded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := nic.Snapshot{Netdev: "eth1", MTU: 9000, Device: d, Driver: nic.DriverInfo{Driver: "mlx5_core", BusInfo: c.addr},
+		s := nic.Snapshot{Netdev: "eth1", MTU: 9000, Device: d, Driver: nic.Driver{Driver: "mlx5_core", BusInfo: c.addr},
 			Link: &nic.LinkSettings{SpeedMbps: 100000, LinkDetected: true}}
 		fp := NICFromSnapshot("a", s)
 		if fp.PCIeDegraded != c.degraded || (c.degraded && fp.PCIe != "16 GT/s x8 (of 32 GT/s x16)") {

@@ -30,7 +30,7 @@ type FakeSide struct {
 	// "netserver -V" with "Netperf version 2.7.0".
 	Fake *host.Fake
 	// Info is what Netdev returns (its MTU follows SetMTU).
-	Info runbook.NetdevInfo
+	Info runbook.Netdev
 	// Grow is added to the counters at each Counters read: link rx_bytes
 	// and rx_packets, Udp RcvbufErrors.
 	Grow FakeGrowth
@@ -68,7 +68,7 @@ func NewFakeSide(label string, c *Case, netdev, addr string) (*FakeSide, error) 
 		return inner(c)
 	}
 	s := &FakeSide{Label: label, Fake: f,
-		Info: runbook.NetdevInfo{Snapshot: nic.Snapshot{Netdev: netdev, MTU: 1500, Device: nic.DeviceInfo{NUMANode: -1}}, Addr: addr}}
+		Info: runbook.Netdev{Snapshot: nic.Snapshot{Netdev: netdev, MTU: 1500, Device: nic.Device{NUMANode: -1}}, Addr: addr}}
 	return s, nil
 }
 
@@ -86,8 +86,8 @@ func (s *FakeSide) Name() string { return s.Label }
 func (s *FakeSide) Runner() host.Runner { return s.Fake }
 
 // PrepareRXE is not faked.
-func (s *FakeSide) PrepareRXE(context.Context, runbook.RXEConfig) (runbook.RXEInfo, error) {
-	return runbook.RXEInfo{}, fmt.Errorf("rocekittest: FakeSide has no rxe: %w", rxe.ErrModuleMissing)
+func (s *FakeSide) PrepareRXE(context.Context, runbook.RXEConfig) (runbook.RXE, error) {
+	return runbook.RXE{}, fmt.Errorf("rocekittest: FakeSide has no rxe: %w", rxe.ErrModuleMissing)
 }
 
 // SetMTU records the change and sets Info's MTU.
@@ -99,7 +99,7 @@ func (s *FakeSide) SetMTU(_ context.Context, netdev string, mtu int) error {
 }
 
 // Netdev returns Info.
-func (s *FakeSide) Netdev(context.Context, string) (runbook.NetdevInfo, error) {
+func (s *FakeSide) Netdev(context.Context, string) (runbook.Netdev, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.Info, nil
@@ -166,8 +166,8 @@ func (s *FakeSide) UDPCounters(context.Context, int) (nic.UDPCounters, error) {
 }
 
 // Host returns a host without governors or irqbalance.
-func (s *FakeSide) Host(context.Context) (runbook.HostInfo, error) {
-	return runbook.HostInfo{Hostname: s.Label, Kernel: "6.12.0-fake"}, nil
+func (s *FakeSide) Host(context.Context) (runbook.Host, error) {
+	return runbook.Host{Hostname: s.Label, Kernel: "6.12.0-fake"}, nil
 }
 
 // PortCounters is not faked.

@@ -5,7 +5,7 @@
 // cmd/rocekit-peer), which runs the same Local code. Each side prepares
 // rxe, sets MTUs and sysctls, spreads IRQs and sets governors through a
 // tune journal that Restore undoes, and reads what a round compares: its
-// netdev (NetdevInfo), counters (Counters, Between), host facts (Host),
+// netdev (Netdev), counters (Counters, Between), host facts (Host),
 // RDMA port counters and kernel log. Sides pairs two of them for what
 // touches both ends: PrepareRXE, SetMTU, Preflight, RunPairs and
 // PerftestOptions.

@@ -114,8 +114,8 @@ func (l *Local) Close() error {
 // PrepareRXE loads rdma_rxe if needed, reuses the netdev's rxe link (or one
 // named c.Name) or creates it, sets the MTU, waits for the port and the
 // RoCE v2 IPv4 GID of the netdev's address and selects it.
-func (l *Local) PrepareRXE(ctx context.Context, c RXEConfig) (RXEInfo, error) {
-	info := RXEInfo{Netdev: c.Netdev}
+func (l *Local) PrepareRXE(ctx context.Context, c RXEConfig) (RXE, error) {
+	info := RXE{Netdev: c.Netdev}
 	if err := l.netdevUp(ctx, c.Netdev); err != nil {
 		return info, err
 	}
@@ -231,8 +231,8 @@ func (l *Local) SetMTU(ctx context.Context, netdev string, mtu int) error {
 }
 
 // Netdev snapshots the netdev and finds its IRQs.
-func (l *Local) Netdev(ctx context.Context, netdev string) (NetdevInfo, error) {
-	var info NetdevInfo
+func (l *Local) Netdev(ctx context.Context, netdev string) (Netdev, error) {
+	var info Netdev
 	h, err := l.openNIC()
 	if err != nil {
 		return info, err
@@ -272,7 +272,7 @@ func (l *Local) irqNetdev(ctx context.Context, h *nic.Handle, netdev string) (ir
 	if l.Netns == "" {
 		return fs.Netdev(netdev)
 	}
-	d, err := h.DriverInfo(ctx, netdev)
+	d, err := h.Driver(ctx, netdev)
 	if err != nil {
 		return irq.Netdev{}, err
 	}

@@ -46,7 +46,7 @@ func TestPeerAgentInNetns(t *testing.T) {
 	if js, _ := filepath.Glob(filepath.Join(dir, "*-set-mtu.jsonl")); len(js) != 1 {
 		t.Errorf("journals %v, want one for set-mtu", js)
 	}
-	var info NetdevInfo
+	var info Netdev
 	if err := json.Unmarshal(call("netdev", `"rbv0"`), &info); err != nil {
 		t.Fatal(err)
 	}

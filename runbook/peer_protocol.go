@@ -27,7 +27,7 @@ import (
 // PeerProtocol is the version of the rocekit-peer protocol: the near side
 // passes it with -protocol, the agent refuses another and says which it
 // speaks, so that an agent from another build never answers with zero
-// values. Version 3: NetdevInfo lost numa_node and its warnings became
+// values. Version 3: Netdev lost numa_node and its warnings became
 // warnjson.Errors. Version 4: exec (the peer's programs run through the
 // agent, journaled) and restore-since. Version 5: every exported sentinel
 // of the packages the agent links is a kind of its own (an agent of 4

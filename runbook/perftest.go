@@ -16,7 +16,7 @@ import (
 // PerftestOptions completes opts for a pair whose server runs on the far
 // side and client on the near one: each side's device and the GID index
 // PrepareRXE picked on it. In loopback both are the same.
-func PerftestOptions(opts perftest.Options, sides *Sides, far, near RXEInfo) perftest.Options {
+func PerftestOptions(opts perftest.Options, sides *Sides, far, near RXE) perftest.Options {
 	opts.Device = far.Device
 	if near.Device != far.Device {
 		opts.ClientDevice = near.Device
@@ -43,7 +43,7 @@ func PerftestOptions(opts perftest.Options, sides *Sides, far, near RXEInfo) per
 // on s: server on the far end, client on the near one.
 func (s *Sides) PerftestOptions(opts perftest.Options) perftest.Options {
 	if s == nil {
-		return PerftestOptions(opts, s, RXEInfo{}, RXEInfo{})
+		return PerftestOptions(opts, s, RXE{}, RXE{})
 	}
 	return PerftestOptions(opts, s, s.FarRXE, s.NearRXE)
 }
@@ -148,7 +148,7 @@ func (ps Pairs) CounterFiles() ([]report.ArchiveFile, error) {
 // clock sampling) runs again, up to twice, named in Voided; any other
 // error stops, and the pair that failed is in Pairs.Stopped (its outputs
 // are what both sides printed).
-func RunPairs(ctx context.Context, sides *Sides, far RXEInfo, opts perftest.Options, count int, prog Progress, label string) (Pairs, error) {
+func RunPairs(ctx context.Context, sides *Sides, far RXE, opts perftest.Options, count int, prog Progress, label string) (Pairs, error) {
 	var ps Pairs
 	nearSide, farSide, err := sides.ends()
 	if err != nil {

@@ -20,7 +20,7 @@ type RDMAAsk struct {
 	// GID (whose address the other end must reach) and the netdev MTU. A
 	// zero one finds the device by its parent netdev and takes the
 	// netdev's IPv4 address.
-	Near, Far RXEInfo
+	Near, Far RXE
 	// Port is perftest's exchange port (-p); 0 is its default, 18515.
 	Port int
 	// Tools are the programs the coming tests run (a missing one is
@@ -56,7 +56,7 @@ func (s *Sides) PreflightRDMA(ctx context.Context, ask RDMAAsk) ([]report.RDMAFa
 		role   string
 		side   Side
 		netdev string
-		info   RXEInfo
+		info   RXE
 		mtu    int
 	}
 	ends := []*end{{role: "near", side: nearSide, netdev: s.NearNetdev, info: ask.Near}}

@@ -18,8 +18,8 @@ func TestPerftestOptionsGIDs(t *testing.T) {
 	ctx := context.Background()
 	near, far := &Local{}, &Local{Netns: "peer"}
 	s := &Sides{Mode: TwoNetns, Near: near, Far: far}
-	fi := RXEInfo{Device: "rxe0p", GID: rxe.Selection{Entry: rxe.GIDEntry{Index: 3}}}
-	ni := RXEInfo{Device: "rxe0", GID: rxe.Selection{Entry: rxe.GIDEntry{Index: 1}}}
+	fi := RXE{Device: "rxe0p", GID: rxe.Selection{Entry: rxe.GIDEntry{Index: 3}}}
+	ni := RXE{Device: "rxe0", GID: rxe.Selection{Entry: rxe.GIDEntry{Index: 1}}}
 	o := PerftestOptions(perftest.Options{Test: perftest.SendBW}, s, fi, ni)
 	if o.Device != "rxe0p" || o.ClientDevice != "rxe0" {
 		t.Errorf("devices %q %q", o.Device, o.ClientDevice)
@@ -82,7 +82,7 @@ func TestServePeerInput(t *testing.T) {
 	if rerr := readReply("host", b.Bytes(), nil, nil); !errors.As(rerr, &pe) || !errors.Is(rerr, ErrPeerProtocol) || !strings.Contains(rerr.Error(), "speaks protocol 5, the caller 1") {
 		t.Errorf("protocol 1 reply read back as %v", rerr)
 	}
-	// A protocol 2 agent (NetdevInfo with numa_node) is refused, naming both.
+	// A protocol 2 agent (Netdev with numa_node) is refused, naming both.
 	old := []byte(`{"protocol":2,"result":{"name":"eth0","numa_node":0}}`)
 	if rerr := readReply("netdev", old, nil, nil); !errors.Is(rerr, ErrPeerProtocol) || !strings.Contains(rerr.Error(), "speaks protocol 2, this build 5") {
 		t.Errorf("protocol 2 reply read back as %v", rerr)

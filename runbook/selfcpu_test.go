@@ -97,7 +97,7 @@ func TestRunPairsSelfCPU(t *testing.T) {
 	sides := &Sides{Mode: TwoHosts, Near: near, Far: far, NearNetdev: "eth0", FarNetdev: "eth0"}
 	opts := perftest.Options{Test: perftest.SendBW, Device: "rxe0", Iterations: 300, ReportGbits: true, Port: 18515}
 	cpu0 := SelfCPU()
-	ps, err := RunPairs(context.Background(), sides, RXEInfo{Device: "rxe0", Addr: "198.18.0.1"}, opts, 3, nil, "x")
+	ps, err := RunPairs(context.Background(), sides, RXE{Device: "rxe0", Addr: "198.18.0.1"}, opts, 3, nil, "x")
 	total := SelfCPU() - cpu0
 	if err != nil {
 		t.Fatal(err)

@@ -29,10 +29,10 @@ func TestSidesMisuse(t *testing.T) {
 	if _, _, err := zero.Preflight(ctx, nil, report.PreflightAsk{}); !errors.Is(err, ErrInvalidSides) {
 		t.Errorf("Sides{}.Preflight: %v, want ErrInvalidSides", err)
 	}
-	if _, err := RunPairs(ctx, &zero, RXEInfo{}, perftest.Options{}, 1, nil, "x"); !errors.Is(err, ErrInvalidSides) {
+	if _, err := RunPairs(ctx, &zero, RXE{}, perftest.Options{}, 1, nil, "x"); !errors.Is(err, ErrInvalidSides) {
 		t.Errorf("RunPairs(Sides{}): %v, want ErrInvalidSides", err)
 	}
-	o := PerftestOptions(perftest.Options{Test: perftest.SendBW}, &zero, RXEInfo{Device: "rxe0"}, RXEInfo{Device: "rxe0"})
+	o := PerftestOptions(perftest.Options{Test: perftest.SendBW}, &zero, RXE{Device: "rxe0"}, RXE{Device: "rxe0"})
 	if _, err := o.GID.ChooseGID(ctx, (&Local{}).Runner(), "rxe0", 1); !errors.Is(err, ErrInvalidSides) {
 		t.Errorf("PerftestOptions(Sides{}) GID: %v, want ErrInvalidSides", err)
 	}
@@ -47,7 +47,7 @@ func TestSidesMisuse(t *testing.T) {
 	if err := lo.Restore(); err != nil {
 		t.Errorf("Loopback without Far: Restore: %v", err)
 	}
-	o = PerftestOptions(perftest.Options{Test: perftest.SendBW}, lo, RXEInfo{Device: "rxe0"}, RXEInfo{Device: "rxe0"})
+	o = PerftestOptions(perftest.Options{Test: perftest.SendBW}, lo, RXE{Device: "rxe0"}, RXE{Device: "rxe0"})
 	if i, err := o.GID.ChooseGID(ctx, near.Runner(), "rxe0", 1); err != nil || i != 0 {
 		t.Errorf("Loopback without Far: GID %d, %v", i, err)
 	}

@@ -81,10 +81,10 @@ type UDPRoundResult struct {
 	// and findings (Round.Findings).
 	Round report.Round
 	// Near and Far are both netdevs at the round start, after its change.
-	Near, Far runbook.NetdevInfo
+	Near, Far runbook.Netdev
 	// FarHost is the far end's host facts at the round start (governors,
 	// irqbalance); nil when they could not be read.
-	FarHost *runbook.HostInfo
+	FarHost *runbook.Host
 	// Changes say what the round changed; Notes what it could not, or
 	// did not check.
 	Changes, Notes []string

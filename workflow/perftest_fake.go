@@ -24,11 +24,11 @@ type FakeSide struct {
 	SideName string
 	R        host.Runner
 	// RXE is what PrepareRXE returns (its NetdevMTU set to the asked MTU,
-	// when one is asked); NetdevInfo and HostInfo what Netdev and Host
+	// when one is asked); NetdevState and HostState what Netdev and Host
 	// read.
-	RXE        runbook.RXEInfo
-	NetdevInfo runbook.NetdevInfo
-	HostInfo   runbook.HostInfo
+	RXE         runbook.RXE
+	NetdevState runbook.Netdev
+	HostState   runbook.Host
 
 	mu      sync.Mutex
 	changes []string
@@ -49,18 +49,18 @@ func newFake(name string, r host.Runner, addr string) *FakeSide {
 	a := netip.MustParseAddr(addr)
 	entry := rxe.GIDEntry{Device: "rxe0", Port: 1, Index: 1, GID: rxe.GIDFromAddr(a), Type: rxe.GIDTypeRoCEv2, Netdev: "eth0"}
 	return &FakeSide{SideName: name, R: r,
-		RXE: runbook.RXEInfo{Device: "rxe0", Netdev: "eth0", Addr: addr, NetdevMTU: 1500,
+		RXE: runbook.RXE{Device: "rxe0", Netdev: "eth0", Addr: addr, NetdevMTU: 1500,
 			GID: rxe.Selection{Entry: entry, Reason: "the fake's RoCE v2 IPv4 GID"}},
-		NetdevInfo: runbook.NetdevInfo{Snapshot: nic.Snapshot{Netdev: "eth0", MTU: 1500}, Addr: addr},
-		HostInfo:   fakeHost(name)}
+		NetdevState: runbook.Netdev{Snapshot: nic.Snapshot{Netdev: "eth0", MTU: 1500}, Addr: addr},
+		HostState:   fakeHost(name)}
 }
 
 // fakeHost is a host ready for soft-RoCE, as PreflightRDMA reads one:
 // the tools installed, rxe0 ACTIVE on eth0, rdma_rxe's UDP 4791 bound,
 // and cpufreq (one CPU at performance), so perftest keeps its frequency
 // check.
-func fakeHost(name string) runbook.HostInfo {
-	h := runbook.HostInfo{Hostname: name, Kernel: "6.12.0-fake", Tools: map[string]string{},
+func fakeHost(name string) runbook.Host {
+	h := runbook.Host{Hostname: name, Kernel: "6.12.0-fake", Tools: map[string]string{},
 		RoCEv2Bound: []string{"0.0.0.0:4791"}, RoCEv2Known: true, Governors: []irq.CPUGovernor{{CPU: 0, Governor: "performance"}},
 		RDMADevices: []rxe.Device{{Name: "rxe0", NodeType: "CA", Parent: "eth0",
 			Ports: []rxe.Port{{Device: "rxe0", Port: 1, State: rxe.PortActive, PhysState: rxe.PhysLinkUp, Netdev: "eth0", LinkLayer: "Ethernet"}}}}}
@@ -90,7 +90,7 @@ func (f *FakeSide) Name() string { return f.SideName }
 func (f *FakeSide) Runner() host.Runner { return f.R }
 
 // PrepareRXE returns RXE on c's netdev, recording an asked MTU.
-func (f *FakeSide) PrepareRXE(_ context.Context, c runbook.RXEConfig) (runbook.RXEInfo, error) {
+func (f *FakeSide) PrepareRXE(_ context.Context, c runbook.RXEConfig) (runbook.RXE, error) {
 	info := f.RXE
 	if c.MTU > 0 {
 		f.change("mtu %s %d", c.Netdev, c.MTU)
@@ -105,9 +105,9 @@ func (f *FakeSide) SetMTU(_ context.Context, netdev string, mtu int) error {
 	return nil
 }
 
-// Netdev returns NetdevInfo.
-func (f *FakeSide) Netdev(context.Context, string) (runbook.NetdevInfo, error) {
-	return f.NetdevInfo, nil
+// Netdev returns NetdevState.
+func (f *FakeSide) Netdev(context.Context, string) (runbook.Netdev, error) {
+	return f.NetdevState, nil
 }
 
 // Counters are all zero.
@@ -127,8 +127,8 @@ func (f *FakeSide) SetGovernor(_ context.Context, governor string) (runbook.Gove
 	return runbook.GovernorResult{Set: true}, nil
 }
 
-// Host returns HostInfo.
-func (f *FakeSide) Host(context.Context) (runbook.HostInfo, error) { return f.HostInfo, nil }
+// Host returns HostState.
+func (f *FakeSide) Host(context.Context) (runbook.Host, error) { return f.HostState, nil }
 
 // PortCounters are all zero.
 func (f *FakeSide) PortCounters(context.Context, string) (rxe.PortCounters, error) {

@@ -15,7 +15,7 @@ import (
 // once.
 type loadEnds struct {
 	sides     *runbook.Sides
-	near, far runbook.NetdevInfo
+	near, far runbook.Netdev
 	aer       []report.Finding // the NICs' PCIe AER growth, from hot
 }
 
@@ -63,7 +63,7 @@ func (e *loadEnds) read(ctx context.Context) endCounters {
 // near end's per-CPU load to the round. What could not be read becomes a
 // round warning and a nil core.
 func (e *loadEnds) hot(r *report.Round, before, after endCounters) (near, far *irq.HotCore, loads []report.HostLoad) {
-	load := func(end, host string, dev runbook.NetdevInfo, b, a runbook.Counters, errs ...error) (*report.HostLoad, bool) {
+	load := func(end, host string, dev runbook.Netdev, b, a runbook.Counters, errs ...error) (*report.HostLoad, bool) {
 		if err := errors.Join(errs...); err != nil {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s counters: %v", end, err))
 		}

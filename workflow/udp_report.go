@@ -311,27 +311,27 @@ func writeAgainstPrevious(w io.Writer, results []UDPRoundResult) error {
 func writeEnvironment(w io.Writer, sides *runbook.Sides, r UDPRoundResult) {
 	rows := []struct {
 		name string
-		f    func(runbook.NetdevInfo) string
+		f    func(runbook.Netdev) string
 	}{
-		{"netdev", func(n runbook.NetdevInfo) string { return n.Snapshot.Netdev + " " + udpOrNone(n.Addr) }},
-		{"driver, version", func(n runbook.NetdevInfo) string {
+		{"netdev", func(n runbook.Netdev) string { return n.Snapshot.Netdev + " " + udpOrNone(n.Addr) }},
+		{"driver, version", func(n runbook.Netdev) string {
 			return udpOrNone(strings.TrimSpace(n.Snapshot.Driver.Driver + " " + n.Snapshot.Driver.Version))
 		}},
-		{"firmware", func(n runbook.NetdevInfo) string { return udpOrNone(n.Snapshot.Driver.FirmwareVersion) }},
-		{"bus", func(n runbook.NetdevInfo) string { return udpOrNone(n.Snapshot.Driver.BusInfo) }},
-		{"link", func(n runbook.NetdevInfo) string { return udpLinkText(n.Snapshot.Link) }},
-		{"NUMA node (CPUs)", func(n runbook.NetdevInfo) string {
+		{"firmware", func(n runbook.Netdev) string { return udpOrNone(n.Snapshot.Driver.FirmwareVersion) }},
+		{"bus", func(n runbook.Netdev) string { return udpOrNone(n.Snapshot.Driver.BusInfo) }},
+		{"link", func(n runbook.Netdev) string { return udpLinkText(n.Snapshot.Link) }},
+		{"NUMA node (CPUs)", func(n runbook.Netdev) string {
 			return fmt.Sprintf("%d (%s)", n.Snapshot.Device.NUMANode, udpOrNone(n.LocalCPUs.String()))
 		}},
-		{"MTU", func(n runbook.NetdevInfo) string { return strconv.Itoa(n.Snapshot.MTU) }},
-		{"channels", func(n runbook.NetdevInfo) string { return udpChannelsText(n.Snapshot.Channels) }},
+		{"MTU", func(n runbook.Netdev) string { return strconv.Itoa(n.Snapshot.MTU) }},
+		{"channels", func(n runbook.Netdev) string { return udpChannelsText(n.Snapshot.Channels) }},
 		{"queue IRQs → affinity", udpIrqText},
 	}
 	fmt.Fprintf(w, "| | sender (netperf, %s) | receiver (netserver, %s) |\n|---|---|---|\n", sides.Near.Name(), sides.Far.Name())
 	for _, row := range rows {
 		fmt.Fprintf(w, "| %s | %s | %s |\n", row.name, udpMdCell(row.f(r.Near)), udpMdCell(row.f(r.Far)))
 	}
-	for _, n := range []runbook.NetdevInfo{r.Near, r.Far} {
+	for _, n := range []runbook.Netdev{r.Near, r.Far} {
 		for _, warn := range n.Warnings {
 			fmt.Fprintf(w, "\n- %s: %s", n.Snapshot.Netdev, warn)
 		}
@@ -467,7 +467,7 @@ func udpChannelsText(c *nic.Channels) string {
 
 // udpIrqText lists a netdev's IRQs with their affinity where known: "25
 // virtio1-input.0 → 0-3 (effective 1)".
-func udpIrqText(n runbook.NetdevInfo) string {
+func udpIrqText(n runbook.Netdev) string {
 	var s []string
 	for _, q := range n.IRQs {
 		t := fmt.Sprintf("%d %s", q.IRQ, q.Name)
