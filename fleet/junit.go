@@ -16,7 +16,7 @@ import (
 // blamed). A CI job reads it like any test report (junit.Write).
 //
 // Similar to: ngc_multinode_perf's per-pair PASS/FAIL lines, as a CI test report
-func (g Gate) JUnit(m *Matrix, outliers []Outlier) junit.Suite {
+func (g LineRateGate) JUnit(m *Matrix, outliers []Outlier) junit.Suite {
 	class := "rocekit.fleet." + m.Name
 	s := junit.Suite{Name: "fleet matrix " + m.Name,
 		Properties: []junit.Property{{Name: "min_line_rate_ratio", Value: fmt.Sprintf("%.2f", g.ratio())}}}

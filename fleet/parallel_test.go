@@ -125,9 +125,9 @@ func TestRunPairsReleasesClientsTogether(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	par, err := RunPairs(ctxFor(t), specs)
+	par, err := RunParallel(ctxFor(t), specs)
 	if err != nil {
-		t.Fatalf("RunPairs: %v", err)
+		t.Fatalf("RunParallel: %v", err)
 	}
 	last := srv.started("server 18602").Add(300 * time.Millisecond)
 	for i, o := range par.Pairs {
@@ -179,10 +179,10 @@ func TestRunPairsKeepsOthersWhenOneFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	par, err := RunPairs(ctxFor(t), specs)
+	par, err := RunParallel(ctxFor(t), specs)
 	var pe *PairsError
 	if !errors.As(err, &pe) || !errors.Is(err, ErrPairsFailed) || len(pe.Names) != 1 || pe.Names[0] != "eth1-eth1" {
-		t.Fatalf("RunPairs: %v, want one failed pair eth1-eth1", err)
+		t.Fatalf("RunParallel: %v, want one failed pair eth1-eth1", err)
 	}
 	var perr *perftest.Error
 	if !errors.As(err, &perr) || perr.Kind != perftest.KindDeviceNotFound {
@@ -207,11 +207,11 @@ func TestRunPairsKeepsOthersWhenOneFails(t *testing.T) {
 }
 
 func TestRunPairsErrors(t *testing.T) {
-	if _, err := RunPairs(ctxFor(t), nil); !errors.Is(err, ErrNoPairs) {
+	if _, err := RunParallel(ctxFor(t), nil); !errors.Is(err, ErrNoPairs) {
 		t.Errorf("no pairs: %v", err)
 	}
 	f := &host.Fake{}
-	_, err := RunPairs(ctxFor(t), []PairSpec{{Name: "x", Server: f, Client: f, ServerAddr: "198.18.0.1", Options: perftest.Options{}}})
+	_, err := RunParallel(ctxFor(t), []PairSpec{{Name: "x", Server: f, Client: f, ServerAddr: "198.18.0.1", Options: perftest.Options{}}})
 	if !errors.Is(err, perftest.ErrInvalidOptions) {
 		t.Errorf("invalid options: %v", err)
 	}
@@ -272,9 +272,9 @@ func TestRunPairsZeroBandwidth(t *testing.T) {
 	}
 	a, b := twoHosts(srv, cli, "rxe0", "rxe1")
 	specs, _ := NICPairs(a, b, perftest.Options{Test: perftest.SendBW, Iterations: 300, ReportGbits: true}, 0, false)
-	par, err := RunPairs(ctxFor(t), specs)
+	par, err := RunParallel(ctxFor(t), specs)
 	if !errors.Is(err, ErrZeroBandwidth) || par.Failed != 1 || par.Pairs[1].OK() || par.SumBWGbps != 1 || par.Slowest != 0 {
-		t.Errorf("RunPairs: %v; failed %d, sum %v, slowest %d", err, par.Failed, par.SumBWGbps, par.Slowest)
+		t.Errorf("RunParallel: %v; failed %d, sum %v, slowest %d", err, par.Failed, par.SumBWGbps, par.Slowest)
 	}
 	if e := par.Pairs[1].Err; e == nil || !strings.Contains(e.Error(), `client row "65536 300 `) || errors.Is(e, ErrClockSampling) {
 		t.Errorf("the error does not show the printed row, or blames the clock without its warning: %v", e)

@@ -297,7 +297,7 @@ func TestPerftestMeasurerMatrix(t *testing.T) {
 	if len(out) != 1 || out[0].Blame != BlameHost || out[0].Host != "h2" {
 		t.Errorf("outliers %v", out)
 	}
-	if err := (Gate{}).Check(mat); err == nil || !strings.Contains(err.Error(), "3 of 3 pairs") {
+	if err := (LineRateGate{}).Check(mat); err == nil || !strings.Contains(err.Error(), "3 of 3 pairs") {
 		t.Errorf("gate: %v", err)
 	}
 }

@@ -49,7 +49,7 @@ func TestLabBusyCoreThreads(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := s.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: 5000, Size: 65536, ReportGbits: true, QPTimeout: 22, NoFreqCheck: true})
-	if _, err := RunPairs(ctx, s, s.FarRXE, opts, 1, nil, "send_bw"); err != nil {
+	if _, err := RepeatPair(ctx, s, s.FarRXE, opts, 1, nil, "send_bw"); err != nil {
 		t.Fatal(err)
 	}
 	na, err := s.Near.Counters(ctx, "blr0")

@@ -141,14 +141,14 @@ func (ps Pairs) CounterFiles() ([]report.ArchiveFile, error) {
 	return files, nil
 }
 
-// RunPairs runs count pairs, server on the far end and client on the near
+// RepeatPair runs count pairs, server on the far end and client on the near
 // one, each with a fresh pair, announcing each on prog (nil: silent) as
 // "LABEL run N of COUNT". A run that ends in a completion error is kept
 // and named in Failures; a run whose numbers perftest voided (a failed
 // clock sampling) runs again, up to twice, named in Voided; any other
 // error stops, and the pair that failed is in Pairs.Stopped (its outputs
 // are what both sides printed).
-func RunPairs(ctx context.Context, sides *Sides, far RXE, opts perftest.Options, count int, prog Progress, label string) (Pairs, error) {
+func RepeatPair(ctx context.Context, sides *Sides, far RXE, opts perftest.Options, count int, prog Progress, label string) (Pairs, error) {
 	var ps Pairs
 	nearSide, farSide, err := sides.ends()
 	if err != nil {

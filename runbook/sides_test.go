@@ -29,8 +29,8 @@ func TestSidesMisuse(t *testing.T) {
 	if _, _, err := zero.Preflight(ctx, nil, report.PreflightAsk{}); !errors.Is(err, ErrInvalidSides) {
 		t.Errorf("Sides{}.Preflight: %v, want ErrInvalidSides", err)
 	}
-	if _, err := RunPairs(ctx, &zero, RXE{}, perftest.Options{}, 1, nil, "x"); !errors.Is(err, ErrInvalidSides) {
-		t.Errorf("RunPairs(Sides{}): %v, want ErrInvalidSides", err)
+	if _, err := RepeatPair(ctx, &zero, RXE{}, perftest.Options{}, 1, nil, "x"); !errors.Is(err, ErrInvalidSides) {
+		t.Errorf("RepeatPair(Sides{}): %v, want ErrInvalidSides", err)
 	}
 	o := PerftestOptions(perftest.Options{Test: perftest.SendBW}, &zero, RXE{Device: "rxe0"}, RXE{Device: "rxe0"})
 	if _, err := o.GID.ChooseGID(ctx, (&Local{}).Runner(), "rxe0", 1); !errors.Is(err, ErrInvalidSides) {

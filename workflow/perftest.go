@@ -170,7 +170,7 @@ func RunPerftest(ctx context.Context, sides *runbook.Sides, st PerftestStep) (*P
 		before = le.read(ctx)
 	}
 	start := time.Now()
-	ps, err := runbook.RunPairs(ctx, sides, sides.FarRXE, opts, count, st.Progress, label)
+	ps, err := runbook.RepeatPair(ctx, sides, sides.FarRXE, opts, count, st.Progress, label)
 	res.Pairs = ps
 	var after endCounters
 	if le != nil {

@@ -130,8 +130,8 @@ func TestParseList(t *testing.T) {
 
 func TestPairFilesAndKeepFailed(t *testing.T) {
 	p := &perftest.PairResult{
-		Server: perftest.Side{Role: perftest.Server, Stdout: []byte("s-out"), Stderr: []byte("s-err")},
-		Client: perftest.Side{Role: perftest.Client, Stdout: []byte("c-out"), Stderr: []byte("c-err")},
+		Server: perftest.Process{Role: perftest.Server, Stdout: []byte("s-out"), Stderr: []byte("s-err")},
+		Client: perftest.Process{Role: perftest.Client, Stdout: []byte("c-out"), Stderr: []byte("c-err")},
 	}
 	var r report.Round
 	files := PairFiles(&r, []*perftest.PairResult{p, p})

@@ -24,7 +24,7 @@ type Progress struct {
 	now   func() time.Time
 }
 
-// Progress tells runbook.RunPairs and Sides.PrepareRXE's steps.
+// Progress tells runbook.RepeatPair and Sides.PrepareRXE's steps.
 var _ runbook.Progress = (*Progress)(nil)
 
 // NewProgress reports on w a run of total steps. w is treated as a
