@@ -112,11 +112,11 @@ func twoHosts(srv, cli host.Runner, devices ...string) (Host, Host) {
 	return a, b
 }
 
-// TestRunPairsReleasesClientsTogether: servers become ready at 10, 150
+// TestRunParallelReleasesClientsTogether: servers become ready at 10, 150
 // and 300 ms; no client starts before the last server listens, and all
 // start within a few milliseconds of each other. Each pair has its own
 // port, device, GID index per side and a NUMA-local CPU share.
-func TestRunPairsReleasesClientsTogether(t *testing.T) {
+func TestRunParallelReleasesClientsTogether(t *testing.T) {
 	srv, cli := newFakeHost(t, "server-host"), newFakeHost(t, "client-host")
 	delays := map[int]time.Duration{18600: 10 * time.Millisecond, 18601: 150 * time.Millisecond, 18602: 300 * time.Millisecond}
 	srv.listenDelay = func(port int) time.Duration { return delays[port] }
@@ -168,10 +168,10 @@ func TestRunPairsReleasesClientsTogether(t *testing.T) {
 	}
 }
 
-// TestRunPairsKeepsOthersWhenOneFails: the middle pair's device does
+// TestRunParallelKeepsOthersWhenOneFails: the middle pair's device does
 // not exist; the other two run, are released without waiting for it, and
 // the error names it with perftest's classification.
-func TestRunPairsKeepsOthersWhenOneFails(t *testing.T) {
+func TestRunParallelKeepsOthersWhenOneFails(t *testing.T) {
 	srv, cli := newFakeHost(t, "server-host"), newFakeHost(t, "client-host")
 	a, b := twoHosts(srv, cli, "rxe0", "bad1", "rxe2")
 	specs, err := NICPairs(a, b, perftest.Options{Test: perftest.SendBW, Iterations: 300, ReportGbits: true}, 0, false)
@@ -206,7 +206,7 @@ func TestRunPairsKeepsOthersWhenOneFails(t *testing.T) {
 	}
 }
 
-func TestRunPairsErrors(t *testing.T) {
+func TestRunParallelErrors(t *testing.T) {
 	if _, err := RunParallel(ctxFor(t), nil); !errors.Is(err, ErrNoPairs) {
 		t.Errorf("no pairs: %v", err)
 	}
@@ -260,9 +260,9 @@ func cpuList(cpus []int) string {
 	return strings.Join(s, ",")
 }
 
-// TestRunPairsZeroBandwidth: a client that prints a 0.00 average (as
+// TestRunParallelZeroBandwidth: a client that prints a 0.00 average (as
 // perftest -D did under emulation) is a failed pair, not a bandwidth.
-func TestRunPairsZeroBandwidth(t *testing.T) {
+func TestRunParallelZeroBandwidth(t *testing.T) {
 	srv, cli := newFakeHost(t, "server-host"), newFakeHost(t, "client-host")
 	cli.bw = func(port int) float64 {
 		if port == 18516 {

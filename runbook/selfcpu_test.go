@@ -76,10 +76,10 @@ func (f cpuSide) PortCounters(context.Context, string) (rxe.PortCounters, error)
 	return rxe.PortCounters{}, errors.New("no RDMA device in a fake")
 }
 
-// TestRunPairsSelfCPU: RepeatPair sums this process's CPU time over its
+// TestRepeatPairSelfCPU: RepeatPair sums this process's CPU time over its
 // pairs (a real capture replayed by a fake), none of the far agents' when
 // no agent answered, and SelfCPUSec names the sides.
-func TestRunPairsSelfCPU(t *testing.T) {
+func TestRepeatPairSelfCPU(t *testing.T) {
 	// The capture read from its folder: rocekittest imports runbook.
 	dir := filepath.Join("..", "rocekittest", "captures", "bookworm", "perftest", "send-bw-gbits")
 	srv, err1 := os.ReadFile(filepath.Join(dir, "server.stdout"))
