@@ -21,10 +21,10 @@
 //     (soft-RoCE's usual answer: rdma_rxe works in softirq on 6.1 and in
 //     a workqueue, system time, on 6.12). The verdict names the host, the
 //     core, the split, the threads seen there when known (report.HostLoad
-//     takes them from irq.ThreadsBetween), and whether the core is local
-//     to the NIC's NUMA node. When no core reaches it, a kernel thread
-//     (rxe_wq's worker, ksoftirqd) whose system time reaches it of one
-//     core is the bottleneck: rxe's work for a QP is serialised on one
+//     takes them from irq.ThreadSnapshot.Sub), and whether the core is
+//     local to the NIC's NUMA node. When no core reaches it, a kernel
+//     thread (rxe_wq's worker, ksoftirqd) whose system time reaches it of
+//     one core is the bottleneck: rxe's work for a QP is serialised on one
 //     worker, which the scheduler moves between cores (seen in the lab on
 //     6.12: no core above 36 %, the worker at one core's full share). Else
 //     a core in use at BusyCore with user time counted, at least half of

@@ -103,15 +103,20 @@ type Thresholds struct {
 	BusyCore    float64 // percent busy that counts as a saturated core; 90
 }
 
-// WithDefaults returns t with its zero fields set to the defaults.
+// DefaultThresholds are the verdict's rules of thumb: bound by a ceiling
+// at 90 % of it, a core saturated at 90 % busy.
+var DefaultThresholds = Thresholds{NearCeiling: 0.90, BusyCore: 90}
+
+// WithDefaults returns t with each zero (or negative) field set to
+// DefaultThresholds'.
 func (t Thresholds) WithDefaults() Thresholds { return t.withDefaults() }
 
 func (t Thresholds) withDefaults() Thresholds {
 	if t.NearCeiling <= 0 {
-		t.NearCeiling = 0.90
+		t.NearCeiling = DefaultThresholds.NearCeiling
 	}
 	if t.BusyCore <= 0 {
-		t.BusyCore = 90
+		t.BusyCore = DefaultThresholds.BusyCore
 	}
 	return t
 }

@@ -185,3 +185,13 @@ func TestJudgeFullCore(t *testing.T) {
 		t.Errorf("a core full of user time: %s", v)
 	}
 }
+
+// A zero field is DefaultThresholds', each on its own.
+func TestThresholdsWithDefaults(t *testing.T) {
+	if got := (Thresholds{}).WithDefaults(); got != DefaultThresholds || got.NearCeiling != 0.90 || got.BusyCore != 90 {
+		t.Errorf("zero: %+v", got)
+	}
+	if got, want := (Thresholds{BusyCore: 50}).WithDefaults(), (Thresholds{NearCeiling: 0.90, BusyCore: 50}); got != want {
+		t.Errorf("BusyCore only: %+v, want %+v", got, want)
+	}
+}

@@ -9,7 +9,7 @@
 // every server listens:
 //
 //	specs, err := fleet.NICPairs(serverHost, clientHost, perftest.Options{Test: perftest.WriteBW, Duration: 10 * time.Second, ReportGbits: true}, 0, true)
-//	par, err := fleet.RunPairs(ctx, specs) // par.SumBWGbps, par.Pairs[par.Slowest]; a *PairsError names failed pairs
+//	par, err := fleet.RunParallel(ctx, specs) // par.SumBWGbps, par.Pairs[par.Slowest]; a *PairsError names failed pairs
 //
 // A fleet matrix, resumable from a store:
 //
@@ -19,7 +19,7 @@
 //		Store: report.OpenStore("rack12.jsonl"), Progress: os.Stderr}.Run(ctx)
 //	m.WriteMarkdown(os.Stdout)
 //	for _, o := range fleet.Outliers(m, 0) { fmt.Println(o) } // "link h3–h7: ...", "host h9 is slow with every partner ..."
-//	if err := (fleet.Gate{MinRatio: 0.9}).Check(m); err != nil { ... } // *GateError lists the pairs below 90 % of line rate
+//	if err := (fleet.LineRateGate{MinRatio: 0.9}).Check(m); err != nil { ... } // *GateError lists the pairs below 90 % of line rate
 //
 // Hosts come from runbook sides (PrepareHost: this host, a namespace, or a
 // host over SSH through rocekit-peer), or are described directly (Host,

@@ -45,7 +45,7 @@ func ExamplePlan_Run() {
 	for _, o := range fleet.Outliers(m, 0) {
 		fmt.Println(o)
 	}
-	fmt.Println(fleet.Gate{}.Check(m))
+	fmt.Println(fleet.LineRateGate{}.Check(m))
 	// Output:
 	// | | h0 | h1 | h2 | h3 |
 	// |---|---:|---:|---:|---:|

@@ -13,11 +13,11 @@ import (
 const DefaultLineRateRatio = 0.9
 
 // ErrBelowLineRate is wrapped by *GateError: pairs fell short of their
-// line rate, failed, or (with Gate.RequireLineRate) had no known rate.
+// line rate, failed, or (with LineRateGate.RequireLineRate) had no known rate.
 var ErrBelowLineRate = errors.New("fleet: pairs below line rate")
 
-// Gate is the line-rate check of a matrix.
-type Gate struct {
+// LineRateGate is the line-rate check of a matrix.
+type LineRateGate struct {
 	// MinRatio is the share of the line rate a pair must reach;
 	// 0 means DefaultLineRateRatio.
 	MinRatio float64
@@ -80,7 +80,7 @@ func (e *GateError) Unwrap() error { return ErrBelowLineRate }
 // to fail on.
 //
 // Similar to: ngc_multinode_perf's "BW is below 90% of line rate" check on every ib_write_bw pair
-func (g Gate) Check(m *Matrix) error {
+func (g LineRateGate) Check(m *Matrix) error {
 	ratio := g.ratio()
 	e := &GateError{MinRatio: ratio}
 	for _, c := range m.Cells {
@@ -107,7 +107,7 @@ func (g Gate) Check(m *Matrix) error {
 	return e
 }
 
-func (g Gate) ratio() float64 {
+func (g LineRateGate) ratio() float64 {
 	if g.MinRatio <= 0 {
 		return DefaultLineRateRatio
 	}
@@ -127,7 +127,7 @@ const (
 // findings: one per failing pair (critical for a failure, warning below
 // line rate), one per outlier (a slow link or host), and one info finding
 // for the pairs whose line rate is unknown.
-func (g Gate) Findings(m *Matrix, outliers []Outlier) []report.Finding {
+func (g LineRateGate) Findings(m *Matrix, outliers []Outlier) []report.Finding {
 	var fs []report.Finding
 	var ge *GateError
 	if errors.As(g.Check(m), &ge) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rocekit/rocekit/internal/warnjson"
 	"github.com/rocekit/rocekit/report/junit"
 )
 
@@ -15,7 +16,7 @@ import (
 // blamed). A CI job reads it like any test report (junit.Write).
 //
 // Similar to: ngc_multinode_perf's per-pair PASS/FAIL lines, as a CI test report
-func (g Gate) JUnit(m *Matrix, outliers []Outlier) junit.Suite {
+func (g LineRateGate) JUnit(m *Matrix, outliers []Outlier) junit.Suite {
 	class := "rocekit.fleet." + m.Name
 	s := junit.Suite{Name: "fleet matrix " + m.Name,
 		Properties: []junit.Property{{Name: "min_line_rate_ratio", Value: fmt.Sprintf("%.2f", g.ratio())}}}
@@ -31,7 +32,7 @@ func (g Gate) JUnit(m *Matrix, outliers []Outlier) junit.Suite {
 		f, failed := failures[c.Pair]
 		switch {
 		case !c.OK:
-			tc.Error = &junit.Failure{Type: RulePairFailed, Message: c.Error, Text: strings.Join(c.Warnings, "\n")}
+			tc.Error = &junit.Failure{Type: RulePairFailed, Message: c.Error, Text: strings.Join(warnjson.Strings(c.Warnings), "\n")}
 		case failed && f.Reason == reasonUnknown:
 			tc.Failure = &junit.Failure{Type: RuleNoLineRate, Message: f.String()}
 		case failed:

@@ -36,7 +36,7 @@ func TestGateJUnit(t *testing.T) {
 		cells = append(cells, c)
 	}
 	m.Cells = cells
-	g := Gate{}
+	g := LineRateGate{}
 	outliers := Outliers(m, 0)
 	if len(outliers) == 0 {
 		t.Fatal("no outliers to report")

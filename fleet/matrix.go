@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rocekit/rocekit/internal/warnjson"
 )
 
 // Cell is one measured pair of a fleet matrix.
@@ -36,8 +38,9 @@ type Cell struct {
 	// Resumed is set for a cell read back from the store, not measured
 	// in this run.
 	Resumed bool `json:"resumed,omitempty"`
-	// Warnings are the parsers' caveats.
-	Warnings []string `json:"warnings,omitempty"`
+	// Warnings are the parsers' caveats and the void attempts: errors in
+	// Go (errors.As reaches a perftest.Warning), strings in JSON.
+	Warnings warnjson.Errors `json:"warnings,omitempty"`
 }
 
 // Matrix is a fleet run's result: the hosts and one cell per scheduled

@@ -11,7 +11,7 @@ import (
 )
 
 // PerftestMeasurer measures a fleet pair with perftest: one pair per NIC
-// pair the two hosts share (Links), all at once (RunPairs), the cell's
+// pair the two hosts share (Links), all at once (RunParallel), the cell's
 // bandwidth their sum. Port is Options.Port (or perftest.DefaultPort)
 // plus slot × 16 plus the NIC pair's index, so pairs of one round never
 // share a port on a host.
@@ -37,20 +37,20 @@ func (pm PerftestMeasurer) Measure(ctx context.Context, a, b Host, slot int) Cel
 		return failed(c, err)
 	}
 	c.ANIC, c.BNIC, c.LineRateGbps = linkNames(a, b, specs)
-	par, err := RunPairs(ctx, specs)
+	par, err := RunParallel(ctx, specs)
 	for retry := 1; retry <= clockRetries && errors.Is(err, ErrClockSampling) && ctx.Err() == nil; retry++ {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("attempt %d void (%v): measured again", retry, err))
-		par, err = RunPairs(ctx, specs)
+		c.Warnings = append(c.Warnings, fmt.Errorf("attempt %d void (%w): measured again", retry, err))
+		par, err = RunParallel(ctx, specs)
 	}
 	if par == nil {
 		return failed(c, err)
 	}
 	for _, o := range par.Pairs {
 		if o.Result != nil {
-			for _, s := range []perftest.Side{o.Result.Server, o.Result.Client} {
+			for _, s := range []perftest.Process{o.Result.Server, o.Result.Client} {
 				if s.Result != nil {
 					for _, w := range s.Result.Warnings {
-						c.Warnings = append(c.Warnings, fmt.Sprintf("%s %s: %v", o.Spec.Name, s.Role, w))
+						c.Warnings = append(c.Warnings, fmt.Errorf("%s %s: %w", o.Spec.Name, s.Role, w))
 					}
 				}
 			}

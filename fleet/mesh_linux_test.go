@@ -293,13 +293,13 @@ func TestNetnsGateOnVethSpeed(t *testing.T) {
 		t.Fatalf("cell %+v: want a measured pair under 60 Mbit/s at line rate %v", c, rate)
 	}
 	var ge *GateError
-	if err := (Gate{}).Check(m); !errors.As(err, &ge) || len(ge.Failures) != 1 ||
+	if err := (LineRateGate{}).Check(m); !errors.As(err, &ge) || len(ge.Failures) != 1 ||
 		ge.Failures[0].Reason != reasonBelow || ge.Failures[0].LineRateGbps != rate || ge.Failures[0].Name != "h0–h1" {
 		t.Errorf("default gate: %v, want h0–h1 below its line rate of %v Gbit/s", err, rate)
 	} else {
 		t.Logf("default gate: %v", err)
 	}
-	if err := (Gate{MinRatio: 0.001 / rate}).Check(m); err != nil {
+	if err := (LineRateGate{MinRatio: 0.001 / rate}).Check(m); err != nil {
 		t.Errorf("gate at 1 Mbit/s of %v Gbit/s: %v", rate, err)
 	}
 }

@@ -104,7 +104,7 @@ const hostConsistency = 0.5
 // failed, or is below slowRatio of both its hosts' medians, while neither
 // host is blamed. Pairs without peers (two hosts) are not judged. A fleet
 // that is slow everywhere has no outliers: compare it with its line rate
-// (Gate).
+// (LineRateGate).
 //
 // Similar to: eyeballing a k8s-netperf matrix for the row that is low everywhere and the cell that is low alone
 func Outliers(m *Matrix, slowRatio float64) []Outlier {

@@ -134,7 +134,7 @@ func TestGate(t *testing.T) {
 		}
 		return 90
 	})
-	err := Gate{}.Check(m)
+	err := LineRateGate{}.Check(m)
 	var ge *GateError
 	if !errors.As(err, &ge) || !errors.Is(err, ErrBelowLineRate) {
 		t.Fatalf("Check: %v, want a *GateError", err)
@@ -149,7 +149,7 @@ func TestGate(t *testing.T) {
 		t.Errorf("Error:\n%s\nwant\n%s", err, want)
 	}
 	// A looser gate passes the slow pair, never the failed one.
-	err = Gate{MinRatio: 0.5}.Check(m)
+	err = LineRateGate{MinRatio: 0.5}.Check(m)
 	if !errors.As(err, &ge) || len(ge.Failures) != 1 {
 		t.Errorf("MinRatio 0.5: %v", err)
 	}
@@ -158,13 +158,13 @@ func TestGate(t *testing.T) {
 		m.Cells[i].LineRateGbps = 0
 		m.Cells[i].OK, m.Cells[i].BWGbps = true, 1
 	}
-	if err := (Gate{}).Check(m); err != nil {
+	if err := (LineRateGate{}).Check(m); err != nil {
 		t.Errorf("unknown rates, not required: %v", err)
 	}
-	if err := (Gate{RequireLineRate: true}).Check(m); !errors.As(err, &ge) || len(ge.Failures) != 6 {
+	if err := (LineRateGate{RequireLineRate: true}).Check(m); !errors.As(err, &ge) || len(ge.Failures) != 6 {
 		t.Errorf("unknown rates, required: %v", err)
 	}
-	fs := Gate{}.Findings(m, nil)
+	fs := LineRateGate{}.Findings(m, nil)
 	if len(fs) != 1 || fs[0].Rule != RuleNoLineRate || fs[0].Evidence[0].Value != 6 {
 		t.Errorf("findings %+v, want one info about 6 pairs", fs)
 	}
@@ -177,7 +177,7 @@ func TestFindings(t *testing.T) {
 		}
 		return 95
 	})
-	fs := Gate{}.Findings(m, Outliers(m, 0))
+	fs := LineRateGate{}.Findings(m, Outliers(m, 0))
 	report.SortFindings(fs)
 	var got []string
 	for _, f := range fs {

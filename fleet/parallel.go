@@ -64,7 +64,7 @@ type PairOutcome struct {
 // OK reports whether the pair ran without error and gave a bandwidth.
 func (o PairOutcome) OK() bool { return o.Err == nil && !math.IsNaN(o.BWGbps) }
 
-// Parallel is the result of RunPairs: every pair, and the aggregate of
+// Parallel is the result of RunParallel: every pair, and the aggregate of
 // those that succeeded.
 type Parallel struct {
 	Pairs []PairOutcome
@@ -102,7 +102,7 @@ func (e *PairsError) Error() string {
 // a *perftest.PairError.
 func (e *PairsError) Unwrap() []error { return append([]error{ErrPairsFailed}, e.Errs...) }
 
-// RunPairs runs perftest pairs at the same time: every server is started
+// RunParallel runs perftest pairs at the same time: every server is started
 // and waited for (its port in LISTEN state), then every client is
 // released at once; all run under ctx and each under its own deadline
 // (Options.Deadline). A pair whose server fails is left out of the
@@ -112,7 +112,7 @@ func (e *PairsError) Unwrap() []error { return append([]error{ErrPairsFailed}, e
 // NICPairs gives them one each.
 //
 // Similar to: for i in 0 1; do taskset -c $cpus ib_write_bw -d mlx5_$i -p $((18515+i)) & done; sleep 2; for i in 0 1; do ssh b taskset -c ... ib_write_bw -d mlx5_$i -p ... A & done; wait
-func RunPairs(ctx context.Context, specs []PairSpec) (*Parallel, error) {
+func RunParallel(ctx context.Context, specs []PairSpec) (*Parallel, error) {
 	if len(specs) == 0 {
 		return nil, ErrNoPairs
 	}

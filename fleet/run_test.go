@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/internal/warnjson"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
 )
@@ -242,7 +243,7 @@ func TestMatrixOutputs(t *testing.T) {
 func TestCellRoundTrip(t *testing.T) {
 	hosts := []string{"a", "b", "c"}
 	ok := Cell{Pair: Pair{0, 2}, A: "a", B: "c", ANIC: "eth1", BNIC: "eth0", OK: true, BWGbps: 23.5, LineRateGbps: 25,
-		Start: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), Elapsed: 3 * time.Second, Warnings: []string{"w"}}
+		Start: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), Elapsed: 3 * time.Second, Warnings: warnjson.Errors{errors.New("w")}}
 	r := CellRound("rack", ok)
 	if err := r.Validate(); err != nil {
 		t.Fatal(err)
@@ -296,7 +297,7 @@ func TestPerftestMeasurerMatrix(t *testing.T) {
 	if len(out) != 1 || out[0].Blame != BlameHost || out[0].Host != "h2" {
 		t.Errorf("outliers %v", out)
 	}
-	if err := (Gate{}).Check(mat); err == nil || !strings.Contains(err.Error(), "3 of 3 pairs") {
+	if err := (LineRateGate{}).Check(mat); err == nil || !strings.Contains(err.Error(), "3 of 3 pairs") {
 		t.Errorf("gate: %v", err)
 	}
 }

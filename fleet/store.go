@@ -1,11 +1,13 @@
 package fleet
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/rocekit/rocekit/internal/warnjson"
 	"github.com/rocekit/rocekit/report"
 )
 
@@ -17,7 +19,7 @@ const (
 	ParamNICB     = "fleet_b_nic"
 	ParamStatus   = "fleet_status" // "ok" or "failed"
 	ParamLineRate = "line_rate_gbps"
-	MetricBW      = "bw_avg"
+	MetricBW      = report.MetricBWAvg
 	errorPrefix   = "error: "
 )
 
@@ -41,7 +43,7 @@ func CellRound(name string, c Cell) report.Round {
 		r.SetParam(ParamStatus, "failed")
 		r.Warnings = append(r.Warnings, errorPrefix+c.Error)
 	}
-	r.Warnings = append(r.Warnings, c.Warnings...)
+	r.Warnings = append(r.Warnings, warnjson.Strings(c.Warnings)...)
 	return r
 }
 
@@ -146,7 +148,7 @@ func (cr *cellReader) cellOf(r *report.Round, p cellParams) (Cell, bool) {
 			c.Error = e
 			continue
 		}
-		c.Warnings = append(c.Warnings, w)
+		c.Warnings = append(c.Warnings, errors.New(w))
 	}
 	// r.Metric(MetricBW), without building each metric's key.
 	i := slices.IndexFunc(r.Metrics, func(m report.Metric) bool { return m.Name == MetricBW && len(m.Labels) == 0 })
@@ -208,7 +210,7 @@ type storedCell struct {
 // cellExtra is what few good cells have.
 type cellExtra struct {
 	err      string
-	warnings []string
+	warnings warnjson.Errors
 }
 
 // storedChunk is the number of cells allocated at a time: growing one

@@ -3,6 +3,7 @@ package fleet
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rocekit/rocekit/internal/warnjson"
 	"github.com/rocekit/rocekit/report"
 )
 
@@ -101,7 +103,7 @@ func TestResumeCompactAgrees(t *testing.T) {
 			c.Start = c.Start.In(time.FixedZone("", 5*3600+1800))
 		}
 		if i%6 == 0 {
-			c.Warnings = []string{"error: not the error", "bw_peak over line rate"}
+			c.Warnings = warnjson.Errors{errors.New("error: not the error"), errors.New("bw_peak over line rate")}
 		}
 		if !c.OK {
 			c.Error = "timeout"

@@ -27,7 +27,7 @@ type Affinity struct {
 // Affinity reads IRQ irq's affinity. Errors are *AffinityError.
 //
 // Similar to: cat /proc/irq/N/smp_affinity_list /proc/irq/N/effective_affinity_list
-func (fs FS) Affinity(irq int) (Affinity, error) {
+func (fs Root) Affinity(irq int) (Affinity, error) {
 	a := Affinity{IRQ: irq}
 	p := fs.affinityPath(irq, "smp_affinity_list")
 	cpus, err := fs.readCPUList(p)
@@ -51,7 +51,7 @@ func (fs FS) Affinity(irq int) (Affinity, error) {
 	return a, nil
 }
 
-func (fs FS) affinityPath(irq int, file string) string {
+func (fs Root) affinityPath(irq int, file string) string {
 	return fs.procPath("irq", strconv.Itoa(irq), file)
 }
 
@@ -63,7 +63,7 @@ func (fs FS) affinityPath(irq int, file string) string {
 // Affinity or WaitEffective.
 //
 // Similar to: echo 0-3 > /proc/irq/N/smp_affinity_list
-func (fs FS) SetAffinity(irq int, cpus CPUList) (replaced CPUList, err error) {
+func (fs Root) SetAffinity(irq int, cpus CPUList) (replaced CPUList, err error) {
 	p := fs.affinityPath(irq, "smp_affinity_list")
 	old, err := fs.readCPUList(p)
 	if err != nil {
@@ -91,7 +91,7 @@ var errEmptyList = errors.New("empty CPU list")
 // non-empty subset of want, and returns it. Where the kernel has no
 // effective_affinity_list it returns as soon as smp_affinity_list equals
 // want. It stops with ctx's error, returning the last affinity read.
-func (fs FS) WaitEffective(ctx context.Context, irq int, want CPUList) (Affinity, error) {
+func (fs Root) WaitEffective(ctx context.Context, irq int, want CPUList) (Affinity, error) {
 	const poll = 20 * time.Millisecond
 	for {
 		a, err := fs.Affinity(irq)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/rocekit/rocekit/nic"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 func TestAffinity(t *testing.T) {
@@ -51,7 +51,7 @@ func TestAffinityReadOnly(t *testing.T) {
 // A root made from an fs.FS reads, and refuses every write with
 // ErrReadOnly before touching anything.
 func TestSetAffinityFSRootReadOnly(t *testing.T) {
-	fs := FS(nic.NewRootFS(os.DirFS("testdata/trixie")))
+	fs := Root(sysroot.FromFS(os.DirFS("testdata/trixie")))
 	old, err := fs.SetAffinity(10, CPUList{1})
 	if !errors.Is(err, ErrReadOnly) || !cmp.Equal(old, CPUList{0, 1, 2, 3}) {
 		t.Errorf("SetAffinity on an fs.FS root: replaced %v, %v; want 0-3 and ErrReadOnly", old, err)

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 // capturesDir is the kernel-file check corpus: real captures of other
@@ -250,7 +252,7 @@ func checkSinceBoot(t *testing.T, c captureCase, dev Netdev) {
 		t.Fatalf("since_boot %q: unknown form", s)
 	}
 	in, _ := ParseInterrupts(bytes.NewReader(captureBytes(t, c.File)))
-	d := SinceBoot(dev, in, nil, nil)
+	d := SinceBoot(dev, in, nil, Thresholds{})
 	pct, _ := strconv.Atoi(m[1])
 	cpu, _ := strconv.Atoi(m[2])
 	if d.Busiest != cpu || int(math.Round(100*d.BusiestShare)) != pct || d.Concentrated != (m[3] == "concentrated") {
@@ -328,7 +330,7 @@ func checkDelta007(t *testing.T, c captureCase, key string, parsed map[string]In
 	}
 	after, _ := ParseInterrupts(bytes.NewReader(captureBytes(t, c.File)))
 	irqs, _ := matchIRQs(after, "eth4", "", "", nil, nil)
-	d := Distribute(Netdev{Name: "eth4", IRQs: irqs}, before, after, nil, nil)
+	d := Distribute(Netdev{Name: "eth4", IRQs: irqs}, before, after, nil, Thresholds{})
 	switch key {
 	case "delta_from_007_eth4":
 		var m map[string]map[string]uint64
@@ -485,7 +487,7 @@ func checkSoftnetField(t *testing.T, c captureCase, key string, rows []SoftnetSt
 	}
 }
 
-// TestCapturesFSSoftnet: FS.Softnet maps the rows of an 11-column
+// TestCapturesFSSoftnet: Root.Softnet maps the rows of an 11-column
 // softnet_stat through its /sys's online CPU list. The tree is built in a
 // temporary folder from the sysstat capture (CPU 6 offline in its
 // /proc/stat).
@@ -512,7 +514,7 @@ func TestCapturesFSSoftnet(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rows, err := NewFS(filepath.Join(root, "proc"), filepath.Join(root, "sys")).Softnet()
+	rows, err := Root(sysroot.ProcSys(filepath.Join(root, "proc"), filepath.Join(root, "sys"))).Softnet()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -521,7 +523,7 @@ func TestCapturesFSSoftnet(t *testing.T) {
 		got = append(got, r.CPU)
 	}
 	if want := []int{0, 1, 2, 3, 4, 5, 7}; !slices.Equal(got, want) {
-		t.Errorf("FS.Softnet CPUs = %v, want %v (online %s)", got, want, online)
+		t.Errorf("Root.Softnet CPUs = %v, want %v (online %s)", got, want, online)
 	}
 	if rows[6].Processed != 0x4958 {
 		t.Errorf("CPU 7 processed = %#x, want 0x4958 (the last row)", rows[6].Processed)

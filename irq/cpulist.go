@@ -44,7 +44,7 @@ type Node = sysfs.Node
 // OnlineCPUs returns the online CPUs.
 //
 // Similar to: cat /sys/devices/system/cpu/online
-func (fs FS) OnlineCPUs() (CPUList, error) {
+func (fs Root) OnlineCPUs() (CPUList, error) {
 	l, err := fs.root().OnlineCPUs()
 	return l, parseErr(err)
 }
@@ -54,7 +54,7 @@ func (fs FS) OnlineCPUs() (CPUList, error) {
 // NUMA has no node folder; the error then matches os.ErrNotExist.
 //
 // Similar to: lscpu | grep NUMA; numactl --hardware
-func (fs FS) Nodes() ([]Node, error) {
+func (fs Root) Nodes() ([]Node, error) {
 	n, err := fs.root().Nodes()
 	return n, parseErr(err)
 }
@@ -62,7 +62,7 @@ func (fs FS) Nodes() ([]Node, error) {
 // NodeCPUs returns the CPUs of NUMA node node.
 //
 // Similar to: cat /sys/devices/system/node/nodeN/cpulist
-func (fs FS) NodeCPUs(node int) (CPUList, error) {
+func (fs Root) NodeCPUs(node int) (CPUList, error) {
 	l, err := fs.root().NodeCPUs(node)
 	return l, parseErr(err)
 }

@@ -4,12 +4,12 @@
 // `echo N > /proc/irq/X/smp_affinity_list`, `mpstat -P ALL 1` and
 // `cpupower frequency-set -g performance` do in the runbooks.
 //
-// Everything reads and writes through an FS rooted at /proc and /sys
-// (DefaultFS, or the zero FS) or at fixture trees (NewFS). FS is the root
-// that nic.Root and rxe.Root are too (internal/sysfs), so one value serves
-// all three (irq.FS(nic.NewRoot(dir))); the topology it reads (CPU lists,
-// NUMA nodes, a netdev's PCI function, numa_node, local_cpulist, msi_irqs)
-// is read by that one package for all of them. Every kernel file has a pure
+// Everything reads and writes through a Root on the live /proc and /sys
+// (DefaultRoot, or the zero Root) or on fixture trees
+// (irq.Root(sysroot.ProcSys(proc, sys))). Root is a sysroot.Root, as
+// nic.Root and rxe.Root are, so one value serves all three; the topology it
+// reads (CPU lists, NUMA nodes, a netdev's PCI function, numa_node,
+// local_cpulist, msi_irqs) is read by one internal package for all of them. Every kernel file has a pure
 // parser (ParseInterrupts, ParseSoftirqs, ParseStat, ParseSoftnet,
 // ParseCPUList) that never panics. Outputs captured elsewhere parse too:
 // ParseInterruptLines takes "grep mlx5 /proc/interrupts" lines with the CPU
@@ -17,7 +17,7 @@
 // CPUs, and SinceBoot judges one sample. Every change returns what it
 // replaced:
 //
-//	fs, err := irq.DefaultFS()
+//	fs, err := irq.DefaultRoot()
 //	dev, err := fs.Netdev("eth0")                // IRQs from msi_irqs, classified by name
 //	plan, err := fs.ByNode(dev, -1)              // queue IRQs round-robin over the NIC's node
 //	done, err := fs.Apply(ctx, plan)             // done.Changes[i].Replaced is the old list

@@ -32,8 +32,8 @@ var (
 	// (newer). Policies skip such IRQs; callers can too.
 	ErrNotWritable = errors.New("irq: affinity not writable (managed or per-CPU interrupt)")
 
-	// ErrReadOnly is wrapped by writes through an FS made from an fs.FS
-	// (irq.FS(nic.NewRootFS(fsys))), which has no files to write to.
+	// ErrReadOnly is wrapped by writes through a Root made from an fs.FS
+	// (irq.Root(sysroot.FromFS(fsys))), which has no files to write to.
 	ErrReadOnly = sysfs.ErrReadOnly
 
 	// ErrInvalidCPUs means the kernel refused a CPU list (EINVAL), most

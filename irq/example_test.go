@@ -6,12 +6,13 @@ import (
 	"strings"
 
 	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 // Find a NIC's IRQs in a captured tree and plan to spread its queues,
 // leaving the control vector alone.
 func ExampleRoundRobin() {
-	fs := irq.NewFS("testdata/bookworm/proc", "testdata/bookworm/sys")
+	fs := irq.Root(sysroot.ProcSys("testdata/bookworm/proc", "testdata/bookworm/sys"))
 	eth0, err := fs.Netdev("eth0")
 	if err != nil {
 		fmt.Println(err)
@@ -32,12 +33,12 @@ func ExampleRoundRobin() {
 
 // Judge where a ConnectX-5's queue interrupts went during a test.
 func ExampleDistribute() {
-	fs := irq.NewFS("testdata/mlx5-2node/proc", "testdata/mlx5-2node/sys")
+	fs := irq.Root(sysroot.ProcSys("testdata/mlx5-2node/proc", "testdata/mlx5-2node/sys"))
 	dev, _ := fs.Netdev("ens1f0np0")
 	node, _ := fs.NodeCPUs(dev.NUMANode)
 	before, _ := fs.Interrupts()
-	after, _ := irq.NewFS("testdata/mlx5-2node/after-concentrated", "").Interrupts()
-	d := irq.Distribute(dev, before, after, node, nil)
+	after, _ := irq.Root(sysroot.ProcSys("testdata/mlx5-2node/after-concentrated", "")).Interrupts()
+	d := irq.Distribute(dev, before, after, node, irq.Thresholds{})
 	fmt.Println(d.OK)
 	fmt.Println(strings.Join(d.Reasons, "\n"))
 	// Output:
@@ -47,10 +48,10 @@ func ExampleDistribute() {
 }
 
 // Name the hot core between two snapshots, as mpstat -P ALL would show it.
-func ExampleLoadBetween() {
-	before, _ := irq.NewFS("testdata/trixie/traffic/before/proc", "").LoadSnapshot()
-	after, _ := irq.NewFS("testdata/trixie/traffic/after/proc", "").LoadSnapshot()
-	l := irq.LoadBetween(before, after)
+func ExampleLoadSnapshot_Sub() {
+	before, _ := irq.Root(sysroot.ProcSys("testdata/trixie/traffic/before/proc", "")).LoadSnapshot()
+	after, _ := irq.Root(sysroot.ProcSys("testdata/trixie/traffic/after/proc", "")).LoadSnapshot()
+	l := after.Sub(before)
 	for _, c := range l.CPUs {
 		fmt.Printf("CPU%d usr %4.1f sys %4.1f soft %4.1f idle %4.1f NET_RX %d\n", c.CPU, c.UserPct, c.SysPct, c.SoftPct, c.IdlePct, c.NetRX)
 	}
@@ -89,7 +90,7 @@ func ExampleParseInterruptLines() {
 		fmt.Printf("IRQ %d %s %s queue %d\n", l.IRQ, l.Chip, role, q)
 		dev.IRQs = append(dev.IRQs, irq.QueueIRQ{IRQ: l.IRQ, Name: l.Name(), Role: role, Queue: q})
 	}
-	fmt.Println(irq.SinceBoot(dev, in, nil, nil).Reasons[0])
+	fmt.Println(irq.SinceBoot(dev, in, nil, irq.Thresholds{}).Reasons[0])
 	// Output:
 	// IRQ 33 Hyper-V PCIe MSI control queue -1
 	// IRQ 34 Hyper-V PCIe MSI queue queue 0

@@ -8,52 +8,38 @@ import (
 	"strings"
 
 	"github.com/rocekit/rocekit/internal/sysfs"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
-// FS reads and writes the kernel files of this package below one root,
-// normally "/" (its /proc and /sys). Tests point it at fixture trees, as
-// procfs.NewFS(mountPoint) does. The zero value is the live system.
-//
-// FS is the same root as nic.Root and rxe.Root (internal/sysfs.Root), so
-// one value converts into the others: irq.FS(nic.NewRoot(dir)). A root
-// made from an fs.FS (nic.NewRootFS) reads; its writes fail with
-// ErrReadOnly.
-type FS sysfs.Root
+// Root reads and writes this package's kernel files (/proc/interrupts,
+// /proc/irq, /sys/devices/system/cpu) below a sysroot.Root, as
+// procfs.NewFS(mountPoint) does: irq.Root(sysroot.ProcSys(proc, sys)). The
+// zero value is the live system. nic.Root and rxe.Root are the same root
+// under their packages' names. A root made with sysroot.FromFS reads; its
+// writes fail with ErrReadOnly.
+type Root sysroot.Root
 
-// NewFS returns an FS rooted at procRoot (in place of /proc) and sysRoot
-// (in place of /sys); "" is the live /proc or /sys. It does not check that
-// they exist.
-func NewFS(procRoot, sysRoot string) FS { return FS(sysfs.NewProcSys(procRoot, sysRoot)) }
-
-// ProcRoot returns the folder used in place of /proc, or "" when the FS
-// reads an fs.FS.
-func (fs FS) ProcRoot() string { p, _ := fs.root().OSPath("proc"); return p }
-
-// SysRoot returns the folder used in place of /sys, or "" when the FS
-// reads an fs.FS.
-func (fs FS) SysRoot() string { p, _ := fs.root().OSPath("sys"); return p }
-
-func (fs FS) root() sysfs.Root { return sysfs.Root(fs) }
+func (fs Root) root() sysfs.Root { return sysfs.Of(sysroot.Root(fs)) }
 
 // procPath and sysPath name a file below the root ("proc/interrupts").
-func (fs FS) procPath(elem ...string) string {
+func (fs Root) procPath(elem ...string) string {
 	return path.Join(append([]string{"proc"}, elem...)...)
 }
 
-func (fs FS) sysPath(elem ...string) string {
+func (fs Root) sysPath(elem ...string) string {
 	return path.Join(append([]string{"sys"}, elem...)...)
 }
 
 // readFile reads a whole kernel file.
-func (fs FS) readFile(name string) ([]byte, error) { return fs.root().ReadFile(name) }
+func (fs Root) readFile(name string) ([]byte, error) { return fs.root().ReadFile(name) }
 
 // readString reads a one-value kernel file without surrounding space.
-func (fs FS) readString(name string) (string, error) {
+func (fs Root) readString(name string) (string, error) {
 	s, err := fs.root().ReadString(name)
 	return strings.TrimSpace(s), err
 }
 
-func (fs FS) readCPUList(name string) (CPUList, error) {
+func (fs Root) readCPUList(name string) (CPUList, error) {
 	l, err := fs.root().ReadCPUList(name)
 	return l, parseErr(err)
 }
@@ -64,7 +50,7 @@ func parseErr(err error) error { return sysfs.AlsoMatch(err, ErrParse) }
 // writable reports whether any write permission bit is set on name. The
 // kernel makes smp_affinity_list mode 0444 for IRQs user space cannot move,
 // and root could otherwise open it for writing.
-func (fs FS) writable(name string) (bool, error) {
+func (fs Root) writable(name string) (bool, error) {
 	st, err := iofs.Stat(fs.root().FS(), name)
 	if err != nil {
 		return false, err
@@ -73,7 +59,7 @@ func (fs FS) writable(name string) (bool, error) {
 }
 
 // writeKernelFile writes value to an existing kernel file below the root.
-func (fs FS) writeKernelFile(name, value string) error {
+func (fs Root) writeKernelFile(name, value string) error {
 	p, ok := fs.root().OSPath(name)
 	if !ok {
 		return fmt.Errorf("irq: write %s: %w", name, ErrReadOnly)

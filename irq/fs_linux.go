@@ -5,15 +5,16 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/rocekit/rocekit/sysroot"
 	"golang.org/x/sys/unix"
 )
 
-// DefaultFS returns an FS on the running kernel's /proc and /sys.
-func DefaultFS() (FS, error) {
+// DefaultRoot returns a Root on the running kernel's /proc and /sys.
+func DefaultRoot() (Root, error) {
 	if _, err := os.Stat("/proc/stat"); err != nil {
-		return FS{}, fmt.Errorf("irq: /proc not mounted: %w", err)
+		return Root{}, fmt.Errorf("irq: /proc not mounted: %w", err)
 	}
-	return NewFS("/proc", "/sys"), nil
+	return Root(sysroot.ProcSys("/proc", "/sys")), nil
 }
 
 // writeKernelFile writes value to an existing kernel file in one write(2),

@@ -2,9 +2,9 @@
 
 package irq
 
-// DefaultFS returns ErrUnsupportedOS: only Linux has the kernel files this
-// package reads. NewFS on fixture trees works everywhere.
-func DefaultFS() (FS, error) { return FS{}, ErrUnsupportedOS }
+// DefaultRoot returns ErrUnsupportedOS: only Linux has the kernel files this
+// package reads. A Root on fixture trees works everywhere.
+func DefaultRoot() (Root, error) { return Root{}, ErrUnsupportedOS }
 
 func writeKernelFile(path, value string) error { return ErrUnsupportedOS }
 

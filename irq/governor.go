@@ -15,7 +15,7 @@ type CPUGovernor struct {
 	Governor string // "performance", "powersave", "schedutil", ...
 }
 
-func (fs FS) cpufreqPath(cpu int, file string) string {
+func (fs Root) cpufreqPath(cpu int, file string) string {
 	return fs.sysPath("devices", "system", "cpu", "cpu"+strconv.Itoa(cpu), "cpufreq", file)
 }
 
@@ -23,7 +23,7 @@ func (fs FS) cpufreqPath(cpu int, file string) string {
 // a *GovernorError matching ErrNoCpufreq.
 //
 // Similar to: cat /sys/devices/system/cpu/cpuN/cpufreq/scaling_governor
-func (fs FS) Governor(cpu int) (string, error) {
+func (fs Root) Governor(cpu int) (string, error) {
 	g, err := fs.readString(fs.cpufreqPath(cpu, "scaling_governor"))
 	if err != nil {
 		return "", fs.governorError(cpu, "", err)
@@ -32,7 +32,7 @@ func (fs FS) Governor(cpu int) (string, error) {
 }
 
 // governorError turns a missing cpufreq folder into ErrNoCpufreq.
-func (fs FS) governorError(cpu int, gov string, err error) error {
+func (fs Root) governorError(cpu int, gov string, err error) error {
 	if errors.Is(err, os.ErrNotExist) {
 		if !fs.root().Exists(fs.cpufreqPath(cpu, "")) {
 			err = fmt.Errorf("%w: %v", ErrNoCpufreq, err)
@@ -46,7 +46,7 @@ func (fs FS) governorError(cpu int, gov string, err error) error {
 // some lack it, their errors are joined and the others returned.
 //
 // Similar to: cpupower -c all frequency-info -p
-func (fs FS) Governors() ([]CPUGovernor, error) {
+func (fs Root) Governors() ([]CPUGovernor, error) {
 	cpus, err := fs.OnlineCPUs()
 	if err != nil {
 		return nil, err
@@ -67,7 +67,7 @@ func (fs FS) Governors() ([]CPUGovernor, error) {
 // AvailableGovernors returns the governors CPU cpu's driver offers.
 //
 // Similar to: cat /sys/devices/system/cpu/cpuN/cpufreq/scaling_available_governors
-func (fs FS) AvailableGovernors(cpu int) ([]string, error) {
+func (fs Root) AvailableGovernors(cpu int) ([]string, error) {
 	s, err := fs.readString(fs.cpufreqPath(cpu, "scaling_available_governors"))
 	if err != nil {
 		return nil, fs.governorError(cpu, "", err)
@@ -81,7 +81,7 @@ func (fs FS) AvailableGovernors(cpu int) ([]string, error) {
 // written. On an error it stops and returns what it replaced so far.
 //
 // Similar to: cpupower -c LIST frequency-set -g GOVERNOR
-func (fs FS) SetGovernor(cpus CPUList, governor string) (replaced []CPUGovernor, err error) {
+func (fs Root) SetGovernor(cpus CPUList, governor string) (replaced []CPUGovernor, err error) {
 	set := make([]CPUGovernor, 0, len(cpus))
 	for _, c := range cpus {
 		set = append(set, CPUGovernor{CPU: c, Governor: governor})
@@ -94,7 +94,7 @@ func (fs FS) SetGovernor(cpus CPUList, governor string) (replaced []CPUGovernor,
 // returned.
 //
 // Similar to: echo GOVERNOR > /sys/devices/system/cpu/cpuN/cpufreq/scaling_governor
-func (fs FS) SetGovernors(set []CPUGovernor) (replaced []CPUGovernor, err error) {
+func (fs Root) SetGovernors(set []CPUGovernor) (replaced []CPUGovernor, err error) {
 	for _, s := range set {
 		old, err := fs.Governor(s.CPU)
 		if err != nil {

@@ -8,22 +8,24 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rocekit/rocekit/sysroot"
 )
 
-// fixtureFS returns an FS on testdata/<name>/{proc,sys}, for reading only.
-func fixtureFS(t testing.TB, name string) FS {
+// fixtureFS returns a Root on testdata/<name>/{proc,sys}, for reading only.
+func fixtureFS(t testing.TB, name string) Root {
 	t.Helper()
 	dir := filepath.Join("testdata", name)
 	if _, err := os.Stat(dir); err != nil {
 		t.Fatal(err)
 	}
-	return NewFS(filepath.Join(dir, "proc"), filepath.Join(dir, "sys"))
+	return Root(sysroot.ProcSys(filepath.Join(dir, "proc"), filepath.Join(dir, "sys")))
 }
 
 // copyTree copies testdata/<name> into a temporary folder, keeping
 // symlinks, makes the files listed in its readonly.txt mode 0444 (git
-// keeps no modes), and returns an FS on the copy, which tests may write.
-func copyTree(t testing.TB, name string) (FS, string) {
+// keeps no modes), and returns a Root on the copy, which tests may write.
+func copyTree(t testing.TB, name string) (Root, string) {
 	t.Helper()
 	src := filepath.Join("testdata", name)
 	dst := filepath.Join(t.TempDir(), name)
@@ -64,7 +66,7 @@ func copyTree(t testing.TB, name string) (FS, string) {
 			}
 		}
 	}
-	return NewFS(filepath.Join(dst, "proc"), filepath.Join(dst, "sys")), dst
+	return Root(sysroot.ProcSys(filepath.Join(dst, "proc"), filepath.Join(dst, "sys"))), dst
 }
 
 // readFixture returns the bytes of testdata/<p>.

@@ -20,9 +20,9 @@ import (
 	"github.com/rocekit/rocekit/internal/labtest"
 )
 
-func hostFS(t *testing.T) FS {
+func hostFS(t *testing.T) Root {
 	t.Helper()
-	fs, err := DefaultFS()
+	fs, err := DefaultRoot()
 	if err != nil {
 		t.Skipf("no /proc: %v", err)
 	}

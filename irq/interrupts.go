@@ -97,7 +97,7 @@ func (in Interrupts) ByLabel(label string) (Interrupt, bool) {
 // Interrupts reads and parses /proc/interrupts.
 //
 // Similar to: cat /proc/interrupts
-func (fs FS) Interrupts() (Interrupts, error) {
+func (fs Root) Interrupts() (Interrupts, error) {
 	p := fs.procPath("interrupts")
 	b, err := fs.readFile(p)
 	if err != nil {
@@ -392,11 +392,11 @@ func (d InterruptDelta) Count(cpu int) uint64 {
 	return 0
 }
 
-// Delta returns, for every line of after that is also in before (matched by
-// label), the per-CPU increase. The kernel's per-CPU counters are 32 bits
+// Sub returns, for every line of after (this sample) that is also in
+// before (matched by label), the per-CPU increase: after.Sub(before). The kernel's per-CPU counters are 32 bits
 // wide and wrap; a count that went down by less than 2^32 is taken as one
 // wrap, any other decrease (a CPU replugged) as 0.
-func Delta(before, after Interrupts) []InterruptDelta {
+func (after Interrupts) Sub(before Interrupts) []InterruptDelta {
 	out := make([]InterruptDelta, 0, len(after.Lines))
 	prev := make(map[string]Interrupt, len(before.Lines))
 	for _, l := range before.Lines {

@@ -140,7 +140,7 @@ func TestDelta(t *testing.T) {
 	before := mustInterrupts(t, "trixie/traffic/before/proc/interrupts")
 	after := mustInterrupts(t, "trixie/traffic/after/proc/interrupts")
 	byLabel := map[string]InterruptDelta{}
-	for _, d := range Delta(before, after) {
+	for _, d := range after.Sub(before) {
 		byLabel[d.Label] = d
 	}
 	want := InterruptDelta{Label: "28", IRQ: 28, Actions: []string{"virtio1-output.0"}, CPUs: []int{0, 1, 2, 3}, Counts: []uint64{0, 0, 496, 0}}
@@ -174,7 +174,7 @@ func TestDeltaCPUHotplug(t *testing.T) {
 	b, _ := ParseInterrupts(strings.NewReader("   CPU0 CPU1 CPU2\n 5: 10 20 30 IO-APIC 5-edge x\n"))
 	a, _ := ParseInterrupts(strings.NewReader("   CPU0 CPU2\n 5: 15 40 IO-APIC 5-edge x\n 6: 1 1 IO-APIC 6-edge y\n"))
 	want := []InterruptDelta{{Label: "5", IRQ: 5, Actions: []string{"x"}, CPUs: []int{0, 2}, Counts: []uint64{5, 10}}}
-	if diff := cmp.Diff(want, Delta(b, a)); diff != "" {
+	if diff := cmp.Diff(want, a.Sub(b)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
@@ -193,7 +193,7 @@ func FuzzParseInterrupts(f *testing.F) {
 			}
 			_ = l.Total()
 		}
-		_ = Delta(in, in)
+		_ = in.Sub(in)
 	})
 }
 

@@ -12,7 +12,7 @@ import (
 // by their command name in /proc/PID/comm; none means it is not running.
 //
 // Similar to: pgrep -x irqbalance
-func (fs FS) IRQBalance() ([]int, error) {
+func (fs Root) IRQBalance() ([]int, error) {
 	ents, err := iofs.ReadDir(fs.root().FS(), "proc")
 	if err != nil {
 		return nil, err

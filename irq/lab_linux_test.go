@@ -25,7 +25,7 @@ import (
 func TestLabSpreadVirtioIRQs(t *testing.T) {
 	labtest.Guest(t)
 	ctx := context.Background()
-	fs, err := DefaultFS()
+	fs, err := DefaultRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestLabSpreadVirtioIRQs(t *testing.T) {
 }
 
 // labDiscover finds the NICs' IRQs and their current affinity.
-func labDiscover(t *testing.T, fs FS, names ...string) ([]Netdev, map[int]Affinity) {
+func labDiscover(t *testing.T, fs Root, names ...string) ([]Netdev, map[int]Affinity) {
 	t.Helper()
 	var devs []Netdev
 	orig := map[int]Affinity{}
@@ -198,7 +198,7 @@ func labCheckApplied(t *testing.T, applied Applied, orig map[int]Affinity) map[i
 // each NIC's input vector fired, and the verdict is a spread.
 func labCheckCounters(t *testing.T, devs []Netdev, given map[int]CPUList, online CPUList, before, after Interrupts) {
 	t.Helper()
-	for _, x := range Delta(before, after) {
+	for _, x := range after.Sub(before) {
 		want, ok := given[x.IRQ]
 		if !ok {
 			continue
@@ -216,7 +216,7 @@ func labCheckCounters(t *testing.T, devs []Netdev, given map[int]CPUList, online
 		}
 	}
 	for _, d := range devs {
-		dist := Distribute(d, before, after, online, nil)
+		dist := Distribute(d, before, after, online, Thresholds{})
 		t.Logf("%s distribution: OK %v, %s", d.Name, dist.OK, strings.Join(dist.Reasons, "; "))
 		if !dist.OK {
 			t.Errorf("%s: %v", d.Name, dist.Reasons)
@@ -256,7 +256,7 @@ func labCheckLoad(t *testing.T, devs []Netdev, given map[int]CPUList, rep LoadRe
 
 // labCheckRestored: each IRQ has its original affinity back, and its
 // effective CPUs are within it.
-func labCheckRestored(t *testing.T, fs FS, orig map[int]Affinity) {
+func labCheckRestored(t *testing.T, fs Root, orig map[int]Affinity) {
 	t.Helper()
 	for irq, o := range orig {
 		a, err := fs.Affinity(irq)
@@ -281,7 +281,7 @@ func lastLine(s string) string {
 // ErrNotWritable; SetAffinity itself refuses mode 0444 without writing.
 func TestLabReadOnlyIRQ(t *testing.T) {
 	labtest.Guest(t)
-	fs, err := DefaultFS()
+	fs, err := DefaultRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +314,7 @@ func TestLabReadOnlyIRQ(t *testing.T) {
 // TestLabGovernorAbsent: the guests have no cpufreq.
 func TestLabGovernorAbsent(t *testing.T) {
 	labtest.Guest(t)
-	fs, err := DefaultFS()
+	fs, err := DefaultRoot()
 	if err != nil {
 		t.Fatal(err)
 	}

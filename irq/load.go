@@ -18,7 +18,7 @@ type LoadSnapshot struct {
 // LoadSnapshot reads /proc/stat, /proc/softirqs and /proc/net/softnet_stat.
 // A missing softirqs or softnet_stat file leaves its part empty; a missing
 // or unparsable /proc/stat is an error.
-func (fs FS) LoadSnapshot() (LoadSnapshot, error) {
+func (fs Root) LoadSnapshot() (LoadSnapshot, error) {
 	s := LoadSnapshot{Time: time.Now()}
 	st, err := fs.Stat()
 	if err != nil {
@@ -75,10 +75,11 @@ type Load struct {
 	CPUs       []CPULoad // by CPU id
 }
 
-// LoadBetween computes the load between two snapshots. CPUs missing from
+// Sub returns the load between before and after (this snapshot):
+// after.Sub(before). CPUs missing from
 // either snapshot (hot-plugged) are left out; counters that went backwards
 // count as 0.
-func LoadBetween(before, after LoadSnapshot) Load {
+func (after LoadSnapshot) Sub(before LoadSnapshot) Load {
 	l := Load{Start: before.Time, End: after.Time}
 	l.All = cpuLoad(before.Stat.Total, after.Stat.Total)
 	for _, a := range after.Stat.CPUs {

@@ -6,11 +6,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 func snapshotOf(t *testing.T, dir string, at time.Time) LoadSnapshot {
 	t.Helper()
-	s, err := NewFS("testdata/"+dir+"/proc", "testdata/"+dir+"/sys").LoadSnapshot()
+	s, err := Root(sysroot.ProcSys("testdata/"+dir+"/proc", "testdata/"+dir+"/sys")).LoadSnapshot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func TestLoadBetweenTrixie(t *testing.T) {
 	t0 := time.Date(2026, 11, 29, 17, 24, 0, 0, time.UTC)
 	before := snapshotOf(t, "trixie/traffic/before", t0)
 	after := snapshotOf(t, "trixie/traffic/after", t0.Add(2250*time.Millisecond))
-	l := LoadBetween(before, after)
+	l := after.Sub(before)
 	pct := func(v, total float64) float64 { return 100 * v / total }
 	want := Load{
 		Start: t0, End: t0.Add(2250 * time.Millisecond),
@@ -54,7 +55,7 @@ func TestLoadBetweenTrixie(t *testing.T) {
 // TestLoadBetweenBookworm: the bookworm pair; the hot core is CPU0 there
 // and every CPU's percentages add up to 100.
 func TestLoadBetweenBookworm(t *testing.T) {
-	l := LoadBetween(snapshotOf(t, "bookworm/traffic/before", time.Time{}), snapshotOf(t, "bookworm/traffic/after", time.Time{}))
+	l := snapshotOf(t, "bookworm/traffic/after", time.Time{}).Sub(snapshotOf(t, "bookworm/traffic/before", time.Time{}))
 	for _, c := range append(l.CPUs, l.All) {
 		sum := c.UserPct + c.NicePct + c.SysPct + c.IOWaitPct + c.IRQPct + c.SoftPct + c.StealPct + c.GuestPct + c.GuestNicePct + c.IdlePct
 		if sum < 99.999 || sum > 100.001 {
@@ -89,7 +90,7 @@ func TestCPULoadGuest(t *testing.T) {
 
 func TestHotNone(t *testing.T) {
 	s := snapshotOf(t, "host/pair/before", time.Time{})
-	if h := LoadBetween(s, s).Hot(); h.CPU != -1 || h.String() != "no softirq load" {
+	if h := s.Sub(s).Hot(); h.CPU != -1 || h.String() != "no softirq load" {
 		t.Errorf("Hot = %+v", h)
 	}
 }
@@ -98,7 +99,7 @@ func TestHotNone(t *testing.T) {
 // QEMU guests kept both CPUs busy in user space (94+7 and 101+0 ticks), no
 // network softirqs.
 func TestLoadBetweenHost(t *testing.T) {
-	l := LoadBetween(snapshotOf(t, "host/pair/before", time.Time{}), snapshotOf(t, "host/pair/after", time.Time{}))
+	l := snapshotOf(t, "host/pair/after", time.Time{}).Sub(snapshotOf(t, "host/pair/before", time.Time{}))
 	want := []CPULoad{
 		{CPU: 0, UserPct: 100 * 94.0 / 101, SysPct: 100 * 7.0 / 101, Ticks: 101},
 		{CPU: 1, UserPct: 100, Ticks: 101},

@@ -72,12 +72,12 @@ func (d Netdev) IRQNumbers() []int {
 // when its name is unknown. A netdev without a device (lo, veth) gives an
 // error matching ErrNoDevice.
 //
-// The interface must be visible in the FS's /sys: sysfs shows the netdevs
+// The interface must be visible in the Root's /sys: sysfs shows the netdevs
 // of the network namespace it was mounted in, so find a NIC's IRQs before
 // moving it to another namespace (its IRQs stay the same).
 //
 // Similar to: ls /sys/class/net/IF/device/msi_irqs; grep IF /proc/interrupts
-func (fs FS) Netdev(name string) (Netdev, error) {
+func (fs Root) Netdev(name string) (Netdev, error) {
 	d := Netdev{Name: name, NUMANode: -1}
 	if !sysfs.ValidNetdevName(name) {
 		return d, fmt.Errorf("irq: bad interface name %q", name)
@@ -92,13 +92,13 @@ func (fs FS) Netdev(name string) (Netdev, error) {
 	return fs.netdevAt(name, dev)
 }
 
-// NetdevOnBus is Netdev for an interface this FS's /sys cannot see (one in
+// NetdevOnBus is Netdev for an interface this Root's /sys cannot see (one in
 // another network namespace), found by its PCI function instead ("ethtool
 // -i" bus-info, "0000:00:04.0"). A virtio function's virtioN child is the
 // device.
 //
 // An empty pci (a virtual netdev) gives an error matching ErrNoDevice.
-func (fs FS) NetdevOnBus(name, pci string) (Netdev, error) {
+func (fs Root) NetdevOnBus(name, pci string) (Netdev, error) {
 	if pci == "" {
 		// ethtool -i gives no bus-info for virtual netdevs.
 		return Netdev{Name: name, NUMANode: -1}, fmt.Errorf("%w: %s is virtual (lo, veth, bridge, ...): it has no queue IRQs to spread", ErrNoDevice, name)
@@ -115,7 +115,7 @@ func (fs FS) NetdevOnBus(name, pci string) (Netdev, error) {
 // sysfs.Device.OwnPCI): a USB NIC's host controller has other IRQs. Its
 // NUMA node and local CPUs are read by the same rule as nic.Root.Device;
 // what cannot be read is a warning.
-func (fs FS) netdevAt(name string, dev sysfs.Device) (Netdev, error) {
+func (fs Root) netdevAt(name string, dev sysfs.Device) (Netdev, error) {
 	d := Netdev{Name: name, NUMANode: -1, Device: "/" + dev.Path, Driver: dev.Driver}
 	var msi []int
 	if dev.OwnPCI() {

@@ -6,13 +6,15 @@ import (
 	"io/fs"
 	"os"
 	"testing"
+
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 // TestHostNotExist: on the host's real /proc and /sys, a netdev without a
 // device (lo) gives ErrNoDevice, a netdev that does not exist and a CPU
 // without cpufreq give errors that fs.ErrNotExist matches too.
 func TestHostNotExist(t *testing.T) {
-	host := NewFS("", "")
+	host := Root(sysroot.ProcSys("", ""))
 	if _, err := host.Netdev("lo"); !errors.Is(err, ErrNoDevice) || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("Netdev(lo) = %v, want ErrNoDevice and fs.ErrNotExist", err)
 	}
@@ -22,7 +24,7 @@ func TestHostNotExist(t *testing.T) {
 	}
 	// A /sys without cpufreq, as in most VMs: a real directory that has
 	// no devices/system/cpu.
-	bare := NewFS("/proc", t.TempDir())
+	bare := Root(sysroot.ProcSys("/proc", t.TempDir()))
 	if _, err := bare.Governor(0); !errors.Is(err, ErrNoCpufreq) || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("Governor(0) without cpufreq = %v, want ErrNoCpufreq and fs.ErrNotExist", err)
 	}

@@ -106,7 +106,7 @@ func PinAll(irqs []QueueIRQ, cpu int) Plan {
 // local_cpulist, else all online CPUs, and says so in a warning.
 //
 // Similar to: set_irq_affinity_bynode.sh NODE IF
-func (fs FS) ByNode(dev Netdev, node int) (Plan, error) {
+func (fs Root) ByNode(dev Netdev, node int) (Plan, error) {
 	if node < 0 {
 		node = dev.NUMANode
 	}
@@ -178,7 +178,7 @@ type Applied struct {
 // result to Restore to undo it.
 //
 // Similar to: for each IRQ: echo CPU > /proc/irq/N/smp_affinity_list
-func (fs FS) Apply(ctx context.Context, p Plan) (Applied, error) {
+func (fs Root) Apply(ctx context.Context, p Plan) (Applied, error) {
 	res := Applied{Skipped: p.Skipped, Warnings: slices.Clone(p.Warnings)}
 	if pids, err := fs.IRQBalance(); err == nil && len(pids) > 0 {
 		res.Warnings = append(res.Warnings, irqbalanceWarning(pids))
@@ -214,7 +214,7 @@ func (fs FS) Apply(ctx context.Context, p Plan) (Applied, error) {
 // then the list Apply had set).
 //
 // Similar to: echo OLD > /proc/irq/N/smp_affinity_list
-func (fs FS) Restore(ctx context.Context, a Applied) (Applied, error) {
+func (fs Root) Restore(ctx context.Context, a Applied) (Applied, error) {
 	var undo Plan
 	for i := len(a.Changes) - 1; i >= 0; i-- {
 		c := a.Changes[i]

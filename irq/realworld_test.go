@@ -188,12 +188,12 @@ func rwAzureMANAGrep(t *testing.T, dir string) {
 	})
 	// Between the samples mana_q2 moved to CPU0, beside mana_q3: CPU0 took
 	// 157181+28397 of 48946+7087+(157181+10+10406)+28397.
-	rwCheckVerdict(t, Distribute(dev, before, after, nil, nil), rwVerdict{
+	rwCheckVerdict(t, Distribute(dev, before, after, nil, Thresholds{}), rwVerdict{
 		Total: 252027, Busiest: 0, SharePct: 73.6, Concentrated: true,
 		Reasons: []string{"CPU0 took 74% of 252027 queue interrupts, from 2 of 4 IRQs"},
 	})
 	// Since boot, queues 0 and 2 share CPU3 but no CPU takes half.
-	rwCheckVerdict(t, SinceBoot(dev, after, nil, nil), rwVerdict{
+	rwCheckVerdict(t, SinceBoot(dev, after, nil, Thresholds{}), rwVerdict{
 		Total: 13809677, Busiest: 3, SharePct: 43.8, OK: true,
 		Reasons: []string{"4 queue IRQs fired on 3 CPUs (0,2-3); busiest CPU3 took 44% of 13809677"},
 	})
@@ -228,7 +228,7 @@ func rwCX5RyzenGrep(t *testing.T, dir string) {
 	if w := []int{7, 8, 9, 10, 11, 7, 8, 9, 10, 11, 7, 8}; !slices.Equal(cores, w) {
 		t.Errorf("RoundRobin 7-11 = %v, want mlnx-tools' %v", cores, w)
 	}
-	rwCheckVerdict(t, SinceBoot(dev, in, nil, nil), rwVerdict{
+	rwCheckVerdict(t, SinceBoot(dev, in, nil, Thresholds{}), rwVerdict{
 		Total: 4224947, Busiest: 8, SharePct: 37.1, OK: true,
 		Reasons: []string{"12 queue IRQs fired on 6 CPUs (3,7-11); busiest CPU8 took 37% of 4224947"},
 	})
@@ -252,7 +252,7 @@ func rwAWSENA(t *testing.T, dir string) {
 		{52, RoleControl, -1, DirUnknown}, {53, RoleQueue, 0, DirRXTX}, {54, RoleQueue, 1, DirRXTX},
 		{55, RoleQueue, 2, DirRXTX}, {56, RoleQueue, 3, DirRXTX},
 	})
-	rwCheckVerdict(t, SinceBoot(dev, in, nil, nil), rwVerdict{
+	rwCheckVerdict(t, SinceBoot(dev, in, nil, Thresholds{}), rwVerdict{
 		Total: 132160013, Busiest: 1, SharePct: 28.2, OK: true,
 		Reasons: []string{"4 queue IRQs fired on 4 CPUs (0-3); busiest CPU1 took 28% of 132160013"},
 	})
@@ -322,7 +322,7 @@ func rwXenHVM(t *testing.T, dir string) {
 		{41, RoleQueue, 0, DirTX}, {42, RoleQueue, 1, DirTX},
 	})
 	// rx-0 (73) and tx-0 (32) on CPU1, rx-1 (14) and tx-1 (47) on CPU0.
-	rwCheckVerdict(t, SinceBoot(dev, in, nil, nil), rwVerdict{
+	rwCheckVerdict(t, SinceBoot(dev, in, nil, Thresholds{}), rwVerdict{
 		Total: 166, Busiest: 1, SharePct: 63.3, Concentrated: true,
 		Reasons: []string{"CPU1 took 63% of 166 queue interrupts, from 2 of 4 IRQs"},
 	})
@@ -343,12 +343,12 @@ func rwRK3568(t *testing.T, dir string) {
 	dev := rwCheckNIC(t, in, "eth1", "", "", []rwIRQ{
 		{123, RoleQueue, 0, DirRXTX}, {139, RoleQueue, 16, DirRXTX}, {141, RoleQueue, 18, DirRXTX}, {144, RoleQueue, 21, DirRXTX},
 	})
-	rwCheckVerdict(t, SinceBoot(dev, in, nil, nil), rwVerdict{
+	rwCheckVerdict(t, SinceBoot(dev, in, nil, Thresholds{}), rwVerdict{
 		Total: 105, Busiest: 1, SharePct: 90.5, OK: true,
 		Reasons: []string{"3 queue IRQs fired on 3 CPUs (1-3); busiest CPU1 took 90% of 105"},
 	})
 	gmac := rwCheckNIC(t, in, "eth0", "", "", []rwIRQ{{58, RoleControl, -1, DirUnknown}, {59, RoleControl, -1, DirUnknown}})
-	rwCheckVerdict(t, SinceBoot(gmac, in, nil, nil), rwVerdict{
+	rwCheckVerdict(t, SinceBoot(gmac, in, nil, Thresholds{}), rwVerdict{
 		Busiest: -1, Idle: true,
 		Reasons: []string{"eth0 has 2 IRQs but none is a known queue vector (58 (eth0), 59 (eth0))"},
 	})
@@ -368,7 +368,7 @@ func rwAzureMlx5Fixture(t *testing.T, dir string) {
 	dev := rwCheckNIC(t, in, "", "4ea0:00:02.0", "", []rwIRQ{
 		{33, RoleControl, -1, DirUnknown}, {34, RoleQueue, 0, DirRXTX}, {35, RoleQueue, 1, DirRXTX},
 	})
-	rwCheckVerdict(t, SinceBoot(dev, in, nil, nil), rwVerdict{
+	rwCheckVerdict(t, SinceBoot(dev, in, nil, Thresholds{}), rwVerdict{
 		Total: 9887, Busiest: 1, SharePct: 98.4, Concentrated: true,
 		Reasons: []string{"2 queue IRQs fired, all mostly on CPU1 (98% of 9887)"},
 	})
@@ -383,7 +383,7 @@ func rwAzureMANAFixture(t *testing.T, dir string) {
 	dev := rwCheckNIC(t, in, "", "7870:00:00.0", "", []rwIRQ{
 		{32, RoleControl, -1, DirUnknown}, {33, RoleQueue, 0, DirRXTX}, {34, RoleQueue, 1, DirRXTX},
 	})
-	rwCheckVerdict(t, SinceBoot(dev, in, nil, nil), rwVerdict{
+	rwCheckVerdict(t, SinceBoot(dev, in, nil, Thresholds{}), rwVerdict{
 		Total: 5282 + 1627, Busiest: 0, SharePct: 100, Concentrated: true,
 		Reasons: []string{"2 queue IRQs fired, all on CPU0"},
 	})
@@ -406,7 +406,7 @@ func rwGVEFixture(t *testing.T, dir string) {
 	dev := rwCheckNIC(t, in, "", "0000:00:08.0", "", []rwIRQ{
 		{168, RoleQueue, 0, DirRXTX}, {169, RoleQueue, 1, DirRXTX}, {170, RoleControl, -1, DirUnknown},
 	})
-	rwCheckVerdict(t, SinceBoot(dev, in, nil, nil), rwVerdict{
+	rwCheckVerdict(t, SinceBoot(dev, in, nil, Thresholds{}), rwVerdict{
 		Busiest: -1, Idle: true,
 		Reasons: []string{"0 queue interrupts, fewer than 100: too little traffic to judge"},
 	})
@@ -468,7 +468,7 @@ func rwI40EGuest(t *testing.T, dir string) {
 	dev := rwCheckNIC(t, in, "enP1s15", "0001:00:0f.0", "", []rwIRQ{
 		{9, RoleControl, -1, DirUnknown}, {10, RoleQueue, 0, DirRXTX}, {11, RoleQueue, 1, DirRXTX}, {12, RoleQueue, 2, DirRXTX},
 	})
-	rwCheckVerdict(t, SinceBoot(dev, in, nil, nil), rwVerdict{
+	rwCheckVerdict(t, SinceBoot(dev, in, nil, Thresholds{}), rwVerdict{
 		Total: 119, Busiest: 0, SharePct: 100, OK: true,
 		Reasons: []string{"1 queue IRQs fired on 1 CPUs (0); busiest CPU0 took 100% of 119"},
 	})

@@ -31,7 +31,7 @@ const PeakMinTicks = 10
 // LoadSampler samples per-CPU load in the background, as mpstat -P ALL 1
 // does, until its context ends or Stop is called.
 type LoadSampler struct {
-	fs       FS
+	fs       Root
 	interval time.Duration
 	cancel   context.CancelFunc
 	done     chan struct{}
@@ -47,7 +47,7 @@ type LoadSampler struct {
 // error from the first snapshot is returned and nothing runs.
 //
 // Similar to: mpstat -P ALL INTERVAL (with /proc/softirqs and softnet_stat)
-func (fs FS) StartLoadSampler(ctx context.Context, interval time.Duration) (*LoadSampler, error) {
+func (fs Root) StartLoadSampler(ctx context.Context, interval time.Duration) (*LoadSampler, error) {
 	if interval <= 0 {
 		return nil, errors.New("irq: load sampler interval must be positive")
 	}
@@ -123,13 +123,13 @@ func buildReport(snaps []LoadSnapshot, errs []error) LoadReport {
 		return r
 	}
 	for i := 1; i < len(snaps); i++ {
-		l := LoadBetween(snaps[i-1], snaps[i])
+		l := snaps[i].Sub(snaps[i-1])
 		r.Intervals = append(r.Intervals, l)
 		if h := l.hot(PeakMinTicks); h.CPU >= 0 && (r.Peak.CPU < 0 || h.SoftPct > r.Peak.SoftPct) {
 			r.Peak = h
 		}
 	}
-	r.Overall = LoadBetween(snaps[0], snaps[len(snaps)-1])
+	r.Overall = (snaps[len(snaps)-1]).Sub(snaps[0])
 	r.Hot = r.Overall.Hot()
 	return r
 }

@@ -36,7 +36,7 @@ func (s Softirqs) Count(name string, cpu int) uint64 {
 // Softirqs reads and parses /proc/softirqs.
 //
 // Similar to: cat /proc/softirqs
-func (fs FS) Softirqs() (Softirqs, error) {
+func (fs Root) Softirqs() (Softirqs, error) {
 	b, err := fs.readFile(fs.procPath("softirqs"))
 	if err != nil {
 		return Softirqs{}, err

@@ -37,7 +37,7 @@ func TestParseSoftirqs(t *testing.T) {
 	if got := s.Count("NOPE", 2) + s.Count("NET_RX", 9); got != 0 {
 		t.Errorf("missing counts = %d", got)
 	}
-	// The host capture, through the FS.
+	// The host capture, through the Root.
 	h, err := fixtureFS(t, "host").Softirqs()
 	if err != nil {
 		t.Fatal(err)

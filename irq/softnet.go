@@ -32,11 +32,11 @@ type SoftnetStat struct {
 
 // Softnet reads and parses /proc/net/softnet_stat. Kernels before 5.10
 // print no CPU id column and skip offline CPUs, so rows are mapped to CPUs
-// through /sys/devices/system/cpu/online when the FS's /sys has it (see
+// through /sys/devices/system/cpu/online when the Root's /sys has it (see
 // ParseSoftnetOnline).
 //
 // Similar to: cat /proc/net/softnet_stat
-func (fs FS) Softnet() ([]SoftnetStat, error) {
+func (fs Root) Softnet() ([]SoftnetStat, error) {
 	b, err := fs.readFile(fs.procPath("net", "softnet_stat"))
 	if err != nil {
 		return nil, err

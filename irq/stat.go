@@ -45,7 +45,7 @@ func (s Stat) CPU(cpu int) (CPUTicks, bool) {
 // Stat reads and parses the CPU lines of /proc/stat.
 //
 // Similar to: grep ^cpu /proc/stat
-func (fs FS) Stat() (Stat, error) {
+func (fs Root) Stat() (Stat, error) {
 	b, err := fs.readFile(fs.procPath("stat"))
 	if err != nil {
 		return Stat{}, err

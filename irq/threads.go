@@ -92,7 +92,7 @@ type ThreadSnapshot struct {
 // and the others are kept.
 //
 // Similar to: ps -eLo pid,tid,comm,psr,utime,stime
-func (fs FS) Threads() (ThreadSnapshot, error) {
+func (fs Root) Threads() (ThreadSnapshot, error) {
 	snap := ThreadSnapshot{Time: time.Now()}
 	fsys := fs.root().FS()
 	procs, err := iofs.ReadDir(fsys, fs.procPath())
@@ -203,11 +203,11 @@ func (t ThreadLoad) Role() string {
 	return ""
 }
 
-// ThreadsBetween returns the threads that used CPU time between two
-// snapshots, most ticks first (ties by TID). A thread missing from before
+// Sub returns the threads that used CPU time between before and after
+// (this snapshot), after.Sub(before), most ticks first (ties by TID). A thread missing from before
 // (new, or idle until then) counts from 0; one missing from after ended
 // and is left out.
-func ThreadsBetween(before, after ThreadSnapshot) []ThreadLoad {
+func (after ThreadSnapshot) Sub(before ThreadSnapshot) []ThreadLoad {
 	type key struct{ pid, tid int }
 	was := make(map[key]ThreadStat, len(before.Threads))
 	for _, t := range before.Threads {

@@ -82,7 +82,7 @@ func TestHostBusyThread(t *testing.T) {
 	if err != nil {
 		t.Logf("after: %v", err)
 	}
-	on1 := OnCPU(ThreadsBetween(before, after), 1)
+	on1 := OnCPU(after.Sub(before), 1)
 	var mine *ThreadLoad
 	for i := range on1 {
 		if on1[i].TID == tid {
@@ -113,7 +113,7 @@ func unsafePtr(s string) unsafe.Pointer {
 // BenchmarkHostThreads reads every thread of this host, as Counters does
 // twice a round; threads/op says how many there were.
 func BenchmarkHostThreads(b *testing.B) {
-	fs, err := DefaultFS()
+	fs, err := DefaultRoot()
 	if err != nil {
 		b.Skip(err)
 	}

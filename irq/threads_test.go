@@ -120,7 +120,7 @@ func TestThreadsBetween(t *testing.T) {
 		{PID: 2, TID: 40, Comm: "ksoftirqd/3", STime: 50, Processor: 3},
 		{PID: 8, TID: 8, Comm: "new", UTime: 3, Processor: 0},
 	}}
-	got := ThreadsBetween(before, after)
+	got := after.Sub(before)
 	want := []ThreadLoad{
 		{PID: 2, TID: 311, Comm: "kworker/u8:2-rxe_wq", CPU: 3, SysTicks: 900},
 		{PID: 10, TID: 10, Comm: "ib_send_bw", CPU: 1, UserTicks: 300, SysTicks: 20},

@@ -8,8 +8,9 @@ import (
 	"time"
 )
 
-// Thresholds tune Distribute's verdict. The zero value means
-// DefaultThresholds.
+// Thresholds tune Distribute's verdict. Like report.Thresholds and
+// bottleneck.Thresholds it is passed by value and a zero field means its
+// default (the field of DefaultThresholds); WithDefaults fills them in.
 type Thresholds struct {
 	// MinInterrupts is the number of queue interrupts below which the
 	// sample is too small to judge (the NIC was idle).
@@ -80,11 +81,11 @@ type Distribution struct {
 
 // Distribute judges dev's queue interrupts between the samples before and
 // after. nodeCPUs are the CPUs of the NIC's NUMA node (nil if unknown);
-// th may be nil for DefaultThresholds.
-func Distribute(dev Netdev, before, after Interrupts, nodeCPUs CPUList, th *Thresholds) Distribution {
+// th's zero fields are DefaultThresholds'.
+func Distribute(dev Netdev, before, after Interrupts, nodeCPUs CPUList, th Thresholds) Distribution {
 	d := Distribution{Netdev: dev.Name, Busiest: -1, NodeCPUs: nodeCPUs}
 	deltas := map[int]InterruptDelta{}
-	for _, x := range Delta(before, after) {
+	for _, x := range after.Sub(before) {
 		if x.IRQ >= 0 {
 			deltas[x.IRQ] = x
 		}
@@ -133,7 +134,7 @@ func Distribute(dev Netdev, before, after Interrupts, nodeCPUs CPUList, th *Thre
 		d.BusiestShare = float64(perCPU[d.Busiest]) / float64(d.Total)
 	}
 
-	d.judge(dev, thresholdsOrDefault(th), fired, irqsOn)
+	d.judge(dev, th.WithDefaults(), fired, irqsOn)
 	return d
 }
 
@@ -144,7 +145,7 @@ func Distribute(dev Netdev, before, after Interrupts, nodeCPUs CPUList, th *Thre
 // current placement, since the counts include every earlier affinity.
 //
 // Similar to: grep IF /proc/interrupts
-func SinceBoot(dev Netdev, in Interrupts, nodeCPUs CPUList, th *Thresholds) Distribution {
+func SinceBoot(dev Netdev, in Interrupts, nodeCPUs CPUList, th Thresholds) Distribution {
 	zero := Interrupts{CPUs: in.CPUs, Lines: make([]Interrupt, len(in.Lines))}
 	for i, l := range in.Lines {
 		zero.Lines[i] = Interrupt{Label: l.Label, IRQ: l.IRQ, CPUs: l.CPUs, Counts: make([]uint64, len(l.Counts))}
@@ -223,7 +224,7 @@ func joinInts(v []int) string {
 // interrupts with Distribute against the NIC's NUMA node.
 //
 // Similar to: grep IF /proc/interrupts; sleep 10; grep IF /proc/interrupts
-func (fs FS) SampleDistribution(ctx context.Context, dev Netdev, interval time.Duration, th *Thresholds) (Distribution, error) {
+func (fs Root) SampleDistribution(ctx context.Context, dev Netdev, interval time.Duration, th Thresholds) (Distribution, error) {
 	var node CPUList
 	if dev.NUMANode >= 0 {
 		if c, err := fs.NodeCPUs(dev.NUMANode); err == nil {
@@ -251,9 +252,13 @@ func (fs FS) SampleDistribution(ctx context.Context, dev Netdev, interval time.D
 	return d, nil
 }
 
-func thresholdsOrDefault(th *Thresholds) Thresholds {
-	if th != nil && *th != (Thresholds{}) {
-		return *th
+// WithDefaults returns t with each zero field set to DefaultThresholds'.
+func (t Thresholds) WithDefaults() Thresholds {
+	if t.MinInterrupts == 0 {
+		t.MinInterrupts = DefaultThresholds.MinInterrupts
 	}
-	return DefaultThresholds
+	if t.MaxBusiestShare == 0 {
+		t.MaxBusiestShare = DefaultThresholds.MaxBusiestShare
+	}
+	return t
 }

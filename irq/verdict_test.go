@@ -19,7 +19,7 @@ func TestDistributeMlx5(t *testing.T) {
 	node, _ := fs.NodeCPUs(1)
 	before := mustInterrupts(t, "mlx5-2node/proc/interrupts")
 
-	conc := Distribute(dev, before, mustInterrupts(t, "mlx5-2node/after-concentrated/interrupts"), node, nil)
+	conc := Distribute(dev, before, mustInterrupts(t, "mlx5-2node/after-concentrated/interrupts"), node, Thresholds{})
 	if !conc.Concentrated || conc.OK || conc.Idle || conc.Busiest != 0 || conc.BusiestShare != 1 || conc.Total != 2028000 {
 		t.Errorf("concentrated: %+v", conc)
 	}
@@ -37,7 +37,7 @@ func TestDistributeMlx5(t *testing.T) {
 		t.Errorf("PerIRQ[0] = %+v of %d", a, len(conc.PerIRQ))
 	}
 
-	spread := Distribute(dev, before, mustInterrupts(t, "mlx5-2node/after-spread/interrupts"), node, nil)
+	spread := Distribute(dev, before, mustInterrupts(t, "mlx5-2node/after-spread/interrupts"), node, Thresholds{})
 	if !spread.OK || spread.CPUsUsed.String() != "24-31" || spread.Busiest != 31 || len(spread.OffNode) != 0 {
 		t.Errorf("spread: %+v", spread)
 	}
@@ -45,7 +45,7 @@ func TestDistributeMlx5(t *testing.T) {
 		t.Errorf("reasons (-want +got):\n%s", diff)
 	}
 
-	idle := Distribute(dev, before, before, node, nil)
+	idle := Distribute(dev, before, before, node, Thresholds{})
 	if !idle.Idle || idle.OK || idle.Busiest != -1 || idle.Reasons[0] != "0 queue interrupts, fewer than 100: too little traffic to judge" {
 		t.Errorf("idle: %+v", idle)
 	}
@@ -61,7 +61,7 @@ func TestDistributeGuest(t *testing.T) {
 	}
 	before := mustInterrupts(t, "trixie/traffic/before/proc/interrupts")
 	after := mustInterrupts(t, "trixie/traffic/after/proc/interrupts")
-	d := Distribute(dev, before, after, nil, nil)
+	d := Distribute(dev, before, after, nil, Thresholds{})
 	want := Distribution{
 		Netdev: "eth0",
 		Total:  727,
@@ -92,7 +92,7 @@ func TestDistributeStacked(t *testing.T) {
 	}}
 	before, _ := ParseInterrupts(strings.NewReader("  CPU0 CPU1\n 40: 0 0 PCI-MSI 0-edge eth0\n 41: 0 0 PCI-MSI 1-edge eth0-TxRx-0\n 42: 0 0 PCI-MSI 2-edge eth0-TxRx-1\n 43: 0 0 PCI-MSI 3-edge eth0-TxRx-2\n"))
 	after, _ := ParseInterrupts(strings.NewReader("  CPU0 CPU1\n 40: 9 9 PCI-MSI 0-edge eth0\n 41: 400 0 PCI-MSI 1-edge eth0-TxRx-0\n 42: 400 0 PCI-MSI 2-edge eth0-TxRx-1\n 43: 0 200 PCI-MSI 3-edge eth0-TxRx-2\n"))
-	d := Distribute(dev, before, after, CPUList{0, 1}, nil)
+	d := Distribute(dev, before, after, CPUList{0, 1}, Thresholds{})
 	if !d.Concentrated || d.OK || d.Total != 1000 {
 		t.Errorf("%+v", d)
 	}
@@ -100,7 +100,7 @@ func TestDistributeStacked(t *testing.T) {
 		t.Errorf("reasons (-want +got):\n%s", diff)
 	}
 	// A higher threshold lets it pass.
-	if d := Distribute(dev, before, after, nil, &Thresholds{MinInterrupts: 1, MaxBusiestShare: 0.9}); !d.OK {
+	if d := Distribute(dev, before, after, nil, Thresholds{MinInterrupts: 1, MaxBusiestShare: 0.9}); !d.OK {
 		t.Errorf("threshold 0.9: %+v", d)
 	}
 }
@@ -108,13 +108,13 @@ func TestDistributeStacked(t *testing.T) {
 func TestSampleDistribution(t *testing.T) {
 	fs := fixtureFS(t, "bookworm")
 	dev, _ := fs.Netdev("eth0")
-	d, err := fs.SampleDistribution(context.Background(), dev, 10*time.Millisecond, nil)
+	d, err := fs.SampleDistribution(context.Background(), dev, 10*time.Millisecond, Thresholds{})
 	if err != nil || !d.Idle || d.Interval < 10*time.Millisecond {
 		t.Errorf("%+v, %v", d, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := fs.SampleDistribution(ctx, dev, time.Hour, nil); !errors.Is(err, context.Canceled) {
+	if _, err := fs.SampleDistribution(ctx, dev, time.Hour, Thresholds{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
@@ -127,7 +127,7 @@ func TestDistributeStray(t *testing.T) {
 	dev, _ := fixtureFS(t, "bookworm").Netdev("eth0")
 	before, _ := ParseInterrupts(strings.NewReader("  CPU0 CPU1 CPU2 CPU3\n 27: 0 0 0 0 PCI-MSI 49153-edge virtio1-input.0\n 28: 0 0 0 0 PCI-MSI 49154-edge virtio1-output.0\n"))
 	after, _ := ParseInterrupts(strings.NewReader("  CPU0 CPU1 CPU2 CPU3\n 27: 326 1 0 0 PCI-MSI 49153-edge virtio1-input.0\n 28: 0 500 0 0 PCI-MSI 49154-edge virtio1-output.0\n"))
-	d := Distribute(dev, before, after, CPUList{0, 1, 2, 3}, nil)
+	d := Distribute(dev, before, after, CPUList{0, 1, 2, 3}, Thresholds{})
 	if !d.OK || d.PerIRQ[0].Home != 0 || d.PerIRQ[1].Home != 1 || d.CPUsUsed.String() != "0-1" {
 		t.Errorf("%+v", d)
 	}
@@ -136,8 +136,22 @@ func TestDistributeStray(t *testing.T) {
 	}
 	// Both mostly on CPU1 with a stray on CPU0: concentrated.
 	after2, _ := ParseInterrupts(strings.NewReader("  CPU0 CPU1 CPU2 CPU3\n 27: 1 326 0 0 PCI-MSI 49153-edge virtio1-input.0\n 28: 0 500 0 0 PCI-MSI 49154-edge virtio1-output.0\n"))
-	d = Distribute(dev, before, after2, nil, nil)
+	d = Distribute(dev, before, after2, nil, Thresholds{})
 	if diff := cmp.Diff([]string{"2 queue IRQs fired, all mostly on CPU1 (100% of 827)"}, d.Reasons); diff != "" || !d.Concentrated {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// One Thresholds convention: a zero field is DefaultThresholds', each on
+// its own (it used to be all or nothing).
+func TestThresholdsWithDefaults(t *testing.T) {
+	if got, want := (Thresholds{}).WithDefaults(), DefaultThresholds; got != want {
+		t.Errorf("zero: %+v, want %+v", got, want)
+	}
+	if got, want := (Thresholds{MinInterrupts: 1}).WithDefaults(), (Thresholds{MinInterrupts: 1, MaxBusiestShare: 0.5}); got != want {
+		t.Errorf("MinInterrupts only: %+v, want %+v", got, want)
+	}
+	if got, want := (Thresholds{MaxBusiestShare: 0.9}).WithDefaults(), (Thresholds{MinInterrupts: 100, MaxBusiestShare: 0.9}); got != want {
+		t.Errorf("MaxBusiestShare only: %+v, want %+v", got, want)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 const realworldAERDir = "../testdata/realworld/aer"
@@ -78,7 +80,7 @@ func TestAERRootAndSub(t *testing.T) {
 		"sys/devices/pci0000:00/0000:00:02.0/class": {Data: []byte("0x020000\n")},
 		"sys/bus/pci/devices/0000:00:02.0":          {Data: []byte("../../../devices/pci0000:00/0000:00:02.0"), Mode: os.ModeSymlink},
 	}
-	r := NewRootFS(fsys)
+	r := Root(sysroot.FromFS(fsys))
 	c, err := r.AER("0000:01:00.0")
 	if err != nil || c.Correctable.Counts["Receiver Error"] != 2 || len(c.Fatal.Names) != 18 || c.NonFatal.Names != nil || c.Total() != 2 {
 		t.Fatalf("%+v, %v", c, err)

@@ -1,8 +1,9 @@
 package nic
 
 import (
-	"github.com/rocekit/rocekit/internal/counterword"
 	"strings"
+
+	"github.com/rocekit/rocekit/internal/counterword"
 )
 
 // CounterClass says what kind of loss a counter counts.

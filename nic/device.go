@@ -12,9 +12,9 @@ import (
 	"github.com/rocekit/rocekit/limits"
 )
 
-// DeviceInfo is where a netdev's hardware sits: its PCI function, NUMA node
+// Device is where a netdev's hardware sits: its PCI function, NUMA node
 // and the CPUs local to it. A virtual netdev (veth, bridge, lo) has none.
-type DeviceInfo struct {
+type Device struct {
 	Netdev     string     `json:"netdev"`
 	Virtual    bool       `json:"virtual"`
 	DevicePath string     `json:"device_path,omitempty"` // "sys/devices/pci0000:00/0000:00:03.0/virtio1"
@@ -112,13 +112,13 @@ func IsPCIAddress(s string) bool { return sysfs.IsPCIAddress(s) }
 // Device finds a netdev's device in sysfs (/sys/class/net/NAME/device),
 // climbs to its PCI function (a virtio-net device sits below one) and reads
 // its NUMA node, local CPUs and ids. Only the NIC's own PCI function counts,
-// as for irq.FS.Netdev: a USB NIC's nearest one is its host controller's,
+// as for irq.Root.Netdev: a USB NIC's nearest one is its host controller's,
 // so it has no PCI, NUMA node -1 and no local CPUs. sysfs shows the netdevs
 // of the network namespace it was mounted in.
 //
 // Similar to: readlink /sys/class/net/NAME/device; cat .../numa_node .../local_cpulist; lspci -nn -s ADDR
-func (r Root) Device(netdev string) (DeviceInfo, error) {
-	d := DeviceInfo{Netdev: netdev, NUMANode: -1}
+func (r Root) Device(netdev string) (Device, error) {
+	d := Device{Netdev: netdev, NUMANode: -1}
 	dev, err := r.sys().NetdevDevice(netdev)
 	switch {
 	case errors.Is(err, sysfs.ErrNoDevice):
@@ -139,8 +139,8 @@ func (r Root) Device(netdev string) (DeviceInfo, error) {
 // PCIDevice reads a PCI function by address (/sys/bus/pci/devices/ADDR),
 // with its NUMA node and local CPUs: the way to a NIC's placement when its
 // netdev lives in another network namespace.
-func (r Root) PCIDevice(address string) (DeviceInfo, error) {
-	d := DeviceInfo{NUMANode: -1}
+func (r Root) PCIDevice(address string) (Device, error) {
+	d := Device{NUMANode: -1}
 	dev, err := r.sys().PCIFunction(address)
 	if err != nil {
 		return d, err
@@ -151,7 +151,7 @@ func (r Root) PCIDevice(address string) (DeviceInfo, error) {
 
 // fillPCI reads the PCI function in dir: its placement (NUMA node, local
 // CPUs) and, when sysfs has them, its ids.
-func (r Root) fillPCI(d DeviceInfo, dir string) (DeviceInfo, error) {
+func (r Root) fillPCI(d Device, dir string) (Device, error) {
 	sys := r.sys()
 	var err error
 	if d.NUMANode, err = sys.NUMANode(dir); err != nil {

@@ -9,21 +9,21 @@ import "context"
 // reported as virtual).
 //
 // Similar to: cat /sys/class/net/NAME/device/numa_node; ethtool -i NAME | grep bus-info
-func (h *Handle) Device(ctx context.Context, netdev string) (DeviceInfo, error) {
+func (h *Handle) Device(ctx context.Context, netdev string) (Device, error) {
 	if !h.ns.IsOpen() {
 		if err := h.ready(ctx); err != nil {
-			return DeviceInfo{}, err
+			return Device{}, err
 		}
-		return h.opts.Root.Device(netdev)
+		return h.opts.root().Device(netdev)
 	}
-	di, err := h.DriverInfo(ctx, netdev)
+	di, err := h.Driver(ctx, netdev)
 	if err != nil {
-		return DeviceInfo{Netdev: netdev, NUMANode: -1}, err
+		return Device{Netdev: netdev, NUMANode: -1}, err
 	}
 	if !IsPCIAddress(di.BusInfo) {
-		return DeviceInfo{Netdev: netdev, Virtual: di.BusInfo == "", NUMANode: -1, Driver: di.Driver}, nil
+		return Device{Netdev: netdev, Virtual: di.BusInfo == "", NUMANode: -1, Driver: di.Driver}, nil
 	}
-	d, err := h.opts.Root.PCIDevice(di.BusInfo)
+	d, err := h.opts.root().PCIDevice(di.BusInfo)
 	d.Netdev = netdev
 	d.Driver = di.Driver
 	return d, err

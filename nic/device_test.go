@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocekit/rocekit/internal/fixturefs"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 func TestDeviceFixtures(t *testing.T) {
@@ -14,7 +15,7 @@ func TestDeviceFixtures(t *testing.T) {
 		root := suiteCapture(t, s)["virtio-veth"].root()
 		pci := &PCIDevice{Address: "0000:00:03.0", Vendor: VendorVirtio, Device: 0x1000, SubsystemVendor: 0x1af4,
 			SubsystemDevice: 0x0001, Class: 0x020000, Driver: "virtio-pci"}
-		want := DeviceInfo{Netdev: "eth0", DevicePath: "sys/devices/pci0000:00/0000:00:03.0/virtio1", Driver: "virtio_net",
+		want := Device{Netdev: "eth0", DevicePath: "sys/devices/pci0000:00/0000:00:03.0/virtio1", Driver: "virtio_net",
 			PCI: pci, NUMANode: -1, LocalCPUs: []int{0, 1}}
 		got, err := root.Device("eth0")
 		if err != nil {
@@ -73,10 +74,10 @@ func TestDeviceNUMA(t *testing.T) {
 }
 
 // A USB NIC's nearest PCI function is its host controller's: Device
-// reports no PCI, node or local CPUs for it, as irq.FS.Netdev does.
+// reports no PCI, node or local CPUs for it, as irq.Root.Netdev does.
 func TestDeviceUSBNotOwnPCI(t *testing.T) {
-	got, err := NewRootFS(fixturefs.USBNetdev().FS()).Device("usb0")
-	want := DeviceInfo{Netdev: "usb0", DevicePath: "sys/devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0", Driver: "cdc_ether", NUMANode: -1}
+	got, err := Root(sysroot.FromFS(fixturefs.USBNetdev().FS())).Device("usb0")
+	want := Device{Netdev: "usb0", DevicePath: "sys/devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0", Driver: "cdc_ether", NUMANode: -1}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,10 @@
 //
 //	ip link set eth0 mtu 9000        # Handle.SetMTU (returns the old MTU, verified)
 //	ip link set eth0 up              # Handle.SetUp
-//	ethtool -i eth0                  # Handle.DriverInfo
+//	ethtool -i eth0                  # Handle.Driver
 //	ethtool eth0                     # Handle.LinkSettings
 //	ethtool -g / -G, -l / -L, -k / -K  # Handle.Ring/SetRing, Channels/SetChannels, Features/SetFeatures
-//	ethtool -S eth0 | grep drop      # Handle.Stats, Delta, StatsDelta.Losses and Pauses
+//	ethtool -S eth0 | grep drop      # Handle.Stats, Stats.Sub, StatsDelta.Losses and Pauses
 //	ethtool -S eth0 > eth0.txt       # ParseEthtoolStats reads such text from other hosts
 //	netstat -su                      # Root.SNMP, Handle.UDP (RcvbufErrors, SndbufErrors)
 //	lspci -vvv | grep -i numa        # Root.Device (NUMA node, local CPUs, PCI ids)
@@ -18,9 +18,8 @@
 // replaced. A driver that lacks an ethtool operation gives ErrNotSupported,
 // not a failure of the run. Files under /sys and /proc are read through a
 // Root, so the parsers run on fixtures captured in the lab (testdata). Root
-// is the root that irq.FS and rxe.Root are too (internal/sysfs, which also
-// reads the placement: PCI function, NUMA node, CPU lists), so one value
-// serves all three: irq.FS(nic.NewRoot(dir)).
+// is a sysroot.Root, as irq.Root and rxe.Root are, so one value serves all
+// three: nic.Root(sysroot.Dir(dir)); Options.Root takes the same value.
 // RoCEPathMTU and RXEPathMTU give the RoCE MTU a netdev MTU allows.
 //
 // Typical use:
@@ -34,7 +33,7 @@
 //	before, _ := h.Stats(ctx, "eth0")
 //	// ... run netperf ...
 //	after, _ := h.Stats(ctx, "eth0")
-//	d, _ := nic.Delta(before, after)
+//	d, _ := after.Sub(before)
 //	for _, c := range d.Losses() {
 //		fmt.Println(c.Source, c.Name, c.Class, c.Delta) // ethtool rx_queue_0_drops drop 1234
 //	}

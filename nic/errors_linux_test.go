@@ -25,7 +25,7 @@ func TestRootNetdevNotExist(t *testing.T) {
 	reads := map[string]func(context.Context, string) error{
 		"MTU":          func(ctx context.Context, n string) error { _, err := h.MTU(ctx, n); return err },
 		"State":        func(ctx context.Context, n string) error { _, err := h.State(ctx, n); return err },
-		"DriverInfo":   func(ctx context.Context, n string) error { _, err := h.DriverInfo(ctx, n); return err },
+		"Driver":       func(ctx context.Context, n string) error { _, err := h.Driver(ctx, n); return err },
 		"LinkSettings": func(ctx context.Context, n string) error { _, err := h.LinkSettings(ctx, n); return err },
 		"Ring":         func(ctx context.Context, n string) error { _, err := h.Ring(ctx, n); return err },
 		"Channels":     func(ctx context.Context, n string) error { _, err := h.Channels(ctx, n); return err },

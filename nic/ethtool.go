@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// DriverInfo is what `ethtool -i` prints.
-type DriverInfo struct {
+// Driver is what `ethtool -i` prints.
+type Driver struct {
 	Driver              string `json:"driver"`
 	Version             string `json:"version"`
 	FirmwareVersion     string `json:"firmware_version,omitempty"`

@@ -10,20 +10,20 @@ import (
 	"github.com/safchain/ethtool"
 )
 
-// DriverInfo returns the driver, its version, the firmware and the bus
+// Driver returns the driver, its version, the firmware and the bus
 // address of a netdev.
 //
 // Similar to: ethtool -i NAME
-func (h *Handle) DriverInfo(ctx context.Context, netdev string) (DriverInfo, error) {
+func (h *Handle) Driver(ctx context.Context, netdev string) (Driver, error) {
 	const op = "get driver info"
 	if err := h.pre(ctx, op, netdev); err != nil {
-		return DriverInfo{}, err
+		return Driver{}, err
 	}
 	d, err := h.eth.DriverInfo(netdev)
 	if err != nil {
-		return DriverInfo{}, classify(op, netdev, err)
+		return Driver{}, classify(op, netdev, err)
 	}
-	return DriverInfo{Driver: d.Driver, Version: d.Version, FirmwareVersion: d.FwVersion,
+	return Driver{Driver: d.Driver, Version: d.Version, FirmwareVersion: d.FwVersion,
 		ExpansionROMVersion: d.EromVersion, BusInfo: d.BusInfo, NStats: d.NStats, NPrivFlags: d.NPrivFlags}, nil
 }
 

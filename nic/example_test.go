@@ -20,7 +20,7 @@ func ExampleRoCEPathMTU() {
 	// nic: perftest reported MTU 4096, the ends' path MTUs (4096, 1024) give 1024
 }
 
-func ExampleDelta() {
+func ExampleStats_Sub() {
 	t0 := time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
 	before := nic.Stats{Netdev: "eth0", Time: t0,
 		Ethtool: map[string]uint64{"rx_queue_0_packets": 10, "rx_queue_0_drops": 0, "rx_out_of_buffer": 3},
@@ -28,7 +28,7 @@ func ExampleDelta() {
 	after := nic.Stats{Netdev: "eth0", Time: t0.Add(30 * time.Second),
 		Ethtool: map[string]uint64{"rx_queue_0_packets": 90010, "rx_queue_0_drops": 12, "rx_out_of_buffer": 803},
 		Link:    map[string]uint64{"rx_packets": 90010, "rx_dropped": 12}}
-	d, _ := nic.Delta(before, after)
+	d, _ := after.Sub(before)
 	for _, c := range d.Losses() {
 		fmt.Printf("%s %s (%s) +%d\n", c.Source, c.Name, c.Class, c.Delta)
 	}

@@ -130,12 +130,12 @@ func TestRootEthtoolVeth(t *testing.T) {
 	ctx := testCtx(t)
 	h := openIn(t, a)
 
-	di, err := h.DriverInfo(ctx, "ntv0")
+	di, err := h.Driver(ctx, "ntv0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if di.Driver != "veth" || di.Version != "1.0" || di.BusInfo != "" || di.NStats == 0 {
-		t.Errorf("DriverInfo = %+v", di)
+		t.Errorf("Driver = %+v", di)
 	}
 	ls, err := h.LinkSettings(ctx, "ntv0")
 	if err != nil {
@@ -221,11 +221,11 @@ func TestRootEthtoolVeth(t *testing.T) {
 		t.Errorf("SetFeatures(unknown) error = %v", err)
 	}
 
-	if _, err := h.DriverInfo(ctx, "nosuch0"); !errors.Is(err, ErrNetdevNotFound) {
-		t.Errorf("DriverInfo(nosuch0) error = %v", err)
+	if _, err := h.Driver(ctx, "nosuch0"); !errors.Is(err, ErrNetdevNotFound) {
+		t.Errorf("Driver(nosuch0) error = %v", err)
 	}
-	if _, err := h.DriverInfo(ctx, "a-name-of-16-chr"); !errors.Is(err, ErrNetdevNotFound) {
-		t.Errorf("DriverInfo(16 chars) error = %v", err)
+	if _, err := h.Driver(ctx, "a-name-of-16-chr"); !errors.Is(err, ErrNetdevNotFound) {
+		t.Errorf("Driver(16 chars) error = %v", err)
 	}
 }
 
@@ -248,12 +248,12 @@ func TestRootNamespaceIsolation(t *testing.T) {
 	if _, err := here.MTU(ctx, "ntiso0"); !errors.Is(err, ErrNetdevNotFound) {
 		t.Errorf("caller's namespace: MTU error = %v", err)
 	}
-	if _, err := here.DriverInfo(ctx, "ntiso0"); !errors.Is(err, ErrNetdevNotFound) {
-		t.Errorf("caller's namespace: DriverInfo error = %v", err)
+	if _, err := here.Driver(ctx, "ntiso0"); !errors.Is(err, ErrNetdevNotFound) {
+		t.Errorf("caller's namespace: Driver error = %v", err)
 	}
 	there := openIn(t, a)
-	if di, err := there.DriverInfo(ctx, "ntiso0"); err != nil || di.Driver != "veth" {
-		t.Errorf("in %s: DriverInfo = %+v, %v", a.name, di, err)
+	if di, err := there.Driver(ctx, "ntiso0"); err != nil || di.Driver != "veth" {
+		t.Errorf("in %s: Driver = %+v, %v", a.name, di, err)
 	}
 	after, _ := netns.Get()
 	defer after.Close()
@@ -354,11 +354,11 @@ func TestRootStatsAfterTraffic(t *testing.T) {
 	s1b, _ := hb.Stats(ctx, "ntv1")
 	u1b, _ := hb.UDP(ctx)
 
-	da, err := Delta(s0a, s1a)
+	da, err := s1a.Sub(s0a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, _ := Delta(s0b, s1b)
+	db, _ := s1b.Sub(s0b)
 	tx, _ := da.Get(SourceLink, "tx_packets")
 	txBytes, _ := da.Get(SourceLink, "tx_bytes")
 	rx, _ := db.Get(SourceLink, "rx_packets")

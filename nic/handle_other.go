@@ -31,9 +31,9 @@ func (h *Handle) State(context.Context, string) (LinkState, error) {
 // SetUp returns ErrUnsupportedOS.
 func (h *Handle) SetUp(context.Context, string, bool) (bool, error) { return false, ErrUnsupportedOS }
 
-// DriverInfo returns ErrUnsupportedOS.
-func (h *Handle) DriverInfo(context.Context, string) (DriverInfo, error) {
-	return DriverInfo{}, ErrUnsupportedOS
+// Driver returns ErrUnsupportedOS.
+func (h *Handle) Driver(context.Context, string) (Driver, error) {
+	return Driver{}, ErrUnsupportedOS
 }
 
 // LinkSettings returns ErrUnsupportedOS.
@@ -76,8 +76,8 @@ func (h *Handle) Stats(context.Context, string) (Stats, error) { return Stats{},
 func (h *Handle) UDP(context.Context) (UDPCounters, error) { return UDPCounters{}, ErrUnsupportedOS }
 
 // Device returns ErrUnsupportedOS.
-func (h *Handle) Device(context.Context, string) (DeviceInfo, error) {
-	return DeviceInfo{}, ErrUnsupportedOS
+func (h *Handle) Device(context.Context, string) (Device, error) {
+	return Device{}, ErrUnsupportedOS
 }
 
 // Snapshot returns ErrUnsupportedOS.

@@ -58,15 +58,15 @@ func TestLabVirtioEthtool(t *testing.T) {
 	}
 	t.Cleanup(func() { h.SetUp(context.Background(), "eth0", was) })
 
-	di, err := h.DriverInfo(ctx, "eth0")
+	di, err := h.Driver(ctx, "eth0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cli := run(t, ctx, "ethtool", "-i", "eth0")
-	want := DriverInfo{Driver: "virtio_net", Version: cliField(t, cli, "version"), BusInfo: cliField(t, cli, "bus-info"),
+	want := Driver{Driver: "virtio_net", Version: cliField(t, cli, "version"), BusInfo: cliField(t, cli, "bus-info"),
 		FirmwareVersion: cliField(t, cli, "firmware-version"), NStats: di.NStats}
 	if d := cmp.Diff(want, di); d != "" || !IsPCIAddress(di.BusInfo) || di.NStats == 0 {
-		t.Errorf("DriverInfo %+v (-ethtool -i +got):\n%s", di, d)
+		t.Errorf("Driver %+v (-ethtool -i +got):\n%s", di, d)
 	}
 
 	ch, err := h.Channels(ctx, "eth0")
@@ -189,8 +189,8 @@ func TestLabVirtioTraffic(t *testing.T) {
 	recv := sendUDP(t, a, "198.18.26.1", b, "198.18.26.2", n, size, 0, true)
 	s1a, _ := ha.Stats(ctx, "eth0")
 	s1b, _ := hb.Stats(ctx, "eth1")
-	da, _ := Delta(s0a, s1a)
-	db, _ := Delta(s0b, s1b)
+	da, _ := s1a.Sub(s0a)
+	db, _ := s1b.Sub(s0b)
 	tx, _ := da.Get(SourceLink, "tx_packets")
 	txb, _ := da.Get(SourceLink, "tx_bytes")
 	rx, _ := db.Get(SourceLink, "rx_packets")

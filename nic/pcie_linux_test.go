@@ -1,11 +1,15 @@
 package nic
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/rocekit/rocekit/sysroot"
+)
 
 // A real capture of a link trained down to 16 GT/s x8 of 32 GT/s x16
 // (internal/sysfs/testdata/pcie-x8-of-x16, from a public bug report).
 func TestPCIeLinkDegradedFromCapture(t *testing.T) {
-	r := NewRoot("../internal/sysfs/testdata/pcie-x8-of-x16")
+	r := Root(sysroot.Dir("../internal/sysfs/testdata/pcie-x8-of-x16"))
 	d, err := r.PCIDevice("0000:01:00.0")
 	if err != nil {
 		t.Fatal(err)

@@ -284,7 +284,7 @@ func TestRealworldEthtoolDelta(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := Delta(before, after)
+	d, err := after.Sub(before)
 	if err != nil {
 		t.Fatal(err)
 	}

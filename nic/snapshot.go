@@ -25,13 +25,13 @@ type Snapshot struct {
 	MTU         int                `json:"mtu"`
 	RoCEPathMTU int                `json:"roce_path_mtu"` // RoCEPathMTU(MTU)
 	State       LinkState          `json:"state"`
-	Driver      DriverInfo         `json:"driver"`
+	Driver      Driver             `json:"driver"`
 	Link        *LinkSettings      `json:"link,omitempty"`
 	Ring        *Ring              `json:"ring,omitempty"`
 	Channels    *Channels          `json:"channels,omitempty"`
 	Features    map[string]Feature `json:"features,omitempty"`
 	Stats       Stats              `json:"stats"`
-	Device      DeviceInfo         `json:"device"`
+	Device      Device             `json:"device"`
 	UDP         *UDPCounters       `json:"udp,omitempty"` // of the whole namespace
 	// Warnings are the parts that could not be read; each unwraps to
 	// its cause (errors.Is(w, ErrNotSupported)). JSON has their messages.

@@ -26,8 +26,8 @@ func (h *Handle) Snapshot(ctx context.Context, netdev string) (Snapshot, error) 
 	if s.State, err = h.State(ctx, netdev); err != nil {
 		return s, err
 	}
-	if s.Driver, err = h.DriverInfo(ctx, netdev); warn("driver", err) {
-		s.Driver = DriverInfo{}
+	if s.Driver, err = h.Driver(ctx, netdev); warn("driver", err) {
+		s.Driver = Driver{}
 	}
 	if l, err := h.LinkSettings(ctx, netdev); !warn("link settings", err) {
 		s.Link = &l
@@ -45,7 +45,7 @@ func (h *Handle) Snapshot(ctx context.Context, netdev string) (Snapshot, error) 
 		s.Stats = Stats{Netdev: netdev}
 	}
 	if s.Device, err = h.Device(ctx, netdev); warn("device", err) {
-		s.Device = DeviceInfo{Netdev: netdev, NUMANode: -1}
+		s.Device = Device{Netdev: netdev, NUMANode: -1}
 	}
 	if u, err := h.UDP(ctx); !warn("udp", err) {
 		s.UDP = &u

@@ -44,9 +44,11 @@ type StatsDelta struct {
 	Counters []CounterDelta `json:"counters"` // by source, then name
 }
 
-// Delta compares two snapshots of the same netdev. Counters present in only
-// one of them are left out.
-func Delta(before, after Stats) (StatsDelta, error) {
+// Sub returns what the counters grew by from before to after (this
+// snapshot), of the same netdev: after.Sub(before), the one shape of every
+// "after − before" in the module. Counters present in only one of them are
+// left out.
+func (after Stats) Sub(before Stats) (StatsDelta, error) {
 	if before.Netdev != after.Netdev {
 		return StatsDelta{}, fmt.Errorf("nic: stats of %s and %s cannot be compared", before.Netdev, after.Netdev)
 	}

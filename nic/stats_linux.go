@@ -67,7 +67,7 @@ func (h *Handle) UDP(ctx context.Context) (UDPCounters, error) {
 			name = "proc/thread-self/net/snmp"
 		}
 		var err error
-		snmp, err = h.opts.Root.snmpAt(name)
+		snmp, err = h.opts.root().snmpAt(name)
 		return err
 	})
 	if err != nil {

@@ -15,7 +15,7 @@ func TestDelta(t *testing.T) {
 	after := Stats{Netdev: "eth0", Time: t0.Add(30 * time.Second),
 		Ethtool: map[string]uint64{"rx_queue_0_drops": 9, "rx_queue_0_packets": 1100, "new": 3},
 		Link:    map[string]uint64{"rx_dropped": 1, "rx_packets": 1100}}
-	d, err := Delta(before, after)
+	d, err := after.Sub(before)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,10 +34,10 @@ func TestDelta(t *testing.T) {
 	if _, ok := d.Get(SourceEthtool, "gone"); ok {
 		t.Error("a counter missing after was kept")
 	}
-	if _, err := Delta(before, Stats{Netdev: "eth1"}); err == nil {
+	if _, err := (Stats{Netdev: "eth1"}).Sub(before); err == nil {
 		t.Error("different netdevs: no error")
 	}
-	if _, err := Delta(after, before); err == nil {
+	if _, err := before.Sub(after); err == nil {
 		t.Error("reversed snapshots: no error")
 	}
 }

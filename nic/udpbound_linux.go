@@ -26,7 +26,7 @@ func (h *Handle) UDPBound(ctx context.Context) ([]UDPSocket, error) {
 		// This thread's namespace: /proc/self/net is the main thread's,
 		// which a goroutine locked to it may have moved.
 		name := "proc/thread-self"
-		dir, ok := h.opts.Root.sys().OSPath(name)
+		dir, ok := h.opts.root().sys().OSPath(name)
 		if !ok {
 			return errors.New("procfs needs a directory, not an fs.FS root")
 		}

@@ -247,7 +247,7 @@ type Options struct {
 	Timeout time.Duration `json:"timeout_ns,omitempty"`
 	// ServerGrace is how long RunPair lets the server run on once the
 	// client ended before it stops it: after a successful client the
-	// server is marked Side.StoppedAfterGrace and the pair succeeds;
+	// server is marked Process.StoppedAfterGrace and the pair succeeds;
 	// after a failed one it had the time to print its own error. 0 means
 	// 5 s.
 	ServerGrace time.Duration `json:"server_grace_ns,omitempty"`

@@ -93,8 +93,9 @@ func (e *PairError) Unwrap() []error {
 	return errs
 }
 
-// Side is what one side of a pair ran and printed.
-type Side struct {
+// Process is what one side of a pair ran and printed: its command, PID,
+// outputs and result.
+type Process struct {
 	Role   Role     // Server or Client
 	Runner string   // where it ran (host.Runner's String)
 	Argv   []string // the command (pinning is in CPUs, not a taskset prefix)
@@ -132,7 +133,7 @@ type Side struct {
 // A side that never started has no exit status (Status.Code is -1).
 //
 // Similar to: wait $PID; echo $?
-func (s Side) Outcome() string {
+func (s Process) Outcome() string {
 	switch {
 	case !s.Started:
 		return "not started"
@@ -177,7 +178,7 @@ type PairResult struct {
 	Options    Options
 	ServerAddr string
 	// Server and Client are the two sides.
-	Server, Client Side
+	Server, Client Process
 	// Mismatches lists header differences; see ErrHeaderMismatch.
 	Mismatches []Mismatch
 	// Deadline is the bound the pair ran under; Elapsed its wall time.
@@ -216,8 +217,8 @@ func RunPair(ctx context.Context, serverRunner, clientRunner host.Runner, server
 	}
 	start := time.Now()
 	pr := &PairResult{Options: opts, ServerAddr: serverAddr, Deadline: opts.Deadline()}
-	pr.Server = Side{Role: Server, Runner: serverRunner.String(), GIDIndex: -1, Status: host.ExitStatus{Code: -1}}
-	pr.Client = Side{Role: Client, Runner: clientRunner.String(), GIDIndex: -1, Status: host.ExitStatus{Code: -1}}
+	pr.Server = Process{Role: Server, Runner: serverRunner.String(), GIDIndex: -1, Status: host.ExitStatus{Code: -1}}
+	pr.Client = Process{Role: Client, Runner: clientRunner.String(), GIDIndex: -1, Status: host.ExitStatus{Code: -1}}
 	defer func() { pr.Elapsed = time.Since(start) }()
 
 	runCtx, cancel := context.WithTimeoutCause(ctx, pr.Deadline, ErrPairTimeout)
@@ -395,7 +396,7 @@ func (pr *PairResult) outcome(ctx, runCtx context.Context) error {
 	// Both ended well and printed no failure: each must also have said
 	// something (Result.NoResult), or an exit status 0 would pass for a
 	// result.
-	for _, s := range []*Side{&pr.Client, &pr.Server} {
+	for _, s := range []*Process{&pr.Client, &pr.Server} {
 		if s.StoppedAfterGrace {
 			continue // a server stopped once the client had its numbers
 		}
@@ -419,7 +420,7 @@ func endTime(p *host.Process) <-chan time.Time {
 // killedByUs reports whether a side still running at the deadline was
 // killed by it.
 func killedByUs(pr *PairResult) bool {
-	for _, s := range []Side{pr.Server, pr.Client} {
+	for _, s := range []Process{pr.Server, pr.Client} {
 		var ee *host.ExitError
 		if errors.As(s.Err, &ee) && ee.Killed != nil {
 			return true
@@ -438,7 +439,7 @@ func joinMismatches(ms []Mismatch) string {
 
 // notFound returns host.ErrNotFound when a side exited 127 without any
 // perftest output: the shell's or taskset's "command not found".
-func notFound(s Side) error {
+func notFound(s Process) error {
 	if s.Status.Code == 127 && (s.Result == nil || s.Result.Kind == ResultUnknown) {
 		return fmt.Errorf("%s: %w", s.Argv[0], host.ErrNotFound)
 	}
@@ -446,7 +447,7 @@ func notFound(s Side) error {
 }
 
 // finish records a side's end and parses its output.
-func (pr *PairResult) finish(s *Side, p *host.Process, started time.Time, waitErr error) {
+func (pr *PairResult) finish(s *Process, p *host.Process, started time.Time, waitErr error) {
 	s.Elapsed = time.Since(started)
 	s.Stdout = bytes.Clone(p.Stdout().Bytes())
 	s.Stderr = bytes.Clone(p.Stderr().Bytes())
@@ -480,7 +481,7 @@ func (pr *PairResult) readJSON(ctx context.Context, srv, cli host.Runner) {
 		unit = UnitGbps
 	}
 	for _, s := range []struct {
-		side *Side
+		side *Process
 		r    host.Runner
 	}{{&pr.Server, srv}, {&pr.Client, cli}} {
 		if !s.side.Started || s.side.Err != nil {

@@ -217,7 +217,7 @@ func TestRunPairHungClient(t *testing.T) {
 	if el := time.Since(start); el < 300*time.Millisecond || el > 3*time.Second {
 		t.Errorf("returned after %v", el)
 	}
-	for _, s := range []Side{pr.Server, pr.Client} {
+	for _, s := range []Process{pr.Server, pr.Client} {
 		if s.Status.Signal != syscall.SIGKILL || s.Err == nil {
 			t.Errorf("%s: status %v err %v, want killed", s.Role, s.Status, s.Err)
 		}

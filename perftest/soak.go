@@ -118,7 +118,7 @@ func soakOptions(opts Options, length time.Duration) (Options, error) {
 
 // stoppedCleanly reports whether the stopped client ended by the stop:
 // exit status 0 or the SIGINT RunSoak sent.
-func stoppedCleanly(s Side) bool {
+func stoppedCleanly(s Process) bool {
 	return s.Started && (s.Status.Success() || s.Status.Signal == syscall.SIGINT)
 }
 

@@ -21,7 +21,7 @@ type HostLoad struct {
 	// unknown (one node, virtio).
 	LocalCPUs []int
 	// Threads are the host's threads' CPU time over the same interval
-	// (runbook.Growth.Threads, irq.ThreadsBetween): they name what ran on
+	// (runbook.Growth.Threads, irq.ThreadSnapshot.Sub): they name what ran on
 	// a busy core. nil leaves the thread unknown.
 	Threads []irq.ThreadLoad
 }
@@ -67,7 +67,7 @@ func (l HostLoad) KernelThreads() []bottleneck.Thread {
 }
 
 // End is one host's netdev as seen before the round: link speed, MTU and
-// PCIe link (nic.Snapshot, runbook.NetdevInfo.Snapshot).
+// PCIe link (nic.Snapshot, runbook.Netdev.Snapshot).
 type End struct {
 	Host     string
 	Snapshot nic.Snapshot
@@ -136,16 +136,16 @@ func Bottleneck(in BottleneckInput) *bottleneck.Verdict {
 
 // roundRate picks a round's rate and the stream it travelled as.
 func roundRate(r Round, ends []End) (float64, limits.Stream, bool) {
-	test, _ := r.Param("test")
+	test, _ := r.Param(ParamTest)
 	if m, ok := largestBW(r); ok {
-		mtu, _ := strconv.Atoi(paramOr(r, "mtu", "0"))
+		mtu, _ := strconv.Atoi(paramOr(r, ParamMTU, "0"))
 		if mtu == 0 {
 			mtu = minPathMTU(ends)
 		}
-		size, _ := strconv.Atoi(labelOr(m, "size", "0"))
+		size, _ := strconv.Atoi(labelOr(m, LabelSize, "0"))
 		return median(m), limits.RoCE{PathMTU: mtu, MessageBytes: size, Verb: verbOf(test)}, true
 	}
-	for _, name := range []string{"recv_throughput", "throughput"} {
+	for _, name := range []string{MetricRecvThroughput, MetricThroughput} {
 		m, ok := r.Metric(name)
 		if !ok || m.Unit != UnitMbps {
 			continue
@@ -166,10 +166,10 @@ func largestBW(r Round) (Metric, bool) {
 	var best Metric
 	found, bestSize := false, -1
 	for _, m := range r.Metrics {
-		if m.Name != "bw_avg" || m.Unit != UnitGbps {
+		if m.Name != MetricBWAvg || m.Unit != UnitGbps {
 			continue
 		}
-		size, _ := strconv.Atoi(labelOr(m, "size", "0"))
+		size, _ := strconv.Atoi(labelOr(m, LabelSize, "0"))
 		if size > bestSize {
 			best, bestSize, found = m, size, true
 		}
@@ -277,9 +277,9 @@ func Answers(rounds []Round) []Answer {
 		a := Answer{Round: r.Name, Rate: "—", Ceiling: "unknown", Share: "—", Bound: string(v.Bound), Summary: v.Summary}
 		if m, ok := largestBW(r); ok {
 			a.Rate = rateText(Summarize(m), 1)
-		} else if m, ok := r.Metric("recv_throughput"); ok {
+		} else if m, ok := r.Metric(MetricRecvThroughput); ok {
 			a.Rate = rateText(Summarize(m), 1e-3)
-		} else if m, ok := r.Metric("throughput"); ok {
+		} else if m, ok := r.Metric(MetricThroughput); ok {
 			a.Rate = rateText(Summarize(m), 1e-3)
 		}
 		if v.Ceiling != nil {

@@ -55,8 +55,9 @@ const (
 	RuleLinkSpeedDegraded = "link_speed_below_supported"
 )
 
-// Thresholds tune the rules. The zero value of a field means its default
-// (DefaultThresholds).
+// Thresholds tune the rules. Like bottleneck.Thresholds and
+// irq.Thresholds it is passed by value and a zero field means its default
+// (the field of DefaultThresholds); WithDefaults fills them in.
 type Thresholds struct {
 	// MinMTUGain is the bandwidth ratio high-MTU/low-MTU below which
 	// bandwidth "does not follow MTU" (default 1.10).
@@ -81,11 +82,9 @@ type Thresholds struct {
 // DefaultThresholds are the runbooks' rules of thumb.
 var DefaultThresholds = Thresholds{MinMTUGain: 1.10, MaxJitterRatio: 10, MinQPGain: 1.10, MaxLossRatio: 0.01, MaxSoftPct: 80, MinLinkShare: 0.5}
 
-func (t *Thresholds) or() Thresholds {
+// WithDefaults returns t with each zero field set to DefaultThresholds'.
+func (t Thresholds) WithDefaults() Thresholds {
 	d := DefaultThresholds
-	if t == nil {
-		return d
-	}
 	pick := func(v, def float64) float64 {
 		if v == 0 {
 			return def
@@ -133,13 +132,13 @@ type DiagnosisInput struct {
 	// ThroughputMetric is the key of the round's throughput metric for the
 	// link-speed rule ("throughput" for netperf, "bw_avg/size=65536").
 	ThroughputMetric string
-	Thresholds       *Thresholds // nil means DefaultThresholds
+	Thresholds       Thresholds // zero fields are DefaultThresholds'
 }
 
 // Diagnose runs every rule whose inputs are present and returns the
 // findings, the most severe first.
 func Diagnose(in DiagnosisInput) []Finding {
-	th := in.Thresholds.or()
+	th := in.Thresholds.WithDefaults()
 	var fs []Finding
 	add := func(f []Finding) { fs = append(fs, f...) }
 	if in.MTULow != nil && in.MTUHigh != nil {

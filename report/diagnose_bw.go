@@ -20,7 +20,7 @@ import (
 // netdev MTU set on both ends (critical). Otherwise a gain below
 // MinMTUGain is a warning.
 func CheckMTU(low, high Round, metric string, th Thresholds) []Finding {
-	th = (&th).or()
+	th = th.WithDefaults()
 	var out []Finding
 	lowNet, highNet := netdevMTU(low), netdevMTU(high)
 	lowPath, highPath := pathMTU(low), pathMTU(high)
@@ -74,7 +74,7 @@ func netdevMTU(r Round) int {
 	if r.Fingerprint != nil && len(r.Fingerprint.NICs) > 0 {
 		return r.Fingerprint.NICs[0].MTU
 	}
-	if v, ok := r.Param("netdev_mtu"); ok {
+	if v, ok := r.Param(ParamNetdevMTU); ok {
 		n, _ := strconv.Atoi(v)
 		return n
 	}
@@ -82,7 +82,7 @@ func netdevMTU(r Round) int {
 }
 
 func pathMTU(r Round) int {
-	if v, ok := r.Param("mtu"); ok {
+	if v, ok := r.Param(ParamMTU); ok {
 		if n, err := strconv.Atoi(v); err == nil {
 			return n
 		}
@@ -99,7 +99,7 @@ func pathMTU(r Round) int {
 // the previous one; it is reported as info (more QPs past it buy nothing).
 // No finding when bandwidth scales over the whole range.
 func CheckQPScaling(rounds []Round, metric string, th Thresholds) []Finding {
-	th = (&th).or()
+	th = th.WithDefaults()
 	type pt struct {
 		qps int
 		bw  float64
@@ -107,7 +107,7 @@ func CheckQPScaling(rounds []Round, metric string, th Thresholds) []Finding {
 	}
 	var pts []pt
 	for _, r := range rounds {
-		v, ok := r.Param("qps")
+		v, ok := r.Param(ParamQPs)
 		m, ok2 := r.Metric(metric)
 		n, err := strconv.Atoi(v)
 		if !ok || !ok2 || err != nil {

@@ -22,7 +22,7 @@ func CheckIRQDistribution(d irq.Distribution) []Finding {
 			Summary: sprintf("%s: CPU%d took %.0f%% of %d queue interrupts from %d queue IRQs", d.Netdev, d.Busiest, 100*d.BusiestShare, d.Total, len(d.PerIRQ)),
 			Evidence: []Evidence{ev("busiest_cpu", float64(d.Busiest), "cpu"), ev("busiest_share", d.BusiestShare, UnitRatio),
 				ev("interrupts", float64(d.Total), "count"), ev("queue_irqs", float64(len(d.PerIRQ)), "count"), ev("cpus_used", float64(len(d.CPUsUsed)), "count")},
-			Action: "spread the queue IRQs round-robin over the NIC's NUMA-local cores (set_irq_affinity_bynode.sh NODE DEV, irq.FS.ByNode) and stop irqbalance"})
+			Action: "spread the queue IRQs round-robin over the NIC's NUMA-local cores (set_irq_affinity_bynode.sh NODE DEV, irq.Root.ByNode) and stop irqbalance"})
 	}
 	if len(d.OffNode) > 0 {
 		evs := []Evidence{ev("off_node_irqs", float64(len(d.OffNode)), "count"), ev("queue_irqs", float64(len(d.PerIRQ)), "count")}
@@ -32,7 +32,7 @@ func CheckIRQDistribution(d irq.Distribution) []Finding {
 		out = append(out, Finding{Rule: RuleIRQOffNode, Severity: SeverityWarning,
 			Summary:  sprintf("%s: %d of %d queue IRQs fire on CPUs outside the NIC's NUMA node (CPUs %s)", d.Netdev, len(d.OffNode), len(d.PerIRQ), d.NodeCPUs),
 			Evidence: evs,
-			Action:   "move them to the node's CPUs (echo CPUS > /proc/irq/N/smp_affinity_list, irq.FS.ByNode) and run the test on the same node"})
+			Action:   "move them to the node's CPUs (echo CPUS > /proc/irq/N/smp_affinity_list, irq.Root.ByNode) and run the test on the same node"})
 	}
 	return out
 }
@@ -44,7 +44,7 @@ func CheckIRQDistribution(d irq.Distribution) []Finding {
 //
 // Similar to: mpstat -P ALL 1, looking for %soft near 100
 func CheckSoftirq(h irq.HotCore, th Thresholds) []Finding {
-	th = (&th).or()
+	th = th.WithDefaults()
 	if h.CPU < 0 || h.SoftPct <= th.MaxSoftPct {
 		return nil
 	}
@@ -71,7 +71,7 @@ func CheckGovernor(gs []irq.CPUGovernor) []Finding {
 	return one(Finding{Rule: RuleGovernor, Severity: SeverityWarning,
 		Summary:  sprintf("%d of %d CPUs run governor %s, not performance", len(other), len(gs), GovernorSummary(other)),
 		Evidence: []Evidence{ev("cpus_not_performance", float64(len(other)), "count"), ev("cpus", float64(len(gs)), "count")},
-		Action:   "cpupower frequency-set -g performance (irq.FS.SetGovernor) for the run, and record it in the fingerprint"})
+		Action:   "cpupower frequency-set -g performance (irq.Root.SetGovernor) for the run, and record it in the fingerprint"})
 }
 
 // CheckIRQBalance reports irqbalance running in a round whose IRQ affinity
@@ -124,7 +124,7 @@ func CheckBusyCore(loads []HostLoad, th bottleneck.Thresholds) []Finding {
 		evs = append(evs, ev("numa_local", 1, "bool"))
 	default:
 		evs = append(evs, ev("numa_local", 0, "bool"))
-		actions = append(actions, sprintf("run the tool and the NIC's IRQs on the NIC's NUMA node (taskset -c <its local CPUs>, irq.FS.ByNode): CPU%d is not on it", c.CPU))
+		actions = append(actions, sprintf("run the tool and the NIC's IRQs on the NIC's NUMA node (taskset -c <its local CPUs>, irq.Root.ByNode): CPU%d is not on it", c.CPU))
 	}
 	top := irq.OnCPU(threads[c.Host], c.CPU)
 	if len(top) > 0 {
@@ -134,7 +134,7 @@ func CheckBusyCore(loads []HostLoad, th bottleneck.Thresholds) []Finding {
 	case len(top) > 0 && strings.HasPrefix(top[0].Comm, "kworker/") && strings.Contains(top[0].Comm, "rxe"):
 		actions = append(actions, "rdma_rxe does its packet work in its work queue on this core: more QPs (ib_send_bw -q 4, qp-scaling) spread it over more kworkers; keep the tool off this core (taskset -c N ib_send_bw ...) and set the performance governor (cpupower frequency-set -g performance)")
 	case len(top) > 0 && strings.HasPrefix(top[0].Comm, "ksoftirqd/"):
-		actions = append(actions, "softirq work overflowed into ksoftirqd: spread the NIC's queue IRQs over distinct NUMA-local cores (set_irq_affinity_bynode.sh NODE DEV, irq.FS.ByNode), add queues (ethtool -L DEV combined N), or RPS for a single-queue NIC")
+		actions = append(actions, "softirq work overflowed into ksoftirqd: spread the NIC's queue IRQs over distinct NUMA-local cores (set_irq_affinity_bynode.sh NODE DEV, irq.Root.ByNode), add queues (ethtool -L DEV combined N), or RPS for a single-queue NIC")
 	case len(top) > 0 && top[0].Role() == "":
 		actions = append(actions, sprintf("the program %s shares the core with the kernel's network work: pin it to another core (taskset -c N) or move the NIC's IRQs off CPU%d (echo CPUS > /proc/irq/N/smp_affinity_list)", top[0].Comm, c.CPU))
 	default:

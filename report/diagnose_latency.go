@@ -4,13 +4,13 @@ package report
 // MaxJitterRatio times t_typical (the median of the samples), as perftest
 // latency rounds have them (medians over repeats).
 func CheckJitter(r Round, th Thresholds) []Finding {
-	th = (&th).or()
+	th = th.WithDefaults()
 	var out []Finding
 	for _, mx := range r.Metrics {
-		if mx.Name != "t_max" {
+		if mx.Name != MetricTMax {
 			continue
 		}
-		key := "t_typical"
+		key := MetricTTypical
 		for _, l := range mx.Labels {
 			key += "/" + l.Key + "=" + l.Value
 		}
@@ -22,9 +22,9 @@ func CheckJitter(r Round, th Thresholds) []Finding {
 		if ttyp <= 0 || tmax/ttyp <= th.MaxJitterRatio {
 			continue
 		}
-		evs := []Evidence{ev("t_max", tmax, mx.Unit), ev("t_typical", ttyp, ty.Unit), ev("ratio", tmax/ttyp, "ratio")}
-		if p, ok := r.Metric("p99.9" + key[len("t_typical"):]); ok {
-			evs = append(evs, ev("p99.9", median(p), p.Unit))
+		evs := []Evidence{ev(MetricTMax, tmax, mx.Unit), ev(MetricTTypical, ttyp, ty.Unit), ev("ratio", tmax/ttyp, "ratio")}
+		if p, ok := r.Metric(MetricP999 + key[len(MetricTTypical):]); ok {
+			evs = append(evs, ev(MetricP999, median(p), p.Unit))
 		}
 		out = append(out, Finding{Rule: RuleJitter, Severity: SeverityWarning,
 			Summary:  sprintf("%s: t_max %.4g us is %.0f× t_typical %.4g us: latency is jittery", labelString(mx.Labels), tmax, tmax/ttyp, ttyp),

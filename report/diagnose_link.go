@@ -11,7 +11,7 @@ import (
 //
 // Similar to: "UDP reaches only 3–6 of 25 Gbit/s"
 func CheckLinkUtilisation(r Round, metric string, link nic.LinkSettings, th Thresholds) []Finding {
-	th = (&th).or()
+	th = th.WithDefaults()
 	m, ok := r.Metric(metric)
 	if !ok || link.SpeedMbps <= 0 {
 		return nil
@@ -31,7 +31,7 @@ func CheckLinkUtilisation(r Round, metric string, link nic.LinkSettings, th Thre
 	}
 	return one(Finding{Rule: RuleBelowLinkSpeed, Severity: SeverityWarning,
 		Summary: sprintf("%s is %.4g Mbit/s, %.0f%% of the %d Mbit/s link", metric, mbps, 100*share, link.SpeedMbps),
-		Evidence: []Evidence{ev("throughput", mbps, UnitMbps), ev("link_speed", float64(link.SpeedMbps), UnitMbps),
+		Evidence: []Evidence{ev(MetricThroughput, mbps, UnitMbps), ev("link_speed", float64(link.SpeedMbps), UnitMbps),
 			ev("share", share, UnitRatio)},
 		Action: "tune in rounds: MTU 9000 on both ends, then IRQs spread over NUMA-local cores and governor performance, then more streams/QPs; check the diagnosis for a hot softirq core and drops"})
 }

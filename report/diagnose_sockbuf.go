@@ -49,8 +49,8 @@ func (c clamp) readBack() string {
 func clamps(r Round) []clamp {
 	var out []clamp
 	for _, s := range sockbufSides {
-		a, ok1 := r.Param("sockbuf_" + s.side + "_asked")
-		g, ok2 := r.Param("sockbuf_" + s.side + "_got")
+		a, ok1 := r.Param(ParamSockbufPrefix + s.side + "_asked")
+		g, ok2 := r.Param(ParamSockbufPrefix + s.side + "_got")
 		asked, err1 := strconv.Atoi(a)
 		got, err2 := strconv.Atoi(g)
 		if !ok1 || !ok2 || err1 != nil || err2 != nil || asked <= 0 || got >= 2*asked {

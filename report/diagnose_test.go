@@ -11,6 +11,7 @@ import (
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/rxe"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 func rules(fs []Finding) []string {
@@ -108,7 +109,7 @@ func TestCheckUDPLoss(t *testing.T) {
 	}
 	before := nic.Stats{Netdev: "eth1", Ethtool: map[string]uint64{"rx_queue_0_drops": 10, "rx_packets": 100}, Link: map[string]uint64{"rx_dropped": 0}}
 	after := nic.Stats{Netdev: "eth1", Ethtool: map[string]uint64{"rx_queue_0_drops": 110, "rx_packets": 5000}, Link: map[string]uint64{"rx_dropped": 0}}
-	d, err := nic.Delta(before, after)
+	d, err := after.Sub(before)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,21 +194,21 @@ func irqInterrupts(t *testing.T, p string) irq.Interrupts {
 
 func TestCheckIRQDistribution(t *testing.T) {
 	dir := filepath.Join("..", "irq", "testdata", "mlx5-2node")
-	fsys := irq.NewFS(filepath.Join(dir, "proc"), filepath.Join(dir, "sys"))
+	fsys := irq.Root(sysroot.ProcSys(filepath.Join(dir, "proc"), filepath.Join(dir, "sys")))
 	dev, err := fsys.Netdev("ens1f0np0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	node, _ := fsys.NodeCPUs(1)
 	before := irqInterrupts(t, "mlx5-2node/proc/interrupts")
-	conc := irq.Distribute(dev, before, irqInterrupts(t, "mlx5-2node/after-concentrated/interrupts"), node, nil)
+	conc := irq.Distribute(dev, before, irqInterrupts(t, "mlx5-2node/after-concentrated/interrupts"), node, irq.Thresholds{})
 	fs := CheckIRQDistribution(conc)
 	diff(t, []string{RuleIRQConcentrated, RuleIRQOffNode}, rules(fs))
 	diff(t, map[string]float64{"busiest_cpu": 0, "busiest_share": 1, "interrupts": 2028000, "queue_irqs": 48, "cpus_used": 1}, evidence(fs[0]))
 	if e := evidence(fs[1]); e["off_node_irqs"] != 8 {
 		t.Errorf("off node evidence %v", fs[1].Evidence)
 	}
-	spread := irq.Distribute(dev, before, irqInterrupts(t, "mlx5-2node/after-spread/interrupts"), node, nil)
+	spread := irq.Distribute(dev, before, irqInterrupts(t, "mlx5-2node/after-spread/interrupts"), node, irq.Thresholds{})
 	if fs := CheckIRQDistribution(spread); fs != nil {
 		t.Errorf("spread fired: %v (%v)", fs, spread.Reasons)
 	}
@@ -222,15 +223,15 @@ func TestCheckSoftirq(t *testing.T) {
 	diff(t, map[string]float64{"cpu": 3, "soft": 92, "irq": 2, "idle": 1, "net_rx_runs": 81234}, evidence(fs[0]))
 	// The guest's TCP_STREAM capture: a softirq share far from hot.
 	dir := filepath.Join("..", "irq", "testdata", "trixie", "traffic")
-	b, err := irq.NewFS(filepath.Join(dir, "before", "proc"), "").LoadSnapshot()
+	b, err := irq.Root(sysroot.ProcSys(filepath.Join(dir, "before", "proc"), "")).LoadSnapshot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := irq.NewFS(filepath.Join(dir, "after", "proc"), "").LoadSnapshot()
+	a, err := irq.Root(sysroot.ProcSys(filepath.Join(dir, "after", "proc"), "")).LoadSnapshot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	hot := irq.LoadBetween(b, a).Hot()
+	hot := a.Sub(b).Hot()
 	if fs := CheckSoftirq(hot, Thresholds{}); fs != nil {
 		t.Errorf("fired at %v: %v", hot, fs)
 	}

@@ -18,8 +18,8 @@ import (
 //
 // Similar to: netperf -t UDP_STREAM ...; ethtool -S eth0 | grep drop; netstat -su
 func CheckUDPLoss(r Round, nicDelta *nic.StatsDelta, udp *nic.UDPCounters, th Thresholds) []Finding {
-	th = (&th).or()
-	lm, ok := r.Metric("loss_ratio")
+	th = th.WithDefaults()
+	lm, ok := r.Metric(MetricLossRatio)
 	if !ok {
 		return nil
 	}
@@ -27,12 +27,12 @@ func CheckUDPLoss(r Round, nicDelta *nic.StatsDelta, udp *nic.UDPCounters, th Th
 	if !(loss > th.MaxLossRatio) {
 		return nil
 	}
-	evs := []Evidence{ev("loss_ratio", loss, UnitRatio)}
+	evs := []Evidence{ev(MetricLossRatio, loss, UnitRatio)}
 	summary := sprintf("UDP loss %.2f%%", 100*loss)
-	sm, ok1 := r.Metric("sent")
-	rm, ok2 := r.Metric("received")
+	sm, ok1 := r.Metric(MetricSent)
+	rm, ok2 := r.Metric(MetricReceived)
 	if ok1 && ok2 {
-		evs = append(evs, ev("sent", median(sm), UnitMessages), ev("received", median(rm), UnitMessages))
+		evs = append(evs, ev(MetricSent, median(sm), UnitMessages), ev(MetricReceived, median(rm), UnitMessages))
 		summary += sprintf(": netserver received %.0f of %.0f messages (medians)", median(rm), median(sm))
 	}
 	var actions []string
@@ -101,8 +101,8 @@ func rcvbufAction(r Round) string {
 
 // lostMessages is the sum over the runs of sent - received.
 func lostMessages(r Round) uint64 {
-	sm, ok1 := r.Metric("sent")
-	rm, ok2 := r.Metric("received")
+	sm, ok1 := r.Metric(MetricSent)
+	rm, ok2 := r.Metric(MetricReceived)
 	if !ok1 || !ok2 || len(sm.Values) != len(rm.Values) {
 		return 0
 	}

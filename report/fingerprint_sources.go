@@ -86,7 +86,7 @@ func GovernorSummary(gs []irq.CPUGovernor) string {
 }
 
 // IRQBalanceState returns "running" when irqbalance has processes (the
-// PIDs irq.FS.IRQBalance returns), "stopped" otherwise.
+// PIDs irq.Root.IRQBalance returns), "stopped" otherwise.
 //
 // Similar to: pgrep irqbalance
 func IRQBalanceState(pids []int) string {

@@ -10,11 +10,11 @@ import (
 
 func TestFingerprintFromSources(t *testing.T) {
 	snap := nic.Snapshot{Netdev: "ens1f0np0", MTU: 9000, RoCEPathMTU: 4096,
-		Driver:   nic.DriverInfo{Driver: "mlx5_core", Version: "6.1.0-50-amd64", FirmwareVersion: "16.35.2000 (MT_0000000080)", BusInfo: "0000:3b:00.0"},
+		Driver:   nic.Driver{Driver: "mlx5_core", Version: "6.1.0-50-amd64", FirmwareVersion: "16.35.2000 (MT_0000000080)", BusInfo: "0000:3b:00.0"},
 		Link:     &nic.LinkSettings{SpeedMbps: 25000, Duplex: "Full"},
 		Ring:     &nic.Ring{RxPending: 1024, TxPending: 1024},
 		Channels: &nic.Channels{Combined: 8},
-		Device:   nic.DeviceInfo{NUMANode: 1, NodeCPUs: []int{24, 25, 26, 27}, PCI: &nic.PCIDevice{}},
+		Device:   nic.Device{NUMANode: 1, NodeCPUs: []int{24, 25, 26, 27}, PCI: &nic.PCIDevice{}},
 	}
 	gid, _ := rxe.ParseGID("0000:0000:0000:0000:0000:ffff:c612:0001")
 	link := rxe.Link{Name: "rxe0", Ports: []rxe.Port{{Device: "rxe0", Port: 1, State: rxe.PortState(4), PhysState: rxe.PhysState(5), Netdev: "ens1f0np0"}}}

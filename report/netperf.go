@@ -86,25 +86,25 @@ func FromNetperf(name string, start time.Time, runs ...*netperf.Result) (Round, 
 func netperfParams(res *netperf.Result) []Param {
 	var ps []Param
 	if len(res.Argv) > 0 {
-		ps = append(ps, Param{"argv", strings.Join(res.Argv, " ")})
+		ps = append(ps, Param{ParamArgv, strings.Join(res.Argv, " ")})
 	}
 	if v, ok := res.Omni.Value("LOCAL_SEND_SIZE"); ok && v != "" {
-		ps = append(ps, Param{"message_size", v})
+		ps = append(ps, Param{ParamMessageSize, v})
 	} else if c := res.Classic; c != nil && c.UDPSend != nil {
-		ps = append(ps, Param{"message_size", strconv.Itoa(c.UDPSend.MessageBytes)})
+		ps = append(ps, Param{ParamMessageSize, strconv.Itoa(c.UDPSend.MessageBytes)})
 	}
 	if d, ok := netperfLength(res.Argv); ok {
 		ps = append(ps, Param{"duration_sec", d})
 	}
 	if v, ok := res.Omni.Value("ELAPSED_TIME"); ok && v != "" {
-		ps = append(ps, Param{"elapsed_sec", v})
+		ps = append(ps, Param{ParamElapsedSec, v})
 	} else if e, ok := netperfElapsed(res); ok {
-		ps = append(ps, Param{"elapsed_sec", strconv.FormatFloat(e, 'f', -1, 64)})
+		ps = append(ps, Param{ParamElapsedSec, strconv.FormatFloat(e, 'f', -1, 64)})
 	}
 	for _, b := range res.SocketBuffers {
 		side := strings.ReplaceAll(b.Side, " ", "_")
-		ps = append(ps, Param{"sockbuf_" + side + "_asked", strconv.Itoa(b.AskedBytes)},
-			Param{"sockbuf_" + side + "_got", strconv.Itoa(b.GotBytes)})
+		ps = append(ps, Param{ParamSockbufPrefix + side + "_asked", strconv.Itoa(b.AskedBytes)},
+			Param{ParamSockbufPrefix + side + "_got", strconv.Itoa(b.GotBytes)})
 	}
 	return ps
 }
@@ -163,30 +163,30 @@ func addNetperf(set *metricSet, res *netperf.Result) (dropped int) {
 			dropped++
 		}
 	}
-	add("throughput", UnitMbps, HigherIsBetter, res.ThroughputMbps)
-	add("trans_rate", UnitPerSec, HigherIsBetter, res.TransPerSec)
+	add(MetricThroughput, UnitMbps, HigherIsBetter, res.ThroughputMbps)
+	add(MetricTransRate, UnitPerSec, HigherIsBetter, res.TransPerSec)
 	if u := res.UDP; u != nil {
-		add("send_throughput", UnitMbps, HigherIsBetter, u.SendMbps)
-		add("recv_throughput", UnitMbps, HigherIsBetter, u.RecvMbps)
+		add(MetricSendThroughput, UnitMbps, HigherIsBetter, u.SendMbps)
+		add(MetricRecvThroughput, UnitMbps, HigherIsBetter, u.RecvMbps)
 		loss := u.LossRatio
-		add("loss_ratio", UnitRatio, LowerIsBetter, &loss)
+		add(MetricLossRatio, UnitRatio, LowerIsBetter, &loss)
 		sent, recv := float64(u.Sent), float64(u.Received)
-		add("sent", UnitMessages, BetterUnknown, &sent)
-		add("received", UnitMessages, BetterUnknown, &recv)
+		add(MetricSent, UnitMessages, BetterUnknown, &sent)
+		add(MetricReceived, UnitMessages, BetterUnknown, &recv)
 	}
 	// The socket buffers each run really had (what -s/-S became).
 	for _, b := range res.SocketBuffers {
 		got := float64(b.GotBytes)
-		add("sockbuf_"+strings.ReplaceAll(b.Side, " ", "_"), UnitBytes, BetterUnknown, &got)
+		add(MetricSockbufPrefix+strings.ReplaceAll(b.Side, " ", "_"), UnitBytes, BetterUnknown, &got)
 	}
 	if o := res.Omni; o != nil {
-		add("rt_latency", UnitMicros, LowerIsBetter, o.RTLatencyMicros)
-		add("min_latency", UnitMicros, LowerIsBetter, o.MinLatencyMicros)
-		add("mean_latency", UnitMicros, LowerIsBetter, o.MeanLatencyMicros)
-		add("p50_latency", UnitMicros, LowerIsBetter, o.P50LatencyMicros)
-		add("p90_latency", UnitMicros, LowerIsBetter, o.P90LatencyMicros)
-		add("p99_latency", UnitMicros, LowerIsBetter, o.P99LatencyMicros)
-		add("max_latency", UnitMicros, LowerIsBetter, o.MaxLatencyMicros)
+		add(MetricRTLatency, UnitMicros, LowerIsBetter, o.RTLatencyMicros)
+		add(MetricMinLatency, UnitMicros, LowerIsBetter, o.MinLatencyMicros)
+		add(MetricMeanLatency, UnitMicros, LowerIsBetter, o.MeanLatencyMicros)
+		add(MetricP50Latency, UnitMicros, LowerIsBetter, o.P50LatencyMicros)
+		add(MetricP90Latency, UnitMicros, LowerIsBetter, o.P90LatencyMicros)
+		add(MetricP99Latency, UnitMicros, LowerIsBetter, o.P99LatencyMicros)
+		add(MetricMaxLatency, UnitMicros, LowerIsBetter, o.MaxLatencyMicros)
 	}
 	return dropped
 }

@@ -201,34 +201,34 @@ func (r *Round) PerftestOptions() (perftest.Options, error) {
 // not finite.
 func addPerftest(set *metricSet, res *perftest.Result) (dropped int) {
 	add := func(name string, size uint64, unit string, better Better, v float64) {
-		if !set.add(name, []Param{{"size", strconv.FormatUint(size, 10)}}, unit, better, v) {
+		if !set.add(name, []Param{{LabelSize, strconv.FormatUint(size, 10)}}, unit, better, v) {
 			dropped++
 		}
 	}
 	for _, row := range res.BW {
-		add("bw_avg", row.Bytes, UnitGbps, HigherIsBetter, row.BWAvgGbps)
+		add(MetricBWAvg, row.Bytes, UnitGbps, HigherIsBetter, row.BWAvgGbps)
 		if row.PeakMeasured {
-			add("bw_peak", row.Bytes, UnitGbps, HigherIsBetter, row.BWPeakGbps)
+			add(MetricBWPeak, row.Bytes, UnitGbps, HigherIsBetter, row.BWPeakGbps)
 		}
-		add("msg_rate", row.Bytes, UnitMpps, HigherIsBetter, row.MsgRateMpps)
+		add(MetricMsgRate, row.Bytes, UnitMpps, HigherIsBetter, row.MsgRateMpps)
 	}
 	for _, row := range res.Lat {
 		if row.Duration {
-			add("t_avg", row.Bytes, UnitMicros, LowerIsBetter, row.TAvgMicros)
-			add("tps", row.Bytes, UnitPerSec, HigherIsBetter, row.TPS)
+			add(MetricTAvg, row.Bytes, UnitMicros, LowerIsBetter, row.TAvgMicros)
+			add(MetricTPS, row.Bytes, UnitPerSec, HigherIsBetter, row.TPS)
 			continue
 		}
-		add("t_min", row.Bytes, UnitMicros, LowerIsBetter, row.TMinMicros)
-		add("t_typical", row.Bytes, UnitMicros, LowerIsBetter, row.TTypicalMicros)
-		add("t_avg", row.Bytes, UnitMicros, LowerIsBetter, row.TAvgMicros)
-		add("t_max", row.Bytes, UnitMicros, LowerIsBetter, row.TMaxMicros)
-		add("t_stdev", row.Bytes, UnitMicros, LowerIsBetter, row.TStdevMicros)
-		add("p99", row.Bytes, UnitMicros, LowerIsBetter, row.P99Micros)
-		add("p99.9", row.Bytes, UnitMicros, LowerIsBetter, row.P999Micros)
+		add(MetricTMin, row.Bytes, UnitMicros, LowerIsBetter, row.TMinMicros)
+		add(MetricTTypical, row.Bytes, UnitMicros, LowerIsBetter, row.TTypicalMicros)
+		add(MetricTAvg, row.Bytes, UnitMicros, LowerIsBetter, row.TAvgMicros)
+		add(MetricTMax, row.Bytes, UnitMicros, LowerIsBetter, row.TMaxMicros)
+		add(MetricTStdev, row.Bytes, UnitMicros, LowerIsBetter, row.TStdevMicros)
+		add(MetricP99, row.Bytes, UnitMicros, LowerIsBetter, row.P99Micros)
+		add(MetricP999, row.Bytes, UnitMicros, LowerIsBetter, row.P999Micros)
 	}
 	if res.Kind == perftest.ResultBare {
 		for _, v := range res.Values {
-			if !set.add("value", nil, UnitUnknownBW, BetterUnknown, v) {
+			if !set.add(MetricValue, nil, UnitUnknownBW, BetterUnknown, v) {
 				dropped++
 			}
 		}

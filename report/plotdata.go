@@ -42,7 +42,7 @@ func (r *Round) AddNetperfInterims(repeat int, res *netperf.Result) error {
 		if !ok {
 			continue
 		}
-		if err := r.AddInterim("throughput", UnitMbps, repeat, in.EndingUnixSec-start, mbps); err != nil {
+		if err := r.AddInterim(MetricThroughput, UnitMbps, repeat, in.EndingUnixSec-start, mbps); err != nil {
 			return err
 		}
 	}
@@ -63,7 +63,7 @@ func (r *Round) AddPerftestInterims(repeat int, rows []perftest.Interim) error {
 		if math.IsNaN(in.Row.BWAvgGbps) {
 			continue
 		}
-		if err := r.AddInterim("bw_avg", UnitGbps, repeat, in.End.Seconds(), in.Row.BWAvgGbps); err != nil {
+		if err := r.AddInterim(MetricBWAvg, UnitGbps, repeat, in.End.Seconds(), in.Row.BWAvgGbps); err != nil {
 			return err
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/perftest"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 // guestLoad is the per-CPU load and queue-interrupt distribution of the
@@ -19,29 +20,29 @@ import (
 func guestLoad(t *testing.T) (irq.Load, irq.Distribution) {
 	t.Helper()
 	dir := filepath.Join("..", "irq", "testdata", "trixie")
-	fs := irq.NewFS(filepath.Join(dir, "proc"), filepath.Join(dir, "sys"))
+	fs := irq.Root(sysroot.ProcSys(filepath.Join(dir, "proc"), filepath.Join(dir, "sys")))
 	dev, err := fs.Netdev("eth0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	tr := filepath.Join(dir, "traffic")
-	b, err := irq.NewFS(filepath.Join(tr, "before", "proc"), "").LoadSnapshot()
+	b, err := irq.Root(sysroot.ProcSys(filepath.Join(tr, "before", "proc"), "")).LoadSnapshot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := irq.NewFS(filepath.Join(tr, "after", "proc"), "").LoadSnapshot()
+	a, err := irq.Root(sysroot.ProcSys(filepath.Join(tr, "after", "proc"), "")).LoadSnapshot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ib, err := irq.NewFS(filepath.Join(tr, "before", "proc"), "").Interrupts()
+	ib, err := irq.Root(sysroot.ProcSys(filepath.Join(tr, "before", "proc"), "")).Interrupts()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ia, err := irq.NewFS(filepath.Join(tr, "after", "proc"), "").Interrupts()
+	ia, err := irq.Root(sysroot.ProcSys(filepath.Join(tr, "after", "proc"), "")).Interrupts()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return irq.LoadBetween(b, a), irq.Distribute(dev, ib, ia, nil, nil)
+	return a.Sub(b), irq.Distribute(dev, ib, ia, nil, irq.Thresholds{})
 }
 
 func TestAddNetperfInterims(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rocekit/rocekit/nic"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 // TestPreflightPCIeDegraded: a NIC at Gen4 x8 in a slot that trained
@@ -12,7 +13,7 @@ import (
 // fingerprint as such and raises the preflight's "PCIe link degraded";
 // the full-width function of the same tree raises nothing.
 func TestPreflightPCIeDegraded(t *testing.T) {
-	r := nic.NewRoot("../internal/sysfs/testdata/pcie-x8-of-x16")
+	r := nic.Root(sysroot.Dir("../internal/sysfs/testdata/pcie-x8-of-x16"))
 	for _, c := range []struct {
 		addr     string
 		degraded bool
@@ -21,7 +22,7 @@ func TestPreflightPCIeDegraded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := nic.Snapshot{Netdev: "eth1", MTU: 9000, Device: d, Driver: nic.DriverInfo{Driver: "mlx5_core", BusInfo: c.addr},
+		s := nic.Snapshot{Netdev: "eth1", MTU: 9000, Device: d, Driver: nic.Driver{Driver: "mlx5_core", BusInfo: c.addr},
 			Link: &nic.LinkSettings{SpeedMbps: 100000, LinkDetected: true}}
 		fp := NICFromSnapshot("a", s)
 		if fp.PCIeDegraded != c.degraded || (c.degraded && fp.PCIe != "16 GT/s x8 (of 32 GT/s x16)") {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/rocekit/rocekit/internal/warnjson"
 )
 
 // RDMAFacts is what the soft-RoCE preflight read on one end of a pair
@@ -47,8 +49,9 @@ type RDMAFacts struct {
 	Addr string `json:"addr,omitempty"`
 	// Reach are this end's probes of the other end's address.
 	Reach []Reach `json:"reach,omitempty"`
-	// Warnings say what could not be read.
-	Warnings []string `json:"warnings,omitempty"`
+	// Warnings say what could not be read: errors in Go, strings in
+	// JSON.
+	Warnings warnjson.Errors `json:"warnings,omitempty"`
 }
 
 // Reach is one probe from an end to the other's address: a don't-fragment

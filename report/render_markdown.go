@@ -206,7 +206,7 @@ const sweepMinSizes = 3
 func splitSweep(ms []Metric) (sweep, rest []Metric) {
 	sizes := map[string]bool{}
 	for _, m := range ms {
-		if len(m.Labels) == 1 && m.Labels[0].Key == "size" {
+		if len(m.Labels) == 1 && m.Labels[0].Key == LabelSize {
 			sizes[m.Labels[0].Value] = true
 		}
 	}
@@ -214,7 +214,7 @@ func splitSweep(ms []Metric) (sweep, rest []Metric) {
 		return nil, ms
 	}
 	for _, m := range ms {
-		if len(m.Labels) == 1 && m.Labels[0].Key == "size" {
+		if len(m.Labels) == 1 && m.Labels[0].Key == LabelSize {
 			sweep = append(sweep, m)
 		} else {
 			rest = append(rest, m)

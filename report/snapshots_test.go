@@ -14,7 +14,7 @@ func TestRoundSnapshots(t *testing.T) {
 	}
 	before := nic.Stats{Netdev: "eth1", Ethtool: map[string]uint64{"rx_queue_0_drops": 10}, Link: map[string]uint64{"rx_dropped": 3}}
 	after := nic.Stats{Netdev: "eth1", Ethtool: map[string]uint64{"rx_queue_0_drops": 110}, Link: map[string]uint64{"rx_dropped": 3}}
-	d, err := nic.Delta(before, after)
+	d, err := after.Sub(before)
 	if err != nil {
 		t.Fatal(err)
 	}

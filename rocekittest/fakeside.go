@@ -34,15 +34,15 @@ type FakeSide struct {
 	// Fake runs its programs.
 	Fake *host.Fake
 	// Info is what Netdev returns (its MTU follows SetMTU).
-	Info runbook.NetdevInfo
+	Info runbook.Netdev
 	// RXE is what PrepareRXE returns, its NetdevMTU set to the asked MTU;
 	// with no Device, PrepareRXE and PortCounters fail with
 	// rxe.ErrModuleMissing, as on a host without rdma_rxe.
-	RXE runbook.RXEInfo
-	// HostInfo is what Host returns. SetGovernor sets the governor (and
-	// records it) only when HostInfo.Governors is not empty: without
+	RXE runbook.RXE
+	// HostState is what Host returns. SetGovernor sets the governor (and
+	// records it) only when HostState.Governors is not empty: without
 	// cpufreq, as in a VM, it sets nothing and says why.
-	HostInfo runbook.HostInfo
+	HostState runbook.Host
 	// Grow is added to the counters at each Counters read: link rx_bytes
 	// and rx_packets, Udp RcvbufErrors.
 	Grow FakeGrowth
@@ -69,23 +69,23 @@ type FakeGrowth struct {
 // a RoCE v2 GID of addr at index 1, rdma_rxe's UDP 4791 bound, one CPU
 // at governor performance (so perftest keeps its frequency check), kernel
 // 6.12.0-fake, no irqbalance. Change its fields for another host
-// (HostInfo.Governors = nil: a VM).
+// (HostState.Governors = nil: a VM).
 func NewFakeSideOn(label string, f *host.Fake, netdev, addr string) *FakeSide {
 	var gid rxe.GID
 	if a, err := netip.ParseAddr(addr); err == nil {
 		gid = rxe.GIDFromAddr(a)
 	}
 	entry := rxe.GIDEntry{Device: "rxe0", Port: 1, Index: 1, GID: gid, Type: rxe.GIDTypeRoCEv2, Netdev: netdev}
-	h := runbook.HostInfo{Hostname: label, Kernel: "6.12.0-fake", Tools: map[string]string{},
+	h := runbook.Host{Hostname: label, Kernel: "6.12.0-fake", Tools: map[string]string{},
 		RoCEv2Bound: []string{"0.0.0.0:4791"}, RoCEv2Known: true, Governors: []irq.CPUGovernor{{CPU: 0, Governor: "performance"}},
 		RDMADevices: []rxe.Device{{Name: "rxe0", NodeType: "CA", Parent: netdev,
 			Ports: []rxe.Port{{Device: "rxe0", Port: 1, State: rxe.PortActive, PhysState: rxe.PhysLinkUp, Netdev: netdev, LinkLayer: "Ethernet"}}}}}
 	for _, t := range report.RDMATools {
 		h.Tools[t.Name] = "/usr/bin/" + t.Name
 	}
-	return &FakeSide{Label: label, Fake: f, HostInfo: h,
-		Info: runbook.NetdevInfo{Snapshot: nic.Snapshot{Netdev: netdev, MTU: 1500, Device: nic.DeviceInfo{NUMANode: -1}}, Addr: addr},
-		RXE: runbook.RXEInfo{Device: "rxe0", Netdev: netdev, Addr: addr, NetdevMTU: 1500,
+	return &FakeSide{Label: label, Fake: f, HostState: h,
+		Info: runbook.Netdev{Snapshot: nic.Snapshot{Netdev: netdev, MTU: 1500, Device: nic.Device{NUMANode: -1}}, Addr: addr},
+		RXE: runbook.RXE{Device: "rxe0", Netdev: netdev, Addr: addr, NetdevMTU: 1500,
 			GID: rxe.Selection{Entry: entry, Reason: "the fake's RoCE v2 IPv4 GID"}}}
 }
 
@@ -146,7 +146,7 @@ func (s *FakeSide) Runner() host.Runner { return s.Fake }
 
 // PrepareRXE returns RXE on c's netdev, recording an asked MTU (and
 // setting Info's); without RXE.Device it fails as without rdma_rxe.
-func (s *FakeSide) PrepareRXE(_ context.Context, c runbook.RXEConfig) (runbook.RXEInfo, error) {
+func (s *FakeSide) PrepareRXE(_ context.Context, c runbook.RXEConfig) (runbook.RXE, error) {
 	s.mu.Lock()
 	info := s.RXE
 	if info.Device != "" && c.MTU > 0 {
@@ -154,7 +154,7 @@ func (s *FakeSide) PrepareRXE(_ context.Context, c runbook.RXEConfig) (runbook.R
 	}
 	s.mu.Unlock()
 	if info.Device == "" {
-		return runbook.RXEInfo{}, fmt.Errorf("rocekittest: %s has no rxe: %w", s.Label, rxe.ErrModuleMissing)
+		return runbook.RXE{}, fmt.Errorf("rocekittest: %s has no rxe: %w", s.Label, rxe.ErrModuleMissing)
 	}
 	if c.MTU > 0 {
 		s.change("mtu %s %d", c.Netdev, c.MTU)
@@ -173,7 +173,7 @@ func (s *FakeSide) SetMTU(_ context.Context, netdev string, mtu int) error {
 }
 
 // Netdev returns Info.
-func (s *FakeSide) Netdev(context.Context, string) (runbook.NetdevInfo, error) {
+func (s *FakeSide) Netdev(context.Context, string) (runbook.Netdev, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.Info, nil
@@ -199,10 +199,10 @@ func (s *FakeSide) SpreadIRQs(_ context.Context, netdev string) (runbook.Spread,
 }
 
 // SetGovernor records the change when the host has cpufreq
-// (HostInfo.Governors); without, it sets nothing, as in a VM.
+// (HostState.Governors); without, it sets nothing, as in a VM.
 func (s *FakeSide) SetGovernor(_ context.Context, governor string) (runbook.GovernorResult, error) {
 	s.mu.Lock()
-	has := len(s.HostInfo.Governors) > 0
+	has := len(s.HostState.Governors) > 0
 	s.mu.Unlock()
 	if !has {
 		return runbook.GovernorResult{Reason: "no cpufreq (fake)"}, nil
@@ -251,10 +251,10 @@ func (s *FakeSide) UDPCounters(context.Context, int) (nic.UDPCounters, error) {
 }
 
 // Host returns HostInfo.
-func (s *FakeSide) Host(context.Context) (runbook.HostInfo, error) {
+func (s *FakeSide) Host(context.Context) (runbook.Host, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.HostInfo, nil
+	return s.HostState, nil
 }
 
 // PortCounters are all zero; without RXE.Device it fails as without

@@ -84,7 +84,7 @@ func TestFakeSideBehaviour(t *testing.T) {
 	if g, _ := s.SetGovernor(ctx, "performance"); !g.Set {
 		t.Errorf("governor %+v on a host with cpufreq", g)
 	}
-	s.HostInfo.Governors = nil
+	s.HostState.Governors = nil
 	if g, _ := s.SetGovernor(ctx, "performance"); g.Set || g.Reason == "" {
 		t.Errorf("governor %+v in a VM", g)
 	}
@@ -94,7 +94,7 @@ func TestFakeSideBehaviour(t *testing.T) {
 	if err := s.Restore(ctx); err != nil || len(s.Changes()) != 0 {
 		t.Errorf("after Restore: %q, %v", s.Changes(), err)
 	}
-	s.RXE = runbook.RXEInfo{}
+	s.RXE = runbook.RXE{}
 	if _, err := s.PrepareRXE(ctx, runbook.RXEConfig{Netdev: "eth3"}); !errors.Is(err, rxe.ErrModuleMissing) {
 		t.Errorf("PrepareRXE without rxe: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/rocekittest"
 	"github.com/rocekit/rocekit/rxe"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 // TestKernelFileCases: the kernel files and tool outputs the lab
@@ -41,7 +42,7 @@ func TestKernelFileCases(t *testing.T) {
 		if st, _, err := nic.ParseEthtoolStats(bytes.NewReader(cmd.Stdout)); !ok || err != nil || len(st.Ethtool) == 0 {
 			t.Errorf("%s ethtool -S: %+v, %v", suite, st, err)
 		}
-		tab, err := rxe.NewRootFS(lookup(t, suite+"/sysfs/rxe0-port1").Tree()).GIDTable("rxe0", 1)
+		tab, err := rxe.Root(sysroot.FromFS(lookup(t, suite+"/sysfs/rxe0-port1").Tree())).GIDTable("rxe0", 1)
 		if err != nil || len(tab.Entries) == 0 {
 			t.Errorf("%s rxe0 GID table from the captured /sys: %+v, %v", suite, tab, err)
 		}

@@ -48,14 +48,14 @@ func TestLabBusyCoreThreads(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := s.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: 5000, Size: 65536, ReportGbits: true, QPTimeout: 22, NoFreqCheck: true})
-	if _, err := RunPairs(ctx, s, s.FarRXE, opts, 1, nil, "send_bw"); err != nil {
+	if _, err := RepeatPair(ctx, s, s.FarRXE, opts, 1, nil, "send_bw"); err != nil {
 		t.Fatal(err)
 	}
 	na, err := s.Near.Counters(ctx, "blr0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ng, err := Between(nearDev, nb, na)
+	ng, err := na.Sub(nb, nearDev)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,9 +5,9 @@
 // cmd/rocekit-peer), which runs the same Local code. Each side prepares
 // rxe, sets MTUs and sysctls, spreads IRQs and sets governors through a
 // tune journal that Restore undoes, and reads what a round compares: its
-// netdev (NetdevInfo), counters (Counters, Between), host facts (Host),
+// netdev (Netdev), counters (Counters, Between), host facts (Host),
 // RDMA port counters and kernel log. Sides pairs two of them for what
-// touches both ends: PrepareRXE, SetMTU, Preflight, RunPairs and
+// touches both ends: PrepareRXE, SetMTU, Preflight, RepeatPair and
 // PerftestOptions.
 //
 // No flags are needed; a two-host ib_send_bw pair from a framework:
@@ -20,7 +20,7 @@
 //	defer sides.Restore()
 //	err = sides.PrepareRXE(ctx, "rxe0", 9000, nil) // sides.NearRXE, sides.FarRXE
 //	opts := sides.PerftestOptions(perftest.Options{Test: perftest.SendBW, Iterations: 10000, ReportGbits: true})
-//	pairs, err := runbook.RunPairs(ctx, sides, sides.FarRXE, opts, 3, nil, "ib_send_bw")
+//	pairs, err := runbook.RepeatPair(ctx, sides, sides.FarRXE, opts, 3, nil, "ib_send_bw")
 //
 // workflow.RunPerftest is that step whole: the round, both ends'
 // fingerprints, findings, archive and store.

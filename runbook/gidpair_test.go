@@ -21,8 +21,8 @@ type gidSide struct {
 
 func (g gidSide) Name() string { return g.name }
 
-func (g gidSide) PrepareRXE(_ context.Context, c RXEConfig) (RXEInfo, error) {
-	return RXEInfo{Device: c.Name, Netdev: c.Netdev, GID: rxe.Selection{Entry: g.gid}}, nil
+func (g gidSide) PrepareRXE(_ context.Context, c RXEConfig) (RXE, error) {
+	return RXE{Device: c.Name, Netdev: c.Netdev, GID: rxe.Selection{Entry: g.gid}}, nil
 }
 
 func gidEntry(t *testing.T, dev string, index int, typ rxe.GIDType, gid string) rxe.GIDEntry {

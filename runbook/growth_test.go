@@ -13,7 +13,7 @@ import (
 func TestGrowthHostLoad(t *testing.T) {
 	g := Growth{Load: irq.Load{CPUs: []irq.CPULoad{{CPU: 1, SysPct: 95, Ticks: 100}}},
 		Threads: []irq.ThreadLoad{{PID: 2, TID: 9, Comm: "kworker/u4:1-rxe_wq", CPU: 1, SysTicks: 90}}}
-	var dev NetdevInfo
+	var dev Netdev
 	dev.Snapshot.Device.NUMANode, dev.LocalCPUs = -1, irq.CPUList{0, 1}
 	if l := g.HostLoad("far", dev); l.Host != "far" || l.LocalCPUs != nil || len(l.Threads) != 1 || len(l.Load.CPUs) != 1 {
 		t.Errorf("%+v", l)

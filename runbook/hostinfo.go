@@ -17,11 +17,11 @@ import (
 	"github.com/rocekit/rocekit/tune"
 )
 
-// HostInfo is what a preflight reads of a host besides its netdev: the
+// Host is what a preflight reads of a host besides its netdev: the
 // runbook's "uname -r", "cpupower frequency-info", "systemctl status
 // irqbalance firewalld", "sysctl net.core.rmem_max" and the firewall
 // rules, on either end.
-type HostInfo struct {
+type Host struct {
 	Hostname string `json:"hostname"`
 	Kernel   string `json:"kernel"`
 	// BootID is /proc/sys/kernel/random/boot_id: two ends with the same
@@ -71,8 +71,8 @@ var PreflightSysctls = []string{"net.core.rmem_max", "net.core.wmem_max", "net.c
 
 // Host reads the host's preflight facts. What cannot be read is a warning,
 // not a failure: a host without cpufreq, nft or systemctl is usual.
-func (l *Local) Host(ctx context.Context) (HostInfo, error) {
-	var h HostInfo
+func (l *Local) Host(ctx context.Context) (Host, error) {
+	var h Host
 	warn := func(err error) { h.Warnings = append(h.Warnings, err) }
 	h.Hostname = readTrim("/proc/sys/kernel/hostname", warn)
 	h.Kernel = readTrim("/proc/sys/kernel/osrelease", warn)
@@ -128,14 +128,14 @@ func (l *Local) Host(ctx context.Context) (HostInfo, error) {
 // rdmaHost reads what the soft-RoCE preflight needs: the tools, the UDP
 // 4791 sockets of the side's namespace (and of the host's, for a side in
 // another), and the RDMA devices.
-func (l *Local) rdmaHost(ctx context.Context, h *HostInfo, warn func(error)) {
+func (l *Local) rdmaHost(ctx context.Context, h *Host, warn func(error)) {
 	h.Tools = map[string]string{}
 	for _, t := range report.RDMATools {
 		p, _ := exec.LookPath(t.Name) // the side's runner runs it with this PATH
 		h.Tools[t.Name] = p
 	}
 	bound := func(netns string) ([]string, error) {
-		n, err := nic.Open(nic.Options{Netns: netns, Root: nic.Root(l.fs())})
+		n, err := nic.Open(nic.Options{Netns: netns, Root: l.Root})
 		if err != nil {
 			return nil, err
 		}
@@ -160,7 +160,7 @@ func (l *Local) rdmaHost(ctx context.Context, h *HostInfo, warn func(error)) {
 	} else {
 		warn(err)
 	}
-	root := rxe.Root(l.fs())
+	root := rxe.Root(l.Root)
 	names, err := root.DeviceNames()
 	if err != nil {
 		warn(err)
@@ -199,8 +199,8 @@ func readTrim(path string, warn func(error)) string {
 }
 
 // Host runs Local.Host on the peer.
-func (p *Peer) Host(ctx context.Context) (HostInfo, error) {
-	var r HostInfo
+func (p *Peer) Host(ctx context.Context) (Host, error) {
+	var r Host
 	return r, p.call(ctx, "host", nil, &r)
 }
 
@@ -209,7 +209,7 @@ func (p *Peer) Host(ctx context.Context) (HostInfo, error) {
 //
 // Similar to: rdma statistic show link DEV/1
 func (l *Local) PortCounters(_ context.Context, device string) (rxe.PortCounters, error) {
-	return rxe.Root(l.fs()).PortCounters(device, 1)
+	return rxe.Root(l.Root).PortCounters(device, 1)
 }
 
 // PortCounters runs Local.PortCounters on the peer.

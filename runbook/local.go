@@ -12,6 +12,7 @@ import (
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/rxe"
+	"github.com/rocekit/rocekit/sysroot"
 	"github.com/rocekit/rocekit/tune"
 )
 
@@ -25,26 +26,25 @@ type Local struct {
 	Netns string
 	// Journal is the tune journal's path.
 	Journal string
-	// ProcRoot and SysRoot stand in for /proc and /sys, as in
-	// irq.NewFS and tune.Options: "" is the live one. nic, irq, rxe and
-	// tune all read the same roots, so a Local on fixture trees reads
-	// placement, IRQs, governors and rxe counters from them. Netlink,
-	// ethtool, and Host's hostname, kernel release and sysctls (bound to
-	// the namespace) stay live.
-	ProcRoot, SysRoot string
+	// Root is where /proc and /sys are, the same field as nic.Options,
+	// rxe.Options and tune.Options take; the zero Root is the live
+	// system. nic, irq, rxe and tune all read it, so a Local on fixture
+	// trees reads placement, IRQs, governors and rxe counters from them.
+	// Netlink, ethtool, and Host's hostname, kernel release and sysctls
+	// (bound to the namespace) stay live.
+	Root sysroot.Root
 
 	mu     sync.Mutex
 	sess   *tune.Session
 	stamps []stamp // when each pending change was asked for, oldest first
 }
 
-// fs returns the side's root as irq sees it; nic.Root(fs) and rxe.Root(fs)
-// are the same root for the other packages.
-func (l *Local) fs() irq.FS { return irq.NewFS(l.ProcRoot, l.SysRoot) }
+// fs returns the side's root as irq reads it.
+func (l *Local) fs() irq.Root { return irq.Root(l.Root) }
 
 // openNIC opens a nic Handle in the side's namespace on its root.
 func (l *Local) openNIC() (*nic.Handle, error) {
-	return nic.Open(nic.Options{Netns: l.Netns, Root: nic.Root(l.fs())})
+	return nic.Open(nic.Options{Netns: l.Netns, Root: l.Root})
 }
 
 // Name returns "local" or "netns NAME".
@@ -71,7 +71,7 @@ func (l *Local) apply(ctx context.Context, changes ...tune.Change) error {
 		if l.Journal == "" {
 			return fmt.Errorf("runbook: %s: no journal path for changes", l.Name())
 		}
-		s, err := tune.Begin(l.Journal, tune.Options{ProcRoot: l.ProcRoot, SysRoot: l.SysRoot})
+		s, err := tune.Begin(l.Journal, tune.Options{Root: l.Root})
 		if err != nil {
 			return err
 		}
@@ -114,12 +114,12 @@ func (l *Local) Close() error {
 // PrepareRXE loads rdma_rxe if needed, reuses the netdev's rxe link (or one
 // named c.Name) or creates it, sets the MTU, waits for the port and the
 // RoCE v2 IPv4 GID of the netdev's address and selects it.
-func (l *Local) PrepareRXE(ctx context.Context, c RXEConfig) (RXEInfo, error) {
-	info := RXEInfo{Netdev: c.Netdev}
+func (l *Local) PrepareRXE(ctx context.Context, c RXEConfig) (RXE, error) {
+	info := RXE{Netdev: c.Netdev}
 	if err := l.netdevUp(ctx, c.Netdev); err != nil {
 		return info, err
 	}
-	root := rxe.Root(l.fs())
+	root := rxe.Root(l.Root)
 	mod, err := root.RXEModule()
 	if err != nil {
 		return info, err
@@ -132,7 +132,7 @@ func (l *Local) PrepareRXE(ctx context.Context, c RXEConfig) (RXEInfo, error) {
 			return info, err
 		}
 	}
-	h, err := rxe.Open(rxe.Options{Netns: l.Netns})
+	h, err := rxe.Open(rxe.Options{Netns: l.Netns, Root: l.Root})
 	if err != nil {
 		return info, err
 	}
@@ -231,8 +231,8 @@ func (l *Local) SetMTU(ctx context.Context, netdev string, mtu int) error {
 }
 
 // Netdev snapshots the netdev and finds its IRQs.
-func (l *Local) Netdev(ctx context.Context, netdev string) (NetdevInfo, error) {
-	var info NetdevInfo
+func (l *Local) Netdev(ctx context.Context, netdev string) (Netdev, error) {
+	var info Netdev
 	h, err := l.openNIC()
 	if err != nil {
 		return info, err
@@ -272,7 +272,7 @@ func (l *Local) irqNetdev(ctx context.Context, h *nic.Handle, netdev string) (ir
 	if l.Netns == "" {
 		return fs.Netdev(netdev)
 	}
-	d, err := h.DriverInfo(ctx, netdev)
+	d, err := h.Driver(ctx, netdev)
 	if err != nil {
 		return irq.Netdev{}, err
 	}
@@ -307,7 +307,7 @@ func (l *Local) Counters(ctx context.Context, netdev string) (Counters, error) {
 // aer reads the AER counters of netdev's PCI function, nil when it has
 // none (virtual netdevs, VMs, a netdev in another namespace).
 func (l *Local) aer(netdev string) *nic.AERCounts {
-	root := nic.Root(l.fs())
+	root := nic.Root(l.Root)
 	d, err := root.Device(netdev)
 	if err != nil || d.PCI == nil {
 		return nil
@@ -319,7 +319,7 @@ func (l *Local) aer(netdev string) *nic.AERCounts {
 	return &a
 }
 
-// SpreadIRQs applies irq.FS.ByNode through the journal.
+// SpreadIRQs applies irq.Root.ByNode through the journal.
 func (l *Local) SpreadIRQs(ctx context.Context, netdev string) (Spread, error) {
 	h, err := l.openNIC()
 	if err != nil {

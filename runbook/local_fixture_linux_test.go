@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 // fixtureSys makes a /sys whose netdev "lo" is the given device of the
@@ -56,7 +57,7 @@ func TestLocalNetdevOnFixtureTree(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.tree, func(t *testing.T) {
 			proc, sys := fixtureSys(t, tt.tree, tt.device)
-			l := &Local{ProcRoot: proc, SysRoot: sys}
+			l := &Local{Root: sysroot.ProcSys(proc, sys)}
 			info, err := l.Netdev(context.Background(), "lo")
 			if err != nil {
 				t.Fatal(err)
@@ -92,7 +93,7 @@ func TestLocalNetdevOnFixtureTree(t *testing.T) {
 // CPUs and irqbalance as pid 4242.
 func TestLocalHostOnFixtureTree(t *testing.T) {
 	proc, sys := fixtureSys(t, "mlx5-2node", "pci0000:ae/0000:ae:00.0/0000:af:00.1/net/ens1f1np1")
-	l := &Local{ProcRoot: proc, SysRoot: sys}
+	l := &Local{Root: sysroot.ProcSys(proc, sys)}
 	h, err := l.Host(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -46,7 +46,7 @@ func TestPeerAgentInNetns(t *testing.T) {
 	if js, _ := filepath.Glob(filepath.Join(dir, "*-set-mtu.jsonl")); len(js) != 1 {
 		t.Errorf("journals %v, want one for set-mtu", js)
 	}
-	var info NetdevInfo
+	var info Netdev
 	if err := json.Unmarshal(call("netdev", `"rbv0"`), &info); err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestPeerAgentInNetns(t *testing.T) {
 	if self == 0 || c.Threads.Time.IsZero() {
 		t.Errorf("counters hold %d threads, none of this process (pid %d)", len(c.Threads.Threads), os.Getpid())
 	}
-	if _, err := Between(info, c, c); err != nil {
+	if _, err := c.Sub(c, info); err != nil {
 		t.Errorf("Between: %v", err)
 	}
 

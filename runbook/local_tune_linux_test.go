@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/rocekit/rocekit/sysroot"
 	"github.com/rocekit/rocekit/tune"
 )
 
@@ -23,7 +24,7 @@ func TestLocalVerify(t *testing.T) {
 	if err := os.WriteFile(key, []byte("212992\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	l := &Local{Journal: filepath.Join(t.TempDir(), "journal.jsonl"), ProcRoot: proc, SysRoot: t.TempDir()}
+	l := &Local{Journal: filepath.Join(t.TempDir(), "journal.jsonl"), Root: sysroot.ProcSys(proc, t.TempDir())}
 	defer l.Close()
 	if d, err := l.Verify(ctx); d != nil || err != nil {
 		t.Fatalf("Verify before any change: %v, %v", d, err)

@@ -68,11 +68,11 @@ func (s *Sides) OneKernel(ctx context.Context) (bool, error) {
 	return oneKernel(nh, fh), nil
 }
 
-func oneKernel(a, b HostInfo) bool { return a.BootID != "" && a.BootID == b.BootID }
+func oneKernel(a, b Host) bool { return a.BootID != "" && a.BootID == b.BootID }
 
 // oneKernelFinding says that two ends of a two-host run are one kernel:
 // warning for -peer (two hosts were meant), info for a namespace here.
-func oneKernelFinding(mode Mode, near, far HostInfo) []report.Finding {
+func oneKernelFinding(mode Mode, near, far Host) []report.Finding {
 	if mode == Loopback || !oneKernel(near, far) {
 		return nil
 	}

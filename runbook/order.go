@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/rocekit/rocekit/internal/ownfile"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rocekit/rocekit/internal/ownfile"
 
 	"github.com/rocekit/rocekit/tune"
 )

@@ -164,8 +164,8 @@ func (p *Peer) agentAndDir() (agent, dir string) {
 }
 
 // PrepareRXE runs Local.PrepareRXE on the peer.
-func (p *Peer) PrepareRXE(ctx context.Context, c RXEConfig) (RXEInfo, error) {
-	return callAs[RXEInfo](ctx, p, "prepare-rxe", c)
+func (p *Peer) PrepareRXE(ctx context.Context, c RXEConfig) (RXE, error) {
+	return callAs[RXE](ctx, p, "prepare-rxe", c)
 }
 
 // SetMTU runs Local.SetMTU on the peer.
@@ -174,8 +174,8 @@ func (p *Peer) SetMTU(ctx context.Context, netdev string, mtu int) error {
 }
 
 // Netdev runs Local.Netdev on the peer.
-func (p *Peer) Netdev(ctx context.Context, netdev string) (NetdevInfo, error) {
-	return callAs[NetdevInfo](ctx, p, "netdev", netdev)
+func (p *Peer) Netdev(ctx context.Context, netdev string) (Netdev, error) {
+	return callAs[Netdev](ctx, p, "netdev", netdev)
 }
 
 // Counters runs Local.Counters on the peer.

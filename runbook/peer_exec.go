@@ -100,7 +100,7 @@ func (l *Local) execTracked(argv []string) error {
 	}
 	l.mu.Lock()
 	if l.sess == nil {
-		s, err := tune.Begin(l.Journal, tune.Options{ProcRoot: l.ProcRoot, SysRoot: l.SysRoot})
+		s, err := tune.Begin(l.Journal, tune.Options{Root: l.Root})
 		if err != nil {
 			l.mu.Unlock()
 			return err

@@ -20,13 +20,14 @@ import (
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/rxe"
+	"github.com/rocekit/rocekit/sysroot"
 	"github.com/rocekit/rocekit/tune"
 )
 
 // PeerProtocol is the version of the rocekit-peer protocol: the near side
 // passes it with -protocol, the agent refuses another and says which it
 // speaks, so that an agent from another build never answers with zero
-// values. Version 3: NetdevInfo lost numa_node and its warnings became
+// values. Version 3: Netdev lost numa_node and its warnings became
 // warnjson.Errors. Version 4: exec (the peer's programs run through the
 // agent, journaled) and restore-since. Version 5: every exported sentinel
 // of the packages the agent links is a kind of its own (an agent of 4
@@ -112,6 +113,7 @@ var peerKinds = []struct {
 	{"host_invalid_cmd", host.ErrInvalidCmd}, {"host_killed", host.ErrKilled}, {"host_not_listening", host.ErrNotListening},
 	{"host_host_key", host.ErrHostKey}, {"host_no_allocation", host.ErrNoAllocation}, {"host_no_namespace", host.ErrNoNamespace},
 	{"host_not_found", host.ErrNotFound}, {"host_parse", host.ErrParse}, {"host_unsupported_os", host.ErrUnsupportedOS},
+	{"sysroot_fs", sysroot.ErrFS},
 	// Internal packages' sentinels, behind the public ones that wrap them.
 	{"sysfs_no_device", sysfs.ErrNoDevice}, {"sysfs_no_os_path", sysfs.ErrNoOSPath}, {"sysfs_parse", sysfs.ErrParse},
 	{"sysfs_read_only", sysfs.ErrReadOnly}, {"sysfs_too_large", sysfs.ErrTooLarge}, {"sysfs_unsupported_os", sysfs.ErrUnsupportedOS},

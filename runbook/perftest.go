@@ -16,7 +16,7 @@ import (
 // side and client on the near one: each End's device and the GID index
 // PrepareRXE picked on it (the caller's IB port, CPUs and Extra stay). In
 // loopback both are the same.
-func PerftestOptions(opts perftest.Options, far, near RXEInfo) perftest.Options {
+func PerftestOptions(opts perftest.Options, far, near RXE) perftest.Options {
 	opts.Server.Device, opts.Server.GIDIndex = far.Device, new(far.GID.Entry.Index)
 	opts.Client.Device, opts.Client.GIDIndex = near.Device, new(near.GID.Entry.Index)
 	return opts
@@ -26,7 +26,7 @@ func PerftestOptions(opts perftest.Options, far, near RXEInfo) perftest.Options 
 // on s: server on the far end, client on the near one.
 func (s *Sides) PerftestOptions(opts perftest.Options) perftest.Options {
 	if s == nil {
-		return PerftestOptions(opts, RXEInfo{}, RXEInfo{})
+		return PerftestOptions(opts, RXE{}, RXE{})
 	}
 	return PerftestOptions(opts, s.FarRXE, s.NearRXE)
 }
@@ -124,14 +124,14 @@ func (ps Pairs) CounterFiles() ([]report.ArchiveFile, error) {
 	return files, nil
 }
 
-// RunPairs runs count pairs, server on the far end and client on the near
+// RepeatPair runs count pairs, server on the far end and client on the near
 // one, each with a fresh pair, announcing each on prog (nil: silent) as
 // "LABEL run N of COUNT". A run that ends in a completion error is kept
 // and named in Failures; a run whose numbers perftest voided (a failed
 // clock sampling) runs again, up to twice, named in Voided; any other
 // error stops, and the pair that failed is in Pairs.Stopped (its outputs
 // are what both sides printed).
-func RunPairs(ctx context.Context, sides *Sides, far RXEInfo, opts perftest.Options, count int, prog Progress, label string) (Pairs, error) {
+func RepeatPair(ctx context.Context, sides *Sides, far RXE, opts perftest.Options, count int, prog Progress, label string) (Pairs, error) {
 	var ps Pairs
 	nearSide, farSide, err := sides.ends()
 	if err != nil {
@@ -204,10 +204,10 @@ func pairCounterDeltas(run int, before, after pairCounters) PairCounters {
 		return pc
 	}
 	var err error
-	if pc.Server, err = rxe.DeltaPortCounters(before.server, after.server); err != nil {
+	if pc.Server, err = after.server.Sub(before.server); err != nil {
 		pc.Warnings = append(pc.Warnings, err)
 	}
-	if pc.Client, err = rxe.DeltaPortCounters(before.client, after.client); err != nil {
+	if pc.Client, err = after.client.Sub(before.client); err != nil {
 		pc.Warnings = append(pc.Warnings, err)
 	}
 	return pc

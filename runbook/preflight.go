@@ -43,7 +43,7 @@ func (s *Sides) Preflight(ctx context.Context, ports []Port, ask report.Prefligh
 		}{"far", farSide, s.FarNetdev})
 	}
 	var facts []report.HostFacts
-	var hosts []HostInfo
+	var hosts []Host
 	for _, e := range ends {
 		h, err := e.side.Host(ctx)
 		if err != nil {
@@ -63,7 +63,7 @@ func (s *Sides) Preflight(ctx context.Context, ports []Port, ask report.Prefligh
 	return facts, findings, nil
 }
 
-func hostFacts(ctx context.Context, h HostInfo, role string, side Side, netdev string, ports []Port) (report.HostFacts, error) {
+func hostFacts(ctx context.Context, h Host, role string, side Side, netdev string, ports []Port) (report.HostFacts, error) {
 	n, err := side.Netdev(ctx, netdev)
 	if err != nil {
 		return report.HostFacts{}, err

@@ -20,7 +20,7 @@ type RDMAAsk struct {
 	// GID (whose address the other end must reach) and the netdev MTU. A
 	// zero one finds the device by its parent netdev and takes the
 	// netdev's IPv4 address.
-	Near, Far RXEInfo
+	Near, Far RXE
 	// Port is perftest's exchange port (-p); 0 is its default, 18515.
 	Port int
 	// Tools are the programs the coming tests run (a missing one is
@@ -57,7 +57,7 @@ func (s *Sides) PreflightRDMA(ctx context.Context, ask RDMAAsk) ([]report.RDMAFa
 		role   string
 		side   Side
 		netdev string
-		info   RXEInfo
+		info   RXE
 		mtu    int
 	}
 	ends := []*end{{role: "near", side: nearSide, netdev: s.NearNetdev, info: ask.Near}}
@@ -80,15 +80,13 @@ func (s *Sides) PreflightRDMA(ctx context.Context, ask RDMAAsk) ([]report.RDMAFa
 		f := report.RDMAFacts{Role: e.role, Host: h.Hostname, Netns: sideNetns(e.side), Netdev: e.netdev, Tools: h.Tools,
 			FirewallBlocks: firewallBlocks(h.Firewall, ports), RoCEv2Bound: h.RoCEv2Bound, RoCEv2BoundHost: h.RoCEv2BoundHost,
 			RoCEv2Known: h.RoCEv2Known, SoftRoCE: !ask.Hardware}
-		for _, w := range h.Warnings {
-			f.Warnings = append(f.Warnings, w.Error())
-		}
+		f.Warnings = append(f.Warnings, h.Warnings...)
 		if e.role == "far" || len(ends) == 1 { // where perftest's server runs
 			f.ServerPort = port
 			if socks, err := e.side.Runner().TCPSockets(ctx); err == nil {
 				f.ServerPortBusy = host.ListeningOn(socks, uint16(port))
 			} else {
-				f.Warnings = append(f.Warnings, fmt.Sprintf("TCP sockets: %v", err))
+				f.Warnings = append(f.Warnings, fmt.Errorf("TCP sockets: %w", err))
 			}
 		}
 		e.mtu = e.info.NetdevMTU

@@ -19,16 +19,16 @@ import (
 // facts are given, its echoes go through ping on its runner.
 type fakeRDMASide struct {
 	Side // nil: only the methods below are called
-	host HostInfo
+	host Host
 	addr string
 	run  host.Runner
 }
 
-func (f *fakeRDMASide) Name() string                           { return "fake peer" }
-func (f *fakeRDMASide) Runner() host.Runner                    { return f.run }
-func (f *fakeRDMASide) Host(context.Context) (HostInfo, error) { return f.host, nil }
-func (f *fakeRDMASide) Netdev(context.Context, string) (NetdevInfo, error) {
-	return NetdevInfo{Addr: f.addr, Snapshot: nic.Snapshot{MTU: 9000}}, nil
+func (f *fakeRDMASide) Name() string                       { return "fake peer" }
+func (f *fakeRDMASide) Runner() host.Runner                { return f.run }
+func (f *fakeRDMASide) Host(context.Context) (Host, error) { return f.host, nil }
+func (f *fakeRDMASide) Netdev(context.Context, string) (Netdev, error) {
+	return Netdev{Addr: f.addr, Snapshot: nic.Snapshot{MTU: 9000}}, nil
 }
 
 // TestPreflightRDMAFakes: two ends that are not Locals. One's port is
@@ -51,9 +51,9 @@ func TestPreflightRDMAFakes(t *testing.T) {
 		return host.FakeScript{Stdout: "2 packets transmitted, 2 received, 0% packet loss, time 1001ms\n"}
 	}}
 	farRun := &host.Fake{Sockets: []host.TCPSocket{{Local: netip.MustParseAddrPort("0.0.0.0:18515"), State: host.TCPListen}}}
-	near := &fakeRDMASide{run: nearRun, addr: "198.18.7.1", host: HostInfo{Hostname: "a", Tools: tools, RoCEv2Known: true,
+	near := &fakeRDMASide{run: nearRun, addr: "198.18.7.1", host: Host{Hostname: "a", Tools: tools, RoCEv2Known: true,
 		RoCEv2Bound: []string{"0.0.0.0:4791"}, RDMADevices: dev("rxe0", "eth0", rxe.PortActive, rxe.PhysLinkUp)}}
-	far := &fakeRDMASide{run: farRun, addr: "198.18.7.2", host: HostInfo{Hostname: "b", Tools: tools, RoCEv2Known: true,
+	far := &fakeRDMASide{run: farRun, addr: "198.18.7.2", host: Host{Hostname: "b", Tools: tools, RoCEv2Known: true,
 		RoCEv2Bound: []string{"0.0.0.0:4791"}, RDMADevices: dev("rxe0", "eth1", rxe.PortDown, rxe.PhysDisabled)}}
 	s := &Sides{Mode: TwoHosts, Near: near, Far: far, NearNetdev: "eth0", FarNetdev: "eth1"}
 	facts, fs, err := s.PreflightRDMA(context.Background(), RDMAAsk{})
@@ -102,14 +102,14 @@ func TestPreflightRDMAFakes(t *testing.T) {
 // TestHostInfoRDMAJSON: what PreflightRDMA reads of a far end crosses
 // the peer protocol's JSON whole (the port states included).
 func TestHostInfoRDMAJSON(t *testing.T) {
-	in := HostInfo{Hostname: "b", Tools: map[string]string{"ib_send_bw": "/usr/bin/ib_send_bw", "netperf": ""}, RoCEv2Known: true,
+	in := Host{Hostname: "b", Tools: map[string]string{"ib_send_bw": "/usr/bin/ib_send_bw", "netperf": ""}, RoCEv2Known: true,
 		RoCEv2Bound: []string{"0.0.0.0:4791", "[::]:4791"}, RDMADevices: []rxe.Device{{Name: "rxe0", Parent: "eth1",
 			Ports: []rxe.Port{{Device: "rxe0", Port: 1, State: rxe.PortDown, PhysState: rxe.PhysDisabled}}}}}
 	b, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out HostInfo
+	var out Host
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}

@@ -16,8 +16,8 @@ import (
 )
 
 func TestPerftestOptionsGIDs(t *testing.T) {
-	fi := RXEInfo{Device: "rxe0p", GID: rxe.Selection{Entry: rxe.GIDEntry{Index: 3}}}
-	ni := RXEInfo{Device: "rxe0", GID: rxe.Selection{Entry: rxe.GIDEntry{Index: 1}}}
+	fi := RXE{Device: "rxe0p", GID: rxe.Selection{Entry: rxe.GIDEntry{Index: 3}}}
+	ni := RXE{Device: "rxe0", GID: rxe.Selection{Entry: rxe.GIDEntry{Index: 1}}}
 	asked := perftest.Options{Test: perftest.SendBW, Server: perftest.End{CPUs: []int{2}}, Client: perftest.End{IBPort: 1, Extra: []string{"-e"}}}
 	o := PerftestOptions(asked, fi, ni)
 	if o.Server.Device != "rxe0p" || *o.Server.GIDIndex != 3 || o.Client.Device != "rxe0" || *o.Client.GIDIndex != 1 {
@@ -72,7 +72,7 @@ func TestServePeerInput(t *testing.T) {
 	if rerr := readReply("host", b.Bytes(), nil, nil); !errors.As(rerr, &pe) || !errors.Is(rerr, ErrPeerProtocol) || !strings.Contains(rerr.Error(), "speaks protocol 5, the caller 1") {
 		t.Errorf("protocol 1 reply read back as %v", rerr)
 	}
-	// A protocol 2 agent (NetdevInfo with numa_node) is refused, naming both.
+	// A protocol 2 agent (Netdev with numa_node) is refused, naming both.
 	old := []byte(`{"protocol":2,"result":{"name":"eth0","numa_node":0}}`)
 	if rerr := readReply("netdev", old, nil, nil); !errors.Is(rerr, ErrPeerProtocol) || !strings.Contains(rerr.Error(), "speaks protocol 2, this build 5") {
 		t.Errorf("protocol 2 reply read back as %v", rerr)

@@ -76,10 +76,10 @@ func (f cpuSide) PortCounters(context.Context, string) (rxe.PortCounters, error)
 	return rxe.PortCounters{}, errors.New("no RDMA device in a fake")
 }
 
-// TestRunPairsSelfCPU: RunPairs sums this process's CPU time over its
+// TestRepeatPairSelfCPU: RepeatPair sums this process's CPU time over its
 // pairs (a real capture replayed by a fake), none of the far agents' when
 // no agent answered, and SelfCPUSec names the sides.
-func TestRunPairsSelfCPU(t *testing.T) {
+func TestRepeatPairSelfCPU(t *testing.T) {
 	// The capture read from its folder: rocekittest imports runbook.
 	dir := filepath.Join("..", "rocekittest", "captures", "bookworm", "perftest", "send-bw-gbits")
 	srv, err1 := os.ReadFile(filepath.Join(dir, "server.stdout"))
@@ -97,7 +97,7 @@ func TestRunPairsSelfCPU(t *testing.T) {
 	sides := &Sides{Mode: TwoHosts, Near: near, Far: far, NearNetdev: "eth0", FarNetdev: "eth0"}
 	opts := perftest.Options{Test: perftest.SendBW, Server: perftest.End{Device: "rxe0"}, Client: perftest.End{Device: "rxe0"}, Iterations: 300, ReportGbits: true, Port: 18515}
 	cpu0 := SelfCPU()
-	ps, err := RunPairs(context.Background(), sides, RXEInfo{Device: "rxe0", Addr: "198.18.0.1"}, opts, 3, nil, "x")
+	ps, err := RepeatPair(context.Background(), sides, RXE{Device: "rxe0", Addr: "198.18.0.1"}, opts, 3, nil, "x")
 	total := SelfCPU() - cpu0
 	if err != nil {
 		t.Fatal(err)

@@ -26,12 +26,12 @@ type Side interface {
 	// PrepareRXE makes the side ready for perftest: rdma_rxe loaded, an rxe
 	// link on the netdev (reused when there is one), the MTU set when
 	// asked, the port ACTIVE and the RoCE v2 IPv4 GID picked.
-	PrepareRXE(ctx context.Context, c RXEConfig) (RXEInfo, error)
+	PrepareRXE(ctx context.Context, c RXEConfig) (RXE, error)
 	// SetMTU sets a netdev's MTU (journaled).
 	SetMTU(ctx context.Context, netdev string, mtu int) error
 	// Netdev describes a netdev for the report: driver, NUMA node, MTU,
 	// IPv4 address and its IRQs.
-	Netdev(ctx context.Context, netdev string) (NetdevInfo, error)
+	Netdev(ctx context.Context, netdev string) (Netdev, error)
 	// Counters reads what a round compares before and after: the
 	// netdev's counters, UDP counters, /proc/interrupts and CPU load.
 	Counters(ctx context.Context, netdev string) (Counters, error)
@@ -43,7 +43,7 @@ type Side interface {
 	SetGovernor(ctx context.Context, governor string) (GovernorResult, error)
 	// Host reads the host's preflight facts: kernel, governors,
 	// irqbalance, socket buffer limits, firewall rules.
-	Host(ctx context.Context) (HostInfo, error)
+	Host(ctx context.Context) (Host, error)
 	// PortCounters reads an RDMA device's port 1 counters (hw_counters
 	// and counters).
 	PortCounters(ctx context.Context, device string) (rxe.PortCounters, error)
@@ -67,8 +67,8 @@ type RXEConfig struct {
 	MTU int `json:"mtu,omitempty"`
 }
 
-// RXEInfo is a prepared rxe side: what perftest needs on it.
-type RXEInfo struct {
+// RXE is a prepared rxe side: what perftest needs on it.
+type RXE struct {
 	Device    string        `json:"device"`
 	Netdev    string        `json:"netdev"`
 	Addr      string        `json:"addr"` // the netdev's IPv4 address
@@ -77,8 +77,8 @@ type RXEInfo struct {
 	GID       rxe.Selection `json:"gid"`
 }
 
-// NetdevInfo describes a netdev for a report.
-type NetdevInfo struct {
+// Netdev describes a netdev for a report.
+type Netdev struct {
 	Snapshot nic.Snapshot `json:"snapshot"`
 	Addr     string       `json:"addr,omitempty"`
 	// LocalCPUs are the CPUs local to the netdev's PCI function. Its
@@ -95,7 +95,7 @@ type NetdevInfo struct {
 }
 
 // IRQNetdev rebuilds the irq view of the netdev, for irq.Distribute.
-func (n NetdevInfo) IRQNetdev() irq.Netdev {
+func (n Netdev) IRQNetdev() irq.Netdev {
 	return irq.Netdev{Name: n.Snapshot.Netdev, NUMANode: n.Snapshot.Device.NUMANode, LocalCPUs: n.LocalCPUs,
 		IRQs: n.IRQs, Driver: n.Snapshot.Driver.Driver}
 }
@@ -109,7 +109,7 @@ type Counters struct {
 	Interrupts irq.Interrupts   `json:"interrupts"`
 	Load       irq.LoadSnapshot `json:"load"`
 	// Threads are every thread's CPU time by the CPU it last ran on
-	// (irq.FS.Threads): which thread kept a busy core busy (rxe_wq's
+	// (irq.Root.Threads): which thread kept a busy core busy (rxe_wq's
 	// kworker, ksoftirqd/N, the tool).
 	Threads irq.ThreadSnapshot `json:"threads"`
 	// AER are the NIC's PCIe AER counters (nic.Root.AER); nil for a
@@ -123,7 +123,7 @@ type Growth struct {
 	UDP   nic.UDPCounters
 	Load  irq.Load
 	// Threads are the threads that used CPU time, most first
-	// (irq.ThreadsBetween); nil when a side's Counters had none.
+	// (irq.ThreadSnapshot.Sub); nil when a side's Counters had none.
 	Threads []irq.ThreadLoad
 	// Distribution judges where the netdev's queue interrupts landed.
 	Distribution irq.Distribution
@@ -132,9 +132,11 @@ type Growth struct {
 	AER *nic.AERCounts
 }
 
-// Between compares two Counters of the same netdev.
-func Between(dev NetdevInfo, before, after Counters) (Growth, error) {
-	d, err := nic.Delta(before.Stats, after.Stats)
+// Sub returns what the Counters of the netdev dev grew by from before to
+// after (these Counters): after.Sub(before, dev), as nic.Stats.Sub and the
+// other counters' Sub.
+func (after Counters) Sub(before Counters, dev Netdev) (Growth, error) {
+	d, err := after.Stats.Sub(before.Stats)
 	if err != nil {
 		return Growth{}, err
 	}
@@ -148,16 +150,16 @@ func Between(dev NetdevInfo, before, after Counters) (Growth, error) {
 		AER:          aer,
 		Stats:        d,
 		UDP:          after.UDP.Sub(before.UDP),
-		Load:         irq.LoadBetween(before.Load, after.Load),
-		Threads:      irq.ThreadsBetween(before.Threads, after.Threads),
-		Distribution: irq.Distribute(dev.IRQNetdev(), before.Interrupts, after.Interrupts, node, nil),
+		Load:         after.Load.Sub(before.Load),
+		Threads:      after.Threads.Sub(before.Threads),
+		Distribution: irq.Distribute(dev.IRQNetdev(), before.Interrupts, after.Interrupts, node, irq.Thresholds{}),
 	}, nil
 }
 
 // HostLoad is the growth's CPU load and threads as report.Bottleneck and
 // report.CheckBusyCore take them, for the end named host; the NIC's
 // NUMA-local CPUs come from dev (nil when unknown).
-func (g Growth) HostLoad(host string, dev NetdevInfo) report.HostLoad {
+func (g Growth) HostLoad(host string, dev Netdev) report.HostLoad {
 	var local []int
 	if dev.Snapshot.Device.NUMANode >= 0 && len(dev.LocalCPUs) > 0 {
 		local = dev.LocalCPUs

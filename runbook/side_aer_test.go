@@ -22,11 +22,11 @@ func TestBetweenAER(t *testing.T) {
 	before := after
 	before.Counts = map[string]uint64{"Receiver Error": 1}
 	before.Total = 1
-	g, err := Between(NetdevInfo{}, Counters{AER: &nic.AERCounts{Correctable: before}}, Counters{AER: &nic.AERCounts{Correctable: after}})
+	g, err := (Counters{AER: &nic.AERCounts{Correctable: after}}).Sub(Counters{AER: &nic.AERCounts{Correctable: before}}, Netdev{})
 	if err != nil || g.AER == nil || g.AER.Correctable.Counts["Receiver Error"] != 1 || g.AER.Total() != 1 {
 		t.Fatalf("%+v, %v", g.AER, err)
 	}
-	if g, _ := Between(NetdevInfo{}, Counters{}, Counters{AER: &nic.AERCounts{Correctable: after}}); g.AER != nil {
+	if g, _ := (Counters{AER: &nic.AERCounts{Correctable: after}}).Sub(Counters{}, Netdev{}); g.AER != nil {
 		t.Errorf("one read without AER: %+v", g.AER)
 	}
 }

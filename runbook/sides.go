@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rocekit/rocekit/rxe"
 	"time"
+
+	"github.com/rocekit/rocekit/rxe"
 )
 
 // Mode says how the two ends of a run are placed.
@@ -29,7 +30,7 @@ type Sides struct {
 	// NearRXE and FarRXE are what PrepareRXE made or found on each end:
 	// device, address, netdev MTU and the GID picked with its reason. In
 	// Loopback they are the same link.
-	NearRXE, FarRXE RXEInfo
+	NearRXE, FarRXE RXE
 }
 
 // Progress is told of each step of a long operation before it starts

@@ -29,8 +29,8 @@ func TestSidesMisuse(t *testing.T) {
 	if _, _, err := zero.Preflight(ctx, nil, report.PreflightAsk{}); !errors.Is(err, ErrInvalidSides) {
 		t.Errorf("Sides{}.Preflight: %v, want ErrInvalidSides", err)
 	}
-	if _, err := RunPairs(ctx, &zero, RXEInfo{}, perftest.Options{}, 1, nil, "x"); !errors.Is(err, ErrInvalidSides) {
-		t.Errorf("RunPairs(Sides{}): %v, want ErrInvalidSides", err)
+	if _, err := RepeatPair(ctx, &zero, RXE{}, perftest.Options{}, 1, nil, "x"); !errors.Is(err, ErrInvalidSides) {
+		t.Errorf("RepeatPair(Sides{}): %v, want ErrInvalidSides", err)
 	}
 	two := &Sides{Mode: TwoHosts, Near: &Local{}}
 	if err := two.SetMTU(ctx, 1500); !errors.Is(err, ErrInvalidSides) {

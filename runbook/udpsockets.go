@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 )
 
@@ -20,8 +19,8 @@ import (
 //
 // Similar to: ss -u -a -n -p -e | grep netserver
 func (l *Local) UDPSockets(_ context.Context, pid int) ([]nic.UDPSocket, error) {
-	proc := l.procDir()
-	root := nic.Root(irq.NewFS(l.ProcRoot, l.SysRoot))
+	proc := l.Root.ProcDir()
+	root := nic.Root(l.Root)
 	pids := []int{pid}
 	p := strconv.Itoa(pid)
 	if b, err := os.ReadFile(filepath.Join(proc, p, "task", p, "children")); err == nil {
@@ -54,7 +53,7 @@ func (l *Local) UDPSockets(_ context.Context, pid int) ([]nic.UDPSocket, error) 
 //
 // Similar to: nsenter -t PID -n nstat -az Udp*
 func (l *Local) UDPCounters(_ context.Context, pid int) (nic.UDPCounters, error) {
-	f, err := os.Open(filepath.Join(l.procDir(), strconv.Itoa(pid), "net", "snmp"))
+	f, err := os.Open(filepath.Join(l.Root.ProcDir(), strconv.Itoa(pid), "net", "snmp"))
 	if err != nil {
 		return nic.UDPCounters{}, err
 	}
@@ -64,13 +63,6 @@ func (l *Local) UDPCounters(_ context.Context, pid int) (nic.UDPCounters, error)
 		return nic.UDPCounters{}, err
 	}
 	return s.UDP()
-}
-
-func (l *Local) procDir() string {
-	if l.ProcRoot == "" {
-		return "/proc"
-	}
-	return l.ProcRoot
 }
 
 // UDPWatchAsk is what WatchUDPSockets watches: a process (netserver),

@@ -3,6 +3,8 @@ package rxe
 import (
 	"os"
 	"testing"
+
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 // referenceInfiniband is the sysfs-infiniband case of the kernel-file check
@@ -15,7 +17,7 @@ func referenceRoot(t *testing.T) Root {
 	if _, err := os.Stat(referenceInfiniband + "/sys/class/infiniband"); err != nil {
 		t.Skipf("reference captures absent: %v", err)
 	}
-	return NewRootFS(os.DirFS(referenceInfiniband))
+	return Root(sysroot.FromFS(os.DirFS(referenceInfiniband)))
 }
 
 // TestReferenceCapturesPorts checks cases.json's expectations: every port
@@ -105,7 +107,7 @@ func TestReferenceCapturesCounters(t *testing.T) {
 		for n := range c.PMA {
 			zero.PMA[n] = 0
 		}
-		d, err := DeltaPortCounters(zero, c)
+		d, err := c.Sub(zero)
 		if err != nil {
 			t.Fatal(err)
 		}

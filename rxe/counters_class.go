@@ -1,8 +1,9 @@
 package rxe
 
 import (
-	"github.com/rocekit/rocekit/internal/counterword"
 	"strings"
+
+	"github.com/rocekit/rocekit/internal/counterword"
 )
 
 // CounterClass says what an RDMA port counter counts.

@@ -35,11 +35,12 @@ type PortCountersDelta struct {
 	Counters []PortCounterDelta `json:"counters"` // hw_counters, then counters; by name
 }
 
-// DeltaPortCounters compares two snapshots of the same port. Counters
-// present in only one of them are left out.
+// Sub returns what the counters of one port grew by from before to after
+// (this snapshot): after.Sub(before). Counters present in only one of them
+// are left out.
 //
 // Similar to: rdma statistic show link rxe0/1 (twice, and subtract)
-func DeltaPortCounters(before, after PortCounters) (PortCountersDelta, error) {
+func (after PortCounters) Sub(before PortCounters) (PortCountersDelta, error) {
 	if before.Device != after.Device || before.Port != after.Port {
 		return PortCountersDelta{}, fmt.Errorf("rxe: counters of %s/%d and %s/%d cannot be compared", before.Device, before.Port, after.Device, after.Port)
 	}

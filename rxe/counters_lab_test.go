@@ -77,7 +77,7 @@ func TestLabPortCounters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := DeltaPortCounters(before, after)
+	d, err := after.Sub(before)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rocekit/rocekit/internal/fixturefs"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 // rxeCounterNames are the hw_counters of rdma_rxe in kernels 6.1 and 6.12
@@ -53,7 +54,7 @@ func TestPortCountersLabCaptures(t *testing.T) {
 				}
 			}
 			after.Time = before.Time.Add(time.Second)
-			d, err := DeltaPortCounters(before, after)
+			d, err := after.Sub(before)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +105,7 @@ func counterRoot(t *testing.T) Root {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewRootFS(scs["t"].FS())
+	return Root(sysroot.FromFS(scs["t"].FS()))
 }
 
 // TestPortCountersWarnings: unreadable and garbled files are warnings, the
@@ -181,7 +182,7 @@ func TestDeltaPortCountersResetAndSaturation(t *testing.T) {
 	after := PortCounters{Device: "mlx4_0", Port: 1, Time: t0.Add(2 * time.Second),
 		HW:  map[string]uint64{"out_of_sequence": 4, "np_cnp_sent": 9, "new": 1},
 		PMA: map[string]uint64{"port_xmit_data": 4294967295, "symbol_error": 65535, "port_rcv_data": 107}}
-	d, err := DeltaPortCounters(before, after)
+	d, err := after.Sub(before)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,10 +205,10 @@ func TestDeltaPortCountersResetAndSaturation(t *testing.T) {
 	if n := len(d.Problems()); n != 2 {
 		t.Errorf("problems %v", d.Problems())
 	}
-	if _, err := DeltaPortCounters(before, PortCounters{Device: "mlx4_0", Port: 2}); err == nil {
+	if _, err := (PortCounters{Device: "mlx4_0", Port: 2}).Sub(before); err == nil {
 		t.Error("another port: no error")
 	}
-	if _, err := DeltaPortCounters(after, before); err == nil {
+	if _, err := before.Sub(after); err == nil {
 		t.Error("older second snapshot: no error")
 	}
 }

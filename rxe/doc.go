@@ -7,13 +7,14 @@
 //	show_gids                                # Root.GIDTables
 //	show_gids > gids.txt (on another host)   # ParseShowGIDs
 //	ib_send_bw -x IDX ...                    # SelectGID, CheckCompatible
-//	rdma statistic show link rxe0/1          # Root.PortCounters, DeltaPortCounters
+//	rdma statistic show link rxe0/1          # Root.PortCounters, PortCounters.Sub
 //	cat .../ports/1/{hw_counters,counters}/* # Root.PortCounters, ParseRDMAStatistic
 //
 // Files under /sys, /proc and /lib/modules are read through a Root, so the
 // same code runs on a live kernel and on fixture trees captured from one
-// (see testdata/README). Root is the root that nic.Root and irq.FS are too
-// (internal/sysfs), so one value serves all three: rxe.Root(nic.NewRoot(dir)). Links are changed over netlink (NETLINK_RDMA,
+// (see testdata/README). Root is a sysroot.Root, as nic.Root and irq.Root
+// are, so one value serves all three: rxe.Root(sysroot.Dir(dir)); Options.Root
+// takes the same value. Links are changed over netlink (NETLINK_RDMA,
 // github.com/vishvananda/netlink) by a Handle bound to the caller's or a
 // named network namespace; that part is Linux-only and returns
 // ErrUnsupportedOS elsewhere. A kernel without RDMA support gives ErrNoRDMA.

@@ -131,3 +131,7 @@ func retryDump[T any](ctx context.Context, f func() (T, error)) (T, error) {
 	}
 	return v, err
 }
+
+// Root returns the reader of the Handle's Options.Root, for the devices,
+// ports and GIDs of the links it makes.
+func (h *Handle) Root() Root { return Root(h.opts.Root) }

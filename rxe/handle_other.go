@@ -30,3 +30,6 @@ func (h *Handle) DeleteLink(context.Context, string) (Link, error) { return Link
 
 // WaitActive returns ErrUnsupportedOS.
 func (h *Handle) WaitActive(context.Context, string) (Link, error) { return Link{}, ErrUnsupportedOS }
+
+// Root returns the live system's Root.
+func (h *Handle) Root() Root { return Root{} }

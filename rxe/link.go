@@ -1,5 +1,7 @@
 package rxe
 
+import "github.com/rocekit/rocekit/sysroot"
+
 // Link is an RDMA device as the kernel reports it over netlink, with the
 // state of its ports.
 //
@@ -37,10 +39,14 @@ func (l Link) Netdev() string {
 	return ""
 }
 
-// Options choose where a Handle acts.
+// Options choose where a Handle acts: the same two fields as nic.Options
+// and runbook.Local.
 type Options struct {
 	// Netns is a named network namespace (/run/netns/NAME, as made by
 	// `ip netns add`); "" is the caller's. rxe links are created on a netdev
 	// of this namespace.
 	Netns string
+	// Root is where the Handle's Root reads /sys/class/infiniband and
+	// /proc; the zero Root is the live system.
+	Root sysroot.Root
 }

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/rocekit/rocekit/host"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/rocekit/rocekit/host"
+	"github.com/rocekit/rocekit/sysroot"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -151,7 +153,7 @@ func TestUnloadModule(t *testing.T) {
 }
 
 func TestRXEModuleNoRelease(t *testing.T) {
-	if _, err := NewRoot(t.TempDir()).RXEModule(); !errors.Is(err, os.ErrNotExist) {
+	if _, err := Root(sysroot.Dir(t.TempDir())).RXEModule(); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("empty root: err = %v", err)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"testing"
+
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 // TestHostDeviceNotExist reads an RDMA device that does not exist under
@@ -14,7 +16,7 @@ import (
 // fs.ErrNotExist matches too. The rxe link calls (netlink) on a device
 // that does not exist say the same when the kernel has RDMA.
 func TestHostDeviceNotExist(t *testing.T) {
-	r := NewRoot("/")
+	r := Root(sysroot.Dir("/"))
 	dev := fmt.Sprintf("rocekit-nosuch-%d", os.Getpid())
 	reads := map[string]error{}
 	_, reads["Device"] = r.Device(dev)

@@ -59,7 +59,7 @@ func FuzzParsePortState(f *testing.F) {
 	})
 }
 
-// TestPortJSONRoundTrip: a Port crosses JSON (runbook.HostInfo over the
+// TestPortJSONRoundTrip: a Port crosses JSON (runbook.Host over the
 // peer protocol) with its states, unknown numbers included; a bad name is
 // ErrParse.
 func TestPortJSONRoundTrip(t *testing.T) {

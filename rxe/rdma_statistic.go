@@ -12,7 +12,7 @@ import (
 
 // PortCounterText is port counters read from a command's text output
 // (ParseRDMAStatistic, ParseCounterListing): one PortCounters per port, in
-// the order they came. Time is left zero: set it before DeltaPortCounters.
+// the order they came. Time is left zero: set it before PortCounters.Sub.
 type PortCounterText struct {
 	Ports []PortCounters `json:"ports"`
 	// Warnings are lines or tokens that are not counters, each a

@@ -242,7 +242,7 @@ func TestRealworldCounterListings(t *testing.T) {
 		for n := range c.PMA {
 			zero.PMA[n] = 0
 		}
-		d, err := DeltaPortCounters(zero, c)
+		d, err := c.Sub(zero)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,7 +13,7 @@
 //	}
 //	defer s.Close()
 //	defer s.Restore(ctx) // newest first; idempotent
-//	fs, _ := irq.DefaultFS()
+//	fs, _ := irq.DefaultRoot()
 //	dev, _ := fs.Netdev("eth0")
 //	plan, _ := fs.ByNode(dev, -1)
 //	changes := append([]tune.Change{

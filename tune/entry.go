@@ -24,8 +24,8 @@ const (
 	KindRing     Kind = "ring"     // nic.Handle.SetRing
 	KindChannels Kind = "channels" // nic.Handle.SetChannels
 	KindRXE      Kind = "rxe"      // rxe.Handle.AddLink, DeleteLink
-	KindAffinity Kind = "affinity" // irq.FS.SetAffinity
-	KindGovernor Kind = "governor" // irq.FS.SetGovernors
+	KindAffinity Kind = "affinity" // irq.Root.SetAffinity
+	KindGovernor Kind = "governor" // irq.Root.SetGovernors
 	// KindSysctl writes a file under /proc/sys, in a named network
 	// namespace when Target.Netns is set.
 	KindSysctl Kind = "sysctl"

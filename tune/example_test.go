@@ -19,7 +19,7 @@ func Example() {
 		return
 	}
 	defer s.Close()
-	fs, _ := irq.DefaultFS()
+	fs, _ := irq.DefaultRoot()
 	dev, _ := fs.Netdev("eth0")
 	plan, _ := fs.ByNode(dev, -1)
 	changes := append([]tune.Change{tune.MTU("", "eth0", 9000), tune.Governor(0, "performance")}, tune.Spread(plan)...)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 // irqFixture is a fake /proc and /sys with IRQs 27 and 28 (affinity 0-3),
@@ -19,7 +21,7 @@ type irqFixture struct {
 func newIRQFixture(t *testing.T) *irqFixture {
 	t.Helper()
 	dir := t.TempDir()
-	fx := &irqFixture{dir: dir, opts: Options{ProcRoot: filepath.Join(dir, "proc"), SysRoot: filepath.Join(dir, "sys")},
+	fx := &irqFixture{dir: dir, opts: Options{Root: sysroot.ProcSys(filepath.Join(dir, "proc"), filepath.Join(dir, "sys"))},
 		orig: map[string]string{
 			"proc/irq/27/smp_affinity_list":                                   "0-3",
 			"proc/irq/28/smp_affinity_list":                                   "0-3",

@@ -24,7 +24,7 @@ func TestRootSysctlFeaturesIRQBalance(t *testing.T) {
 	ctx := rootCtx(t)
 	hostSomaxconn, _ := readSysctl("/proc", "", "net.core.somaxconn")
 
-	// A stand-in daemon: comm "irqbalance" is what irq.FS.IRQBalance finds.
+	// A stand-in daemon: comm "irqbalance" is what irq.Root.IRQBalance finds.
 	bin := filepath.Join(t.TempDir(), "irqbalance")
 	if b, err := os.ReadFile("/bin/sleep"); err != nil || os.WriteFile(bin, b, 0o755) != nil {
 		t.Skip("cannot copy /bin/sleep")

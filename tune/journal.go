@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 // JournalVersion is the format version written in a journal's header.
@@ -39,10 +41,9 @@ type record struct {
 
 // Journal is the content of a journal file.
 type Journal struct {
-	Path     string
-	ProcRoot string // where the session read /proc
-	SysRoot  string // and /sys
-	PID      int    // of the process that wrote it
+	Path string
+	Root sysroot.Root // where the session read /proc and /sys
+	PID  int          // of the process that wrote it
 	// Version is the header's format version; 0 when line 1 is not a
 	// journal header (the file is not a journal, or it is torn).
 	Version int
@@ -116,7 +117,7 @@ func parseJournal(path string, b []byte) (Journal, error) {
 				continue
 			}
 			header = true
-			j.ProcRoot, j.SysRoot, j.PID, j.Version = r.ProcRoot, r.SysRoot, r.PID, r.Version
+			j.Root, j.PID, j.Version = sysroot.ProcSys(r.ProcRoot, r.SysRoot), r.PID, r.Version
 		case recChange:
 			switch {
 			case r.Entry == nil || r.Entry.Seq != r.Seq:

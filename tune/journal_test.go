@@ -48,7 +48,7 @@ func TestJournalRoundTrip(t *testing.T) {
 	if d := cmp.Diff(s.Entries(), j.Entries); d != "" {
 		t.Errorf("entries read back (-session +file):\n%s", d)
 	}
-	if j.ProcRoot != "/proc" || j.SysRoot != "/sys" || j.PID != os.Getpid() || j.Torn != 0 {
+	if !j.Root.IsHost() || j.PID != os.Getpid() || j.Torn != 0 {
 		t.Errorf("header: %+v", j)
 	}
 	want := []string{

@@ -202,11 +202,11 @@ var kinds = map[Kind]*kindDef{
 		validNew:    validSysctl,
 		validOld:    validSysctl,
 		read: func(_ context.Context, s *liveSystem, t Target) (Value, error) {
-			v, err := readSysctl(s.irq.ProcRoot(), t.Netns, t.Key)
+			v, err := readSysctl(s.root.ProcDir(), t.Netns, t.Key)
 			return Value{Sysctl: &v}, err
 		},
 		write: func(_ context.Context, s *liveSystem, t Target, v Value) error {
-			return writeSysctl(s.irq.ProcRoot(), t.Netns, t.Key, *v.Sysctl)
+			return writeSysctl(s.root.ProcDir(), t.Netns, t.Key, *v.Sysctl)
 		},
 		matches: func(want, got Value) bool {
 			return want.Sysctl != nil && got.Sysctl != nil && foldBlanks(*want.Sysctl) == *got.Sysctl

@@ -34,7 +34,7 @@ type labState struct {
 	affinity map[int]irq.CPUList
 }
 
-func readLabState(t *testing.T, ctx context.Context, fs irq.FS, netdevs []string, irqs []int) labState {
+func readLabState(t *testing.T, ctx context.Context, fs irq.Root, netdevs []string, irqs []int) labState {
 	t.Helper()
 	h, err := nic.Open(nic.Options{})
 	if err != nil {
@@ -89,7 +89,7 @@ func TestLabRecoverAfterSIGKILL(t *testing.T) {
 	labtest.Guest(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	fs, err := irq.DefaultFS()
+	fs, err := irq.DefaultRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func labVeth(t *testing.T) {
 
 // labPlan spreads the hub NICs' writable queue IRQs round-robin over the
 // online CPUs.
-func labPlan(t *testing.T, fs irq.FS) (irq.Plan, []int) {
+func labPlan(t *testing.T, fs irq.Root) (irq.Plan, []int) {
 	t.Helper()
 	online, err := fs.OnlineCPUs()
 	if err != nil || len(online) != 4 {

@@ -52,15 +52,9 @@ func recoverWith(ctx context.Context, path string, mk func(proc, sys string) sys
 		}
 		return Report{Torn: j.Torn}, nil
 	}
-	proc, sys := j.ProcRoot, j.SysRoot
-	if _, _, err := (Options{ProcRoot: proc, SysRoot: sys}).roots(); err != nil {
+	proc, sys, err := (Options{Root: j.Root}).roots()
+	if err != nil {
 		return Report{Torn: j.Torn}, errors.Join(jerr, err)
-	}
-	if proc == "" {
-		proc = "/proc"
-	}
-	if sys == "" {
-		sys = "/sys"
 	}
 	jf, err := openJournal(f, j)
 	if err != nil {

@@ -4,30 +4,29 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rocekit/rocekit/irq"
 	"os"
 	"sync"
+
+	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
-// Options choose where a Session reads /proc and /sys (for IRQs, CPUs and
-// governors). Netdevs and rxe links are reached over netlink in the
-// namespace each Target names.
+// Options choose where a Session reads and writes /proc and /sys (for
+// IRQs, CPUs, governors and sysctls). Netdevs and rxe links are reached
+// over netlink in the namespace each Target names.
 type Options struct {
-	// ProcRoot replaces /proc and SysRoot /sys, as in irq.NewFS; "" is
-	// the live system. Both must be absolute. They are kept in the
-	// journal, so Recover uses the same ones.
-	ProcRoot string
-	SysRoot  string
+	// Root is where /proc and /sys are, as for nic, rxe and irq; the zero
+	// Root is the live system. Its folders must be absolute, and a Root
+	// on an fs.FS, which cannot be written, is refused. It is kept in the
+	// journal, so Recover uses the same one.
+	Root sysroot.Root
 }
 
 func (o Options) roots() (proc, sys string, err error) {
-	proc, sys = o.ProcRoot, o.SysRoot
-	if proc == "" {
-		proc = "/proc"
+	if _, ok := o.Root.OSPath("proc"); !ok {
+		return "", "", invalid("root", o.Root.String(), "a root on an fs.FS cannot be written")
 	}
-	if sys == "" {
-		sys = "/sys"
-	}
+	proc, sys = o.Root.ProcDir(), o.Root.SysDir()
 	for _, r := range []string{proc, sys} {
 		if err := ValidatePath(r, r); err != nil {
 			return "", "", err

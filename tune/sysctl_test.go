@@ -24,7 +24,7 @@ func sysctlFixture(t *testing.T) (Options, func(key string) string) {
 		os.WriteFile(p, []byte(content), 0o644)
 	}
 	return fx.opts, func(key string) string {
-		b, err := os.ReadFile(sysctlPath(fx.opts.ProcRoot, key))
+		b, err := os.ReadFile(sysctlPath(fx.opts.Root.ProcDir(), key))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/rxe"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 // system reads and writes the targets of changes. The live one goes
@@ -28,20 +29,22 @@ type system interface {
 // liveSystem changes the running kernel through the owning packages, with
 // one nic and one rxe Handle per namespace, opened when first needed.
 type liveSystem struct {
-	irq  irq.FS
+	root sysroot.Root
+	irq  irq.Root
 	nics map[string]*nic.Handle
 	rxes map[string]*rxe.Handle
 }
 
 func newLiveSystem(procRoot, sysRoot string) *liveSystem {
-	return &liveSystem{irq: irq.NewFS(procRoot, sysRoot), nics: map[string]*nic.Handle{}, rxes: map[string]*rxe.Handle{}}
+	root := sysroot.ProcSys(procRoot, sysRoot)
+	return &liveSystem{root: root, irq: irq.Root(root), nics: map[string]*nic.Handle{}, rxes: map[string]*rxe.Handle{}}
 }
 
 func (s *liveSystem) nic(ns string) (*nic.Handle, error) {
 	if h, ok := s.nics[ns]; ok {
 		return h, nil
 	}
-	h, err := nic.Open(nic.Options{Netns: ns})
+	h, err := nic.Open(nic.Options{Netns: ns, Root: s.root})
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +56,7 @@ func (s *liveSystem) rxe(ns string) (*rxe.Handle, error) {
 	if h, ok := s.rxes[ns]; ok {
 		return h, nil
 	}
-	h, err := rxe.Open(rxe.Options{Netns: ns})
+	h, err := rxe.Open(rxe.Options{Netns: ns, Root: s.root})
 	if err != nil {
 		return nil, err
 	}
@@ -87,8 +90,8 @@ func (s *liveSystem) writeRXE(ctx context.Context, t Target, want RXELink) error
 func (s *liveSystem) onlineCPUs() (irq.CPUList, error) { return s.irq.OnlineCPUs() }
 
 func (s *liveSystem) irqExists(n int) error {
-	dir := s.irq.ProcRoot() + "/irq/" + strconv.Itoa(n)
-	if err := ValidatePath(s.irq.ProcRoot(), dir); err != nil {
+	dir := s.root.ProcDir() + "/irq/" + strconv.Itoa(n)
+	if err := ValidatePath(s.root.ProcDir(), dir); err != nil {
 		return err
 	}
 	if _, err := os.Stat(dir); err != nil {

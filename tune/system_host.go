@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/rocekit/rocekit/irq"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 func onOff(b bool) string {
@@ -109,14 +110,14 @@ func sysctlError(netns, key string, err error) error {
 
 // readIRQBalance finds the irqbalance daemons and whether all of them are
 // stopped (state T in /proc/PID/stat).
-func readIRQBalance(fs irq.FS) (Value, error) {
+func readIRQBalance(fs irq.Root) (Value, error) {
 	pids, err := fs.IRQBalance()
 	if err != nil {
 		return Value{}, err
 	}
 	st := &IRQBalanceState{PIDs: pids, Paused: len(pids) > 0}
 	for _, pid := range pids {
-		b, err := os.ReadFile(filepath.Join(fs.ProcRoot(), strconv.Itoa(pid), "stat"))
+		b, err := os.ReadFile(filepath.Join(sysroot.Root(fs).ProcDir(), strconv.Itoa(pid), "stat"))
 		if err != nil {
 			continue // it exited
 		}
@@ -132,7 +133,7 @@ func readIRQBalance(fs irq.FS) (Value, error) {
 // writeIRQBalance pauses or resumes the daemons. Resuming signals the PIDs
 // the journal paused that are still irqbalance (a PID reused by another
 // program is left alone).
-func writeIRQBalance(fs irq.FS, want IRQBalanceState) error {
+func writeIRQBalance(fs irq.Root, want IRQBalanceState) error {
 	pids := want.PIDs
 	if want.Paused {
 		cur, err := fs.IRQBalance()

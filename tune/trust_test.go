@@ -316,7 +316,7 @@ func formatJournal(t *testing.T, j Journal) []byte {
 		}
 		b.Write(append(line, '\n'))
 	}
-	add(record{Rec: recHeader, Version: j.Version, PID: j.PID, ProcRoot: j.ProcRoot, SysRoot: j.SysRoot})
+	add(record{Rec: recHeader, Version: j.Version, PID: j.PID, ProcRoot: j.Root.ProcDir(), SysRoot: j.Root.SysDir()})
 	for _, e := range j.Entries {
 		add(record{Rec: recChange, Seq: e.Seq, Entry: &e})
 		if e.Done {

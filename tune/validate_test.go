@@ -6,10 +6,12 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/rxe"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 func TestValidateNames(t *testing.T) {
@@ -107,8 +109,18 @@ func TestValidatePath(t *testing.T) {
 			t.Errorf("ValidatePath(%q, %q) = %v, want ok=%v", tc.root, tc.path, err, tc.ok)
 		}
 	}
-	if _, err := Begin(t.TempDir()+"/j", Options{ProcRoot: "relative/proc"}); !errors.Is(err, ErrInvalidInput) {
+	if _, err := Begin(t.TempDir()+"/j", Options{Root: sysroot.ProcSys("relative/proc", "")}); !errors.Is(err, ErrInvalidInput) {
 		t.Errorf("Begin with a relative root: %v", err)
+	}
+	// A root on an fs.FS cannot be written: refused before any journal.
+	j := t.TempDir() + "/j"
+	_, err := Begin(j, Options{Root: sysroot.FromFS(fstest.MapFS{})})
+	var ie *InputError
+	if !errors.As(err, &ie) || ie.Field != "root" || ie.Value != "fs" {
+		t.Errorf("Begin with an fs.FS root: %v; want an InputError on root", err)
+	}
+	if _, serr := os.Stat(j); !errors.Is(serr, os.ErrNotExist) {
+		t.Errorf("Begin with an fs.FS root left a journal: %v", serr)
 	}
 }
 

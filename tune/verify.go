@@ -1,7 +1,6 @@
 package tune
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -92,11 +91,12 @@ func VerifyJournals(ctx context.Context, paths []string) ([]Drift, error) {
 		if len(j.Entries) == 0 {
 			continue
 		}
-		r := roots{j.ProcRoot, j.SysRoot}
-		if _, _, err := (Options{ProcRoot: r.proc, SysRoot: r.sys}).roots(); err != nil {
+		proc, sys, err := (Options{Root: j.Root}).roots()
+		if err != nil {
 			errs = append(errs, &JournalError{Path: path, Err: err})
 			continue
 		}
+		r := roots{proc, sys}
 		if _, ok := entries[r]; !ok {
 			order = append(order, r)
 		}
@@ -104,8 +104,7 @@ func VerifyJournals(ctx context.Context, paths []string) ([]Drift, error) {
 	}
 	var drifts []Drift
 	for _, r := range order {
-		proc, sys := cmp.Or(r.proc, "/proc"), cmp.Or(r.sys, "/sys")
-		s := newLiveSystem(proc, sys)
+		s := newLiveSystem(r.proc, r.sys)
 		d, err := verify(ctx, s, entries[r])
 		drifts = append(drifts, d...)
 		errs = append(errs, err, s.close())

@@ -81,10 +81,10 @@ type UDPRoundResult struct {
 	// and findings (Round.Findings).
 	Round report.Round
 	// Near and Far are both netdevs at the round start, after its change.
-	Near, Far runbook.NetdevInfo
+	Near, Far runbook.Netdev
 	// FarHost is the far end's host facts at the round start (governors,
 	// irqbalance); nil when they could not be read.
-	FarHost *runbook.HostInfo
+	FarHost *runbook.Host
 	// Changes say what the round changed; Notes what it could not, or
 	// did not check.
 	Changes, Notes []string
@@ -367,8 +367,8 @@ func (t *udpTuner) runs(ctx context.Context, s UDPRound, opts netperf.Options, s
 		if r.FarAfter, err = sides.Far.Counters(ctx, sides.FarNetdev); err != nil {
 			return nil, fmt.Errorf("counters of %s: %w", sides.Far.Name(), err)
 		}
-		r.Receiver, r.ReceiverErr = runbook.Between(res.Far, r.FarBefore, r.FarAfter)
-		r.Sender, r.SenderErr = runbook.Between(res.Near, r.NearBefore, r.NearAfter)
+		r.Receiver, r.ReceiverErr = r.FarAfter.Sub(r.FarBefore, res.Far)
+		r.Sender, r.SenderErr = r.NearAfter.Sub(r.NearBefore, res.Near)
 		runs = append(runs, r)
 	}
 	return runs, nil

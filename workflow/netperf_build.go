@@ -70,10 +70,10 @@ func (t *udpTuner) build(ctx context.Context, s UDPRound, opts netperf.Options, 
 		}
 	}
 	first, last := ok[0], ok[len(ok)-1]
-	if res.Receiver, err = runbook.Between(res.Far, first.FarBefore, last.FarAfter); err != nil {
+	if res.Receiver, err = last.FarAfter.Sub(first.FarBefore, res.Far); err != nil {
 		return fmt.Errorf("receiver counters: %w", err)
 	}
-	if res.Sender, err = runbook.Between(res.Near, first.NearBefore, last.NearAfter); err != nil {
+	if res.Sender, err = last.NearAfter.Sub(first.NearBefore, res.Near); err != nil {
 		return fmt.Errorf("sender counters: %w", err)
 	}
 	udpAddFrameSize(&round, res.Receiver)
@@ -110,17 +110,17 @@ func (t *udpTuner) build(ctx context.Context, s UDPRound, opts netperf.Options, 
 // netdev's MTU, the socket buffer and message size asked, the run length
 // and count.
 func (t *udpTuner) setParams(round *report.Round, s UDPRound, opts netperf.Options, mtu, count int) {
-	round.SetParam("round", s.Letter)
-	round.SetParam("mode", string(t.sides.Mode))
-	round.SetParam("netdev_mtu", strconv.Itoa(mtu))
-	round.SetParam("sockbuf", strconv.Itoa(opts.RemoteSocketBuffer))
+	round.SetParam(report.ParamRound, s.Letter)
+	round.SetParam(report.ParamMode, string(t.sides.Mode))
+	round.SetParam(report.ParamNetdevMTU, strconv.Itoa(mtu))
+	round.SetParam(report.ParamSockbuf, strconv.Itoa(opts.RemoteSocketBuffer))
 	msg := "default" // netperf's own: the socket buffer
 	if opts.MessageSize > 0 {
 		msg = strconv.Itoa(opts.MessageSize)
 	}
-	round.SetParam("msg_size", msg)
-	round.SetParam("length_sec", strconv.Itoa(int(opts.Length.Seconds())))
-	round.SetParam("count", strconv.Itoa(count))
+	round.SetParam(report.ParamMsgSize, msg)
+	round.SetParam(report.ParamLengthSec, strconv.Itoa(int(opts.Length.Seconds())))
+	round.SetParam(report.ParamCount, strconv.Itoa(count))
 }
 
 // udpAddCounters adds one run's counters to the round: the receiver's NIC
@@ -167,7 +167,7 @@ func udpAddFrameSize(round *report.Round, g runbook.Growth) {
 		}
 	}
 	if packets > 0 {
-		round.AddValue("recv_frame_mean", nil, report.UnitBytes, report.BetterUnknown, float64(bytes)/float64(packets))
+		round.AddValue(report.MetricRecvFrameMean, nil, report.UnitBytes, report.BetterUnknown, float64(bytes)/float64(packets))
 	}
 }
 

@@ -198,7 +198,7 @@ func (t *udpTuner) describe(ctx context.Context, res *UDPRoundResult) error {
 	}
 	for _, d := range []struct {
 		name string
-		info runbook.NetdevInfo
+		info runbook.Netdev
 	}{{"near", res.Near}, {"far", res.Far}} {
 		f, err := report.JSONFile("snapshots/netdev-"+d.name+".json", d.info)
 		if err != nil {

@@ -37,7 +37,7 @@ func udpFakeSides(t *testing.T, sockDrops uint64) (*runbook.Sides, *rocekittest.
 	far.Grow = rocekittest.FakeGrowth{RxBytes: 9000 * 1000, RxPackets: 1000, RcvbufErrors: 5000}
 	far.Sockets = []nic.UDPSocket{{Drops: sockDrops, RxQueueBytes: 4096, Inode: 7}}
 	far.IRQBalance = []int{812}
-	near.HostInfo.Governors, far.HostInfo.Governors = nil, nil
+	near.HostState.Governors, far.HostState.Governors = nil, nil
 	return &runbook.Sides{Mode: runbook.TwoHosts, Near: near, Far: far, NearNetdev: "eth0", FarNetdev: "eth1"}, near, far
 }
 

@@ -170,7 +170,7 @@ func RunPerftest(ctx context.Context, sides *runbook.Sides, st PerftestStep) (*P
 		before = le.read(ctx)
 	}
 	start := time.Now()
-	ps, err := runbook.RunPairs(ctx, sides, sides.FarRXE, opts, count, st.Progress, label)
+	ps, err := runbook.RepeatPair(ctx, sides, sides.FarRXE, opts, count, st.Progress, label)
 	res.Pairs = ps
 	var after endCounters
 	if le != nil {
@@ -294,19 +294,19 @@ func (st PerftestStep) keepFailed(label string, ps runbook.Pairs) error {
 // setParams records the step's parameters as data: where it ran, both
 // netdev MTUs, the governor and pinning asked, then the caller's.
 func (st PerftestStep) setParams(r *report.Round, sides *runbook.Sides, opts perftest.Options) {
-	r.SetParam("mode", string(sides.Mode))
-	r.SetParam("netdev_mtu", strconv.Itoa(sides.NearRXE.NetdevMTU))
+	r.SetParam(report.ParamMode, string(sides.Mode))
+	r.SetParam(report.ParamNetdevMTU, strconv.Itoa(sides.NearRXE.NetdevMTU))
 	if sides.Mode != runbook.Loopback && sides.FarRXE.NetdevMTU != sides.NearRXE.NetdevMTU {
-		r.SetParam("peer_netdev_mtu", strconv.Itoa(sides.FarRXE.NetdevMTU))
+		r.SetParam(report.ParamPeerNetdevMTU, strconv.Itoa(sides.FarRXE.NetdevMTU))
 	}
 	if st.Governor != "" {
-		r.SetParam("governor", st.Governor)
+		r.SetParam(report.ParamGovernor, st.Governor)
 	}
 	if len(opts.Server.CPUs) > 0 {
-		r.SetParam("server_cpus", cpuList(opts.Server.CPUs))
+		r.SetParam(report.ParamServerCPUs, cpuList(opts.Server.CPUs))
 	}
 	if len(opts.Client.CPUs) > 0 {
-		r.SetParam("client_cpus", cpuList(opts.Client.CPUs))
+		r.SetParam(report.ParamClientCPUs, cpuList(opts.Client.CPUs))
 	}
 	for _, p := range st.Params {
 		r.SetParam(p.Key, p.Value)

@@ -68,7 +68,7 @@ func streams(p *perftest.PairResult) []stream {
 		return nil
 	}
 	var out []stream
-	for _, s := range []perftest.Side{p.Server, p.Client} {
+	for _, s := range []perftest.Process{p.Server, p.Client} {
 		out = append(out, stream{s.Role, "stdout", s.Stdout}, stream{s.Role, "stderr", s.Stderr})
 	}
 	return out

@@ -75,7 +75,7 @@ func oneOrEach(vs []string) string {
 }
 
 // sideArgv is one side's command line as it can be run again.
-func sideArgv(sides *runbook.Sides, s runbook.Side, ps perftest.Side, info runbook.RXEInfo) report.SideArgv {
+func sideArgv(sides *runbook.Sides, s runbook.Side, ps perftest.Process, info runbook.RXE) report.SideArgv {
 	if s == nil {
 		s = sides.Near
 	}

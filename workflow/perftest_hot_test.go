@@ -32,8 +32,8 @@ func TestBusyCoreFindings(t *testing.T) {
 func TestPerftestSideArgv(t *testing.T) {
 	far := &runbook.Local{Netns: "peer"}
 	sides := &runbook.Sides{Mode: runbook.TwoNetns, Near: &runbook.Local{}, Far: far}
-	a := sideArgv(sides, far, perftest.Side{Role: perftest.Server, Argv: []string{"ib_send_bw", "-d", "rxe0p"}, CPUs: []int{2, 3}},
-		runbook.RXEInfo{Netdev: "veth1", NetdevMTU: 9000})
+	a := sideArgv(sides, far, perftest.Process{Role: perftest.Server, Argv: []string{"ib_send_bw", "-d", "rxe0p"}, CPUs: []int{2, 3}},
+		runbook.RXE{Netdev: "veth1", NetdevMTU: 9000})
 	want := []string{"ip", "netns", "exec", "peer", "taskset", "-c", "2,3", "ib_send_bw", "-d", "rxe0p"}
 	if a.Role != "server" || a.Netns != "peer" || a.Host != "" || strings.Join(a.Argv, " ") != strings.Join(want, " ") ||
 		len(a.MTUs) != 1 || a.MTUs[0].MTU != 9000 || a.MTUs[0].Netdev != "veth1" {

@@ -15,7 +15,7 @@ import (
 // once.
 type loadEnds struct {
 	sides     *runbook.Sides
-	near, far runbook.NetdevInfo
+	near, far runbook.Netdev
 	aer       []report.Finding // the NICs' PCIe AER growth, from hot
 }
 
@@ -26,7 +26,7 @@ type endCounters struct {
 	nearErr, farErr error
 }
 
-// newLoadEnds describes both ends' netdevs, for runbook.Between.
+// newLoadEnds describes both ends' netdevs, for runbook.Counters.Sub.
 func newLoadEnds(ctx context.Context, sides *runbook.Sides) (*loadEnds, error) {
 	e := &loadEnds{sides: sides}
 	far := sides.Far
@@ -63,18 +63,18 @@ func (e *loadEnds) read(ctx context.Context) endCounters {
 // near end's per-CPU load to the round. What could not be read becomes a
 // round warning and a nil core.
 func (e *loadEnds) hot(r *report.Round, before, after endCounters) (near, far *irq.HotCore, loads []report.HostLoad) {
-	load := func(end, host string, dev runbook.NetdevInfo, b, a runbook.Counters, errs ...error) (*report.HostLoad, bool) {
+	load := func(end, host string, dev runbook.Netdev, b, a runbook.Counters, errs ...error) (*report.HostLoad, bool) {
 		if err := errors.Join(errs...); err != nil {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s counters: %v", end, err))
 		}
 		if b.Load.Time.IsZero() || a.Load.Time.IsZero() {
 			return nil, false
 		}
-		g, err := runbook.Between(dev, b, a)
+		g, err := a.Sub(b, dev)
 		if err != nil {
 			// The NIC counters did not compare; the CPU load still does.
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s counters: %v", end, err))
-			return &report.HostLoad{Host: host, Load: irq.LoadBetween(b.Load, a.Load), LocalCPUs: dev.LocalCPUs}, true
+			return &report.HostLoad{Host: host, Load: a.Load.Sub(b.Load), LocalCPUs: dev.LocalCPUs}, true
 		}
 		hl := g.HostLoad(host, dev) // with the threads that ran on each core
 		if g.AER != nil {

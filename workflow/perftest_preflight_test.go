@@ -19,7 +19,7 @@ import (
 // findings are the round's.
 func TestRDMAPreflightStopsTheStep(t *testing.T) {
 	fs := fakeSides(t)
-	fs.far.HostInfo.Tools["ib_send_bw"] = "" // not in its PATH
+	fs.far.HostState.Tools["ib_send_bw"] = "" // not in its PATH
 	dir := t.TempDir()
 	step := workflow.PerftestStep{Options: perftest.Options{Test: perftest.SendBW, Iterations: 1000}, Count: 1, Out: dir,
 		Store: report.OpenStore(filepath.Join(dir, "rounds.jsonl")), Preflight: workflow.RDMAPreflight(0, "ib_send_bw")}
@@ -58,7 +58,7 @@ func TestRunPerftestFreqCheckInVM(t *testing.T) {
 	for _, vm := range []bool{false, true} {
 		fs := fakeSides(t)
 		if vm {
-			fs.far.HostInfo.Governors = nil
+			fs.far.HostState.Governors = nil
 		}
 		dir := t.TempDir()
 		res, err := workflow.RunPerftest(context.Background(), fs.Sides, workflow.PerftestStep{Options: perftest.Options{Test: perftest.SendBW, Iterations: 1000},

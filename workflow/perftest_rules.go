@@ -23,7 +23,7 @@ func ExpectedPathMTU(nearMTU, farMTU int) int {
 // SeenPathMTU is the RoCE path MTU perftest printed in its header (the
 // round's "mtu" parameter); 0 when it printed none.
 func SeenPathMTU(r *report.Round) int {
-	v, _ := r.Param("mtu")
+	v, _ := r.Param(report.ParamMTU)
 	n, _ := strconv.Atoi(v)
 	return n
 }
@@ -38,7 +38,7 @@ func CheckMTUTookEffect(mtu, near, far, seen int) report.Finding {
 		netdev = fmt.Sprintf("%d here and %d at the far end", near, far)
 	}
 	f := report.Finding{Rule: RuleMTUTookEffect,
-		Evidence: []report.Evidence{{Name: "netdev_mtu", Value: float64(near), Unit: "B"},
+		Evidence: []report.Evidence{{Name: report.ParamNetdevMTU, Value: float64(near), Unit: "B"},
 			{Name: "roce_path_mtu_expected", Value: float64(expected), Unit: "B"},
 			{Name: "roce_path_mtu_seen", Value: float64(seen), Unit: "B"}}}
 	switch {

@@ -138,7 +138,7 @@ func TestRunPerftestRecordsTheRound(t *testing.T) {
 // ends_versions_differ finding, stored in the round.
 func TestRunPerftestComparesTheEnds(t *testing.T) {
 	fs := fakeSides(t)
-	fs.far.HostInfo.Kernel = "6.1.0-41-amd64"
+	fs.far.HostState.Kernel = "6.1.0-41-amd64"
 	res, err := workflow.RunPerftest(context.Background(), fs.Sides, workflow.PerftestStep{
 		Options: perftest.Options{Test: perftest.SendBW, ReportGbits: true, Port: 18601}})
 	if err != nil {

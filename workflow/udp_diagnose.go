@@ -21,9 +21,9 @@ const (
 func (t *udpTuner) diagnose(round *report.Round, res *UDPRoundResult) []report.Finding {
 	gs, pids, _ := t.hostState(res)
 	hot := res.Receiver.Load.Hot()
-	metric := "recv_throughput"
+	metric := report.MetricRecvThroughput
 	if res.Spec.TCP {
-		metric = "throughput"
+		metric = report.MetricThroughput
 	}
 	in := report.DiagnosisInput{Round: round, NICDelta: &res.Receiver.Stats, UDP: &res.Receiver.UDP,
 		Distribution: &res.Receiver.Distribution, Hot: &hot, Governors: gs,
@@ -55,14 +55,14 @@ func (t *udpTuner) diagnose(round *report.Round, res *UDPRoundResult) []report.F
 //
 // Similar to: netperf -t TCP_STREAM beside -t UDP_STREAM, by eye
 func UDPAgainstTCP(rounds []report.Round, tcp report.Round) []report.Finding {
-	tm, ok := tcp.Metric("throughput")
+	tm, ok := tcp.Metric(report.MetricThroughput)
 	if !ok || len(tm.Values) == 0 {
 		return nil
 	}
 	tv := report.Summarize(tm).Median
 	best, name := 0.0, ""
 	for _, r := range rounds {
-		if m, ok := r.Metric("recv_throughput"); ok && len(m.Values) > 0 {
+		if m, ok := r.Metric(report.MetricRecvThroughput); ok && len(m.Values) > 0 {
 			if v := report.Summarize(m).Median; v > best {
 				best, name = v, r.Name
 			}

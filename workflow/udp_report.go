@@ -76,17 +76,17 @@ func SummarizeUDP(mode runbook.Mode, results []UDPRoundResult) UDPSummary {
 	s := UDPSummary{Mode: string(mode), Rounds: []UDPRoundSummary{}, Findings: []UDPFindingSummary{}}
 	for _, res := range results {
 		d := res.Receiver.Distribution
-		test, _ := res.Round.Param("test")
-		msg, _ := res.Round.Param("msg_size")
+		test, _ := res.Round.Param(report.ParamTest)
+		msg, _ := res.Round.Param(report.ParamMsgSize)
 		m, _ := strconv.Atoi(msg)
 		rs := UDPRoundSummary{Name: res.Spec.Name(), Letter: res.Spec.Letter, Test: test, NetdevMTU: res.Far.Snapshot.MTU, MsgSize: m,
-			SendMbps: udpMedianOf(res.Round, "send_throughput"), RecvMbps: udpMedianOf(res.Round, "recv_throughput"),
-			FrameMeanBytes: udpMedianOf(res.Round, "recv_frame_mean"),
+			SendMbps: udpMedianOf(res.Round, report.MetricSendThroughput), RecvMbps: udpMedianOf(res.Round, report.MetricRecvThroughput),
+			FrameMeanBytes: udpMedianOf(res.Round, report.MetricRecvFrameMean),
 			NICDrops:       udpNicDrops(res.Receiver.Stats), UDPRcvbufErrors: res.Receiver.UDP.RcvbufErrors,
 			IRQOK: d.OK, IRQReasons: append([]string{}, d.Reasons...), HotCore: res.Receiver.Load.Hot().CPU,
 			GovernorSet: res.GovernorSet, Drifts: res.Drifts}
 		if res.Spec.TCP {
-			rs.Mbps = udpMedianOf(res.Round, "throughput")
+			rs.Mbps = udpMedianOf(res.Round, report.MetricThroughput)
 		}
 		if len(res.Sockets) > 0 {
 			var n uint64
@@ -98,7 +98,7 @@ func SummarizeUDP(mode runbook.Mode, results []UDPRoundResult) UDPSummary {
 		if res.Err != nil {
 			rs.Error = res.Err.Error()
 		}
-		if l := udpMedianOf(res.Round, "loss_ratio"); l != nil {
+		if l := udpMedianOf(res.Round, report.MetricLossRatio); l != nil {
 			pct := 100 * *l
 			rs.LossPct = &pct
 		}
@@ -165,7 +165,7 @@ func WriteUDPReport(dir string, out io.Writer, sides *runbook.Sides, results []U
 			return err
 		}
 		figs = append(figs, fig)
-		if fig, err := plot.Interims(rounds, "throughput"); err == nil {
+		if fig, err := plot.Interims(rounds, report.MetricThroughput); err == nil {
 			figs = append(figs, fig)
 		} else if !errors.Is(err, report.ErrNoData) {
 			return err
@@ -311,27 +311,27 @@ func writeAgainstPrevious(w io.Writer, results []UDPRoundResult) error {
 func writeEnvironment(w io.Writer, sides *runbook.Sides, r UDPRoundResult) {
 	rows := []struct {
 		name string
-		f    func(runbook.NetdevInfo) string
+		f    func(runbook.Netdev) string
 	}{
-		{"netdev", func(n runbook.NetdevInfo) string { return n.Snapshot.Netdev + " " + udpOrNone(n.Addr) }},
-		{"driver, version", func(n runbook.NetdevInfo) string {
+		{"netdev", func(n runbook.Netdev) string { return n.Snapshot.Netdev + " " + udpOrNone(n.Addr) }},
+		{"driver, version", func(n runbook.Netdev) string {
 			return udpOrNone(strings.TrimSpace(n.Snapshot.Driver.Driver + " " + n.Snapshot.Driver.Version))
 		}},
-		{"firmware", func(n runbook.NetdevInfo) string { return udpOrNone(n.Snapshot.Driver.FirmwareVersion) }},
-		{"bus", func(n runbook.NetdevInfo) string { return udpOrNone(n.Snapshot.Driver.BusInfo) }},
-		{"link", func(n runbook.NetdevInfo) string { return udpLinkText(n.Snapshot.Link) }},
-		{"NUMA node (CPUs)", func(n runbook.NetdevInfo) string {
+		{"firmware", func(n runbook.Netdev) string { return udpOrNone(n.Snapshot.Driver.FirmwareVersion) }},
+		{"bus", func(n runbook.Netdev) string { return udpOrNone(n.Snapshot.Driver.BusInfo) }},
+		{"link", func(n runbook.Netdev) string { return udpLinkText(n.Snapshot.Link) }},
+		{"NUMA node (CPUs)", func(n runbook.Netdev) string {
 			return fmt.Sprintf("%d (%s)", n.Snapshot.Device.NUMANode, udpOrNone(n.LocalCPUs.String()))
 		}},
-		{"MTU", func(n runbook.NetdevInfo) string { return strconv.Itoa(n.Snapshot.MTU) }},
-		{"channels", func(n runbook.NetdevInfo) string { return udpChannelsText(n.Snapshot.Channels) }},
+		{"MTU", func(n runbook.Netdev) string { return strconv.Itoa(n.Snapshot.MTU) }},
+		{"channels", func(n runbook.Netdev) string { return udpChannelsText(n.Snapshot.Channels) }},
 		{"queue IRQs → affinity", udpIrqText},
 	}
 	fmt.Fprintf(w, "| | sender (netperf, %s) | receiver (netserver, %s) |\n|---|---|---|\n", sides.Near.Name(), sides.Far.Name())
 	for _, row := range rows {
 		fmt.Fprintf(w, "| %s | %s | %s |\n", row.name, udpMdCell(row.f(r.Near)), udpMdCell(row.f(r.Far)))
 	}
-	for _, n := range []runbook.NetdevInfo{r.Near, r.Far} {
+	for _, n := range []runbook.Netdev{r.Near, r.Far} {
 		for _, warn := range n.Warnings {
 			fmt.Fprintf(w, "\n- %s: %s", n.Snapshot.Netdev, warn)
 		}
@@ -371,7 +371,7 @@ func writeRound(w io.Writer, sides *runbook.Sides, r UDPRoundResult) {
 	}
 	fmt.Fprintln(w)
 	if m, ok := r.Round.Metric("sockbuf_remote_recv"); ok && len(m.Values) > 0 {
-		asked, _ := r.Round.Param("sockbuf")
+		asked, _ := r.Round.Param(report.ParamSockbuf)
 		fmt.Fprintf(w, "- receive socket buffer: %s\n", ReceiveBufferText(asked, m.Values[0]))
 	}
 	if r.Spec.TCP {
@@ -467,7 +467,7 @@ func udpChannelsText(c *nic.Channels) string {
 
 // udpIrqText lists a netdev's IRQs with their affinity where known: "25
 // virtio1-input.0 → 0-3 (effective 1)".
-func udpIrqText(n runbook.NetdevInfo) string {
+func udpIrqText(n runbook.Netdev) string {
 	var s []string
 	for _, q := range n.IRQs {
 		t := fmt.Sprintf("%d %s", q.IRQ, q.Name)

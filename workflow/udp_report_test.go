@@ -33,8 +33,8 @@ func udpFakeResults() []UDPRoundResult {
 				metric("recv_frame_mean", report.UnitBytes, 1442)},
 			Outputs:  []report.Output{{Repeat: 0}, {Repeat: 1}, {Repeat: 2}},
 			Findings: []report.Finding{{Rule: report.RuleUDPLoss, Severity: report.SeverityWarning, Summary: "UDP loss 60.00%"}}},
-		Near: runbook.NetdevInfo{Snapshot: nic.Snapshot{Netdev: "eth0", MTU: 1500, Device: nic.DeviceInfo{NUMANode: -1}}, Addr: "198.18.94.1"},
-		Far: runbook.NetdevInfo{Snapshot: nic.Snapshot{Netdev: "eth1", MTU: 1500, Device: nic.DeviceInfo{NUMANode: -1}}, Addr: "198.18.94.2",
+		Near: runbook.Netdev{Snapshot: nic.Snapshot{Netdev: "eth0", MTU: 1500, Device: nic.Device{NUMANode: -1}}, Addr: "198.18.94.1"},
+		Far: runbook.Netdev{Snapshot: nic.Snapshot{Netdev: "eth1", MTU: 1500, Device: nic.Device{NUMANode: -1}}, Addr: "198.18.94.2",
 			IRQs:     []irq.QueueIRQ{{IRQ: 30, Name: "virtio2-input.0"}},
 			Affinity: []irq.Affinity{{IRQ: 30, CPUs: irq.NewCPUList(0, 1, 2, 3), Effective: irq.NewCPUList(2)}}},
 		Receiver: runbook.Growth{
@@ -53,7 +53,7 @@ func udpFakeResults() []UDPRoundResult {
 		Round: report.Round{Name: "udp_stream_C_mtu_irqspread", Metrics: []report.Metric{
 			metric("recv_throughput", report.UnitMbps, 800, 1000)},
 			Findings: []report.Finding{{Rule: RuleGovernorNotSet, Severity: report.SeverityInfo, Summary: "not set"}}},
-		Far:         runbook.NetdevInfo{Snapshot: nic.Snapshot{Netdev: "eth1", MTU: 9000}},
+		Far:         runbook.Netdev{Snapshot: nic.Snapshot{Netdev: "eth1", MTU: 9000}},
 		Receiver:    runbook.Growth{Distribution: irq.Distribution{OK: true}},
 		GovernorSet: true,
 		Changes:     []string{"MTU 9000 on eth0 (local) and eth1 (netns udppeer)"},
@@ -201,7 +201,7 @@ func TestUDPSideArgv(t *testing.T) {
 	near, far := &runbook.Local{}, &runbook.Local{Netns: "udppeer"}
 	tu := &udpTuner{sides: &runbook.Sides{Mode: runbook.TwoNetns, Near: near, Far: far, NearNetdev: "eth0", FarNetdev: "eth1"},
 		limit: 2 << 20, o: UDPOptions{Preflight: []report.HostFacts{{Sysctls: map[string]string{"net.core.rmem_max": "4194304", "net.core.wmem_max": "2097152"}}}}}
-	res := &UDPRoundResult{Near: runbook.NetdevInfo{Snapshot: nic.Snapshot{MTU: 9000}}, Far: runbook.NetdevInfo{Snapshot: nic.Snapshot{MTU: 9000}}}
+	res := &UDPRoundResult{Near: runbook.Netdev{Snapshot: nic.Snapshot{MTU: 9000}}, Far: runbook.Netdev{Snapshot: nic.Snapshot{MTU: 9000}}}
 	got := []report.SideArgv{tu.argv("server", far, []string{"netserver", "-D"}, res), tu.argv("client", near, []string{"netperf"}, res)}
 	want := []report.SideArgv{
 		{Role: "server", Argv: []string{"ip", "netns", "exec", "udppeer", "netserver", "-D"}, Netns: "udppeer",

@@ -13,6 +13,7 @@ import (
 	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/rocekittest"
 	"github.com/rocekit/rocekit/rxe"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 // node is a fake node: the captured TCP_STREAM of the lab (215.03
@@ -51,7 +52,7 @@ func rdmaRoot(t *testing.T, state string) rxe.Root {
 	}
 	os.WriteFile(filepath.Join(p, "state"), []byte(state+"\n"), 0o644)
 	os.WriteFile(filepath.Join(p, "phys_state"), []byte("5: LinkUp\n"), 0o644)
-	return rxe.NewRoot(dir)
+	return rxe.Root(sysroot.Dir(dir))
 }
 
 func TestNodeCheck(t *testing.T) {
@@ -80,7 +81,7 @@ func TestNodeCheck(t *testing.T) {
 				c.MinGbps = tc.min
 			}
 			c.RDMA, c.Drain, c.Node = tc.rdma != "", tc.drain, "n2"
-			root := rxe.NewRoot(t.TempDir())
+			root := rxe.Root(sysroot.Dir(t.TempDir()))
 			if c.RDMA {
 				root = rdmaRoot(t, tc.rdma)
 			}

@@ -224,7 +224,7 @@ func (c config) write(out io.Writer, m *fleet.Matrix, hosts []fleet.Host) (gateE
 	for _, o := range outliers {
 		fmt.Fprintf(w, "- **%s**: %s\n", o.Blame, o)
 	}
-	gate := fleet.Gate{MinRatio: c.MinRatio}
+	gate := fleet.LineRateGate{MinRatio: c.MinRatio}
 	verdict := gate.Check(m)
 	fmt.Fprintf(w, "\n## Line-rate gate (%.0f%%)\n\n", 100*c.MinRatio)
 	if verdict == nil {

@@ -61,7 +61,7 @@ func main() {
 }
 
 func run(ctx context.Context, out io.Writer, journal, ifname, cpus string, node, pin int, apply, keep bool, watch time.Duration) error {
-	fs, err := irq.DefaultFS()
+	fs, err := irq.DefaultRoot()
 	if err != nil {
 		return err
 	}
@@ -134,13 +134,13 @@ func run(ctx context.Context, out io.Writer, journal, ifname, cpus string, node,
 
 // watchOnce samples interrupts and load for d and prints the verdict and
 // the hot core.
-func watchOnce(ctx context.Context, out io.Writer, fs irq.FS, dev irq.Netdev, d time.Duration) error {
+func watchOnce(ctx context.Context, out io.Writer, fs irq.Root, dev irq.Netdev, d time.Duration) error {
 	fmt.Fprintf(out, "watching %s for %s (run traffic now)...\n", dev.Name, d)
 	s, err := fs.StartLoadSampler(ctx, time.Second)
 	if err != nil {
 		return err
 	}
-	dist, err := fs.SampleDistribution(ctx, dev, d, nil)
+	dist, err := fs.SampleDistribution(ctx, dev, d, irq.Thresholds{})
 	rep := s.Stop()
 	if err != nil {
 		return err

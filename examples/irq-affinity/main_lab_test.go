@@ -23,7 +23,7 @@ import (
 // real guest, watches, and checks that every affinity is back afterwards.
 func TestLabSpreadAndRestore(t *testing.T) {
 	labtest.Guest(t)
-	fs, err := irq.DefaultFS()
+	fs, err := irq.DefaultRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestLabSpreadAndRestore(t *testing.T) {
 // the journal holds it, and gets every affinity back from the journal.
 func TestLabKeepThenRecover(t *testing.T) {
 	labtest.Guest(t)
-	fs, err := irq.DefaultFS()
+	fs, err := irq.DefaultRoot()
 	if err != nil {
 		t.Fatal(err)
 	}

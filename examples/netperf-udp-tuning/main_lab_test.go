@@ -20,6 +20,7 @@ import (
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/sysroot"
 	"github.com/rocekit/rocekit/workflow"
 )
 
@@ -151,7 +152,7 @@ type labState struct {
 // queueIRQs are the netdevs' queue IRQs, named "NETDEV QUEUE".
 func queueIRQs(t *testing.T, netdevs ...string) map[int]string {
 	t.Helper()
-	fs := irq.NewFS("/proc", "/sys")
+	fs := irq.Root(sysroot.ProcSys("/proc", "/sys"))
 	irqs := map[int]string{}
 	for _, dev := range netdevs {
 		d, err := fs.Netdev(dev)

@@ -260,7 +260,7 @@ func runPerftest(ctx context.Context, c config, server, client fleet.Host) ([]pa
 	if err != nil {
 		return nil, 0, -1, err
 	}
-	par, err := fleet.RunPairs(ctx, specs)
+	par, err := fleet.RunParallel(ctx, specs)
 	if par == nil {
 		return nil, 0, -1, err
 	}

@@ -167,7 +167,7 @@ func (sc *scaler) measure(ctx context.Context, q int) error {
 		Preflight: workflow.RDMAPreflightWhen(len(sc.steps) == 0, 0, perftest.SendBW.Program()), // both ends' troubleshooting, before the first pair
 		Label:     fmt.Sprintf("%d QPs", q), Count: sc.c.Count, Out: sc.c.Out, Store: sc.store, Progress: sc.prog, CPULoad: true,
 		Options: perftest.Options{Test: perftest.SendBW, Iterations: sc.c.Iterations, QPTimeout: sc.c.QPTimeout, QPs: q, ReportGbits: true},
-		Params:  []report.Param{{Key: "qps", Value: fmt.Sprint(q)}},
+		Params:  []report.Param{{Key: report.ParamQPs, Value: fmt.Sprint(q)}},
 		Check: func(r *report.Round) []report.Finding {
 			if s.observe(*r); q != sc.last {
 				return nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rocekit/rocekit/internal/fixturefs"
 	"github.com/rocekit/rocekit/rxe"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 // scenario is one section of a capture made by testdata/capture.sh (see
@@ -18,7 +19,7 @@ type scenario struct {
 
 // root returns a Root over the scenario's files; files whose read failed in
 // the guest fail the same way.
-func (s *scenario) root() rxe.Root { return rxe.NewRootFS(s.sc.FS()) }
+func (s *scenario) root() rxe.Root { return rxe.Root(sysroot.FromFS(s.sc.FS())) }
 
 // loadCapture reads a capture, gzip-compressed or not.
 func loadCapture(t testing.TB, name string) map[string]*scenario {

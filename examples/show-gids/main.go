@@ -23,10 +23,11 @@ import (
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/rxe"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, rxe.NewRoot); err != nil {
+	if err := run(os.Args[1:], os.Stdout, dirRoot); err != nil {
 		fmt.Fprintln(os.Stderr, "show-gids:", err)
 		os.Exit(1)
 	}
@@ -163,3 +164,6 @@ func printText(w io.Writer, out output) {
 		fmt.Fprintln(w, s)
 	}
 }
+
+// dirRoot reads the tree under dir as if it were "/".
+func dirRoot(dir string) rxe.Root { return rxe.Root(sysroot.Dir(dir)) }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/internal/labtest"
-	"github.com/rocekit/rocekit/rxe"
 )
 
 // TestLabShowGIDs runs the command on a live rxe device.
@@ -36,7 +35,7 @@ func TestLabShowGIDs(t *testing.T) {
 	for i := 0; i < 50 && !strings.Contains(out.String(), want); i++ { // the GID table fills asynchronously
 		time.Sleep(100 * time.Millisecond)
 		out.Reset()
-		if err := run([]string{"-select", "perftest-pairwise", "sgrxe0"}, &out, rxe.NewRoot); err != nil {
+		if err := run([]string{"-select", "perftest-pairwise", "sgrxe0"}, &out, dirRoot); err != nil {
 			t.Fatal(err)
 		}
 	}

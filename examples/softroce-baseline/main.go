@@ -211,7 +211,7 @@ func writeHeader(w io.Writer, sides *runbook.Sides) {
 	fmt.Fprintf(w, "# soft-RoCE baseline (%s)\n\n", sides.Mode)
 	for _, s := range []struct {
 		side string
-		info runbook.RXEInfo
+		info runbook.RXE
 	}{{"server " + sides.Far.Name(), sides.FarRXE}, {"client " + sides.Near.Name(), sides.NearRXE}} {
 		fmt.Fprintf(w, "- %s: %s on %s (%s, MTU %d), GID index %d: %s\n", s.side, s.info.Device, s.info.Netdev,
 			s.info.Addr, s.info.NetdevMTU, s.info.GID.Entry.Index, s.info.GID.Reason)
@@ -235,8 +235,8 @@ func writeOutputs(c config, mode runbook.Mode, md string, sum summary, rounds []
 // Markdown.
 type summary struct {
 	Mode     string           `json:"mode"`
-	Server   runbook.RXEInfo  `json:"server"`
-	Client   runbook.RXEInfo  `json:"client"`
+	Server   runbook.RXE      `json:"server"`
+	Client   runbook.RXE      `json:"client"`
 	Rounds   []roundSummary   `json:"rounds"`
 	Findings []report.Finding `json:"findings"`
 }

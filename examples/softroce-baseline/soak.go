@@ -35,9 +35,9 @@ func soak(ctx context.Context, c config, sides *runbook.Sides, w io.Writer) (rep
 	start := time.Now()
 	sr, err := perftest.RunSoak(ctx, sides.Far.Runner(), sides.Near.Runner(), sides.FarRXE.Addr, opts, c.Soak, nil)
 	round := report.Round{Name: "ib_send_bw_soak", Start: start, DurationSec: time.Since(start).Seconds()}
-	round.SetParam("mode", string(sides.Mode))
-	round.SetParam("netdev_mtu", fmt.Sprint(sides.NearRXE.NetdevMTU))
-	round.SetParam("soak_sec", fmt.Sprint(c.Soak.Seconds()))
+	round.SetParam(report.ParamMode, string(sides.Mode))
+	round.SetParam(report.ParamNetdevMTU, fmt.Sprint(sides.NearRXE.NetdevMTU))
+	round.SetParam(report.ParamSoakSec, fmt.Sprint(c.Soak.Seconds()))
 	if note != "" {
 		round.Warnings = append(round.Warnings, note)
 	}

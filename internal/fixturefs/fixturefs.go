@@ -7,7 +7,7 @@
 // the packages read /sys.
 //
 //	sc := fixturefs.Load(t, "testdata/trixie/capture.txt.gz")["rxe-up"]
-//	root := rxe.NewRootFS(sc.FS())
+//	root := rxe.Root(sysroot.FromFS(sc.FS()))
 package fixturefs
 
 import (

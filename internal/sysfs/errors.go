@@ -17,7 +17,8 @@ var (
 	// ErrTooLarge is wrapped by reads of a file longer than MaxFileBytes.
 	ErrTooLarge = errors.New("sysfs: file too large")
 
-	// ErrReadOnly is wrapped by writes to a Root made with NewRootFS.
+	// ErrReadOnly is wrapped by writes to a Root on an fs.FS
+	// (sysroot.FromFS).
 	ErrReadOnly = errors.New("sysfs: root is a read-only file system")
 )
 

@@ -4,77 +4,30 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
+
+	"github.com/rocekit/rocekit/sysroot"
 )
 
-// Root is the tree that /sys, /proc and /lib/modules are read from. Names
-// inside are relative to "/" ("sys/class/net/eth0"). The zero Root reads
-// the live system; NewRoot, NewRootFS and NewProcSys point it at fixture
-// trees. nic.Root, rxe.Root and irq.FS are this type under their packages'
-// names, so one value converts into the others.
-type Root struct {
-	fsys fs.FS  // the whole tree; nil: the directories below
-	dir  string // in place of "/"; "" is "/"
-	proc string // in place of /proc; "" is dir/proc
-	sys  string // in place of /sys; "" is dir/sys
-}
+// Root reads the kernel's files below a sysroot.Root, the one root type
+// the exported packages take; its methods are the topology readers they
+// share. nic.Root, rxe.Root and irq.Root are sysroot.Root under their
+// packages' names; Of makes one of them a Root of this package.
+type Root struct{ sysroot.Root }
+
+// Of returns the reader of r.
+func Of(r sysroot.Root) Root { return Root{r} }
 
 // NewRoot returns a Root that reads the tree under dir, as if dir were "/".
-func NewRoot(dir string) Root { return Root{dir: filepath.Clean(dir)} }
+func NewRoot(dir string) Root { return Root{sysroot.Dir(dir)} }
 
-// NewRootFS returns a Root that reads fsys, as if it were "/". For the
-// sysfs symbolic links fsys must implement fs.ReadLinkFS. It is read-only.
-func NewRootFS(fsys fs.FS) Root { return Root{fsys: fsys} }
+// NewRootFS returns a Root that reads fsys, as if it were "/".
+func NewRootFS(fsys fs.FS) Root { return Root{sysroot.FromFS(fsys)} }
 
 // NewProcSys returns a Root that reads procRoot in place of /proc and
-// sysRoot in place of /sys ("" is the live one); everything else is read
-// from the live "/".
-func NewProcSys(procRoot, sysRoot string) Root {
-	r := Root{}
-	if procRoot != "" {
-		r.proc = filepath.Clean(procRoot)
-	}
-	if sysRoot != "" {
-		r.sys = filepath.Clean(sysRoot)
-	}
-	return r
-}
-
-// OSPath returns the operating system's path of name ("sys/class/net" →
-// "/sys/class/net"), and false when the Root is an fs.FS, which has none.
-func (r Root) OSPath(name string) (string, bool) {
-	if r.fsys != nil {
-		return "", false
-	}
-	for _, top := range []struct{ name, dir string }{{"proc", r.proc}, {"sys", r.sys}} {
-		if top.dir == "" {
-			continue
-		}
-		if name == top.name {
-			return top.dir, true
-		}
-		if rest, ok := strings.CutPrefix(name, top.name+"/"); ok {
-			return filepath.Join(top.dir, filepath.FromSlash(rest)), true
-		}
-	}
-	dir := r.dir
-	if dir == "" {
-		dir = "/"
-	}
-	return filepath.Join(dir, filepath.FromSlash(name)), true
-}
-
-// FS returns the Root as a file system whose names are relative to "/".
-// It implements fs.ReadLinkFS.
-func (r Root) FS() fs.FS {
-	if r.fsys != nil {
-		return r.fsys
-	}
-	return dirFS{r}
-}
+// sysRoot in place of /sys ("" is the live one).
+func NewProcSys(procRoot, sysRoot string) Root { return Root{sysroot.ProcSys(procRoot, sysRoot)} }
 
 // MaxFileBytes bounds what is read from one kernel file; /proc/interrupts of
 // a 8192-CPU machine with a thousand IRQs stays well below it.
@@ -180,60 +133,4 @@ func (r Root) LinkBase(name string) string {
 		return ""
 	}
 	return path.Base(t)
-}
-
-// dirFS reads a Root's directories through the operating system; unlike
-// os.DirFS its errors name the real path ("/sys/class/net/x").
-type dirFS struct{ r Root }
-
-func (d dirFS) path(op, name string) (string, error) {
-	if !fs.ValidPath(name) {
-		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
-	}
-	p, _ := d.r.OSPath(name)
-	return p, nil
-}
-
-func (d dirFS) Open(name string) (fs.File, error) {
-	p, err := d.path("open", name)
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err // a nil *os.File must not become a non-nil fs.File
-	}
-	return f, nil
-}
-
-func (d dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
-	p, err := d.path("readdir", name)
-	if err != nil {
-		return nil, err
-	}
-	return os.ReadDir(p)
-}
-
-func (d dirFS) Stat(name string) (fs.FileInfo, error) {
-	p, err := d.path("stat", name)
-	if err != nil {
-		return nil, err
-	}
-	return os.Stat(p)
-}
-
-func (d dirFS) Lstat(name string) (fs.FileInfo, error) {
-	p, err := d.path("lstat", name)
-	if err != nil {
-		return nil, err
-	}
-	return os.Lstat(p)
-}
-
-func (d dirFS) ReadLink(name string) (string, error) {
-	p, err := d.path("readlink", name)
-	if err != nil {
-		return "", err
-	}
-	return os.Readlink(p)
 }

@@ -62,15 +62,15 @@ func roundFindings(rounds []report.Round) []report.Finding {
 	var qps []report.Round
 	for i := range rounds {
 		r := &rounds[i]
-		if mtu := intParam(*r, "mtu"); mtu > 0 {
-			if lo == nil || mtu < intParam(*lo, "mtu") {
+		if mtu := intParam(*r, report.ParamMTU); mtu > 0 {
+			if lo == nil || mtu < intParam(*lo, report.ParamMTU) {
 				lo = r
 			}
-			if hi == nil || mtu > intParam(*hi, "mtu") {
+			if hi == nil || mtu > intParam(*hi, report.ParamMTU) {
 				hi = r
 			}
 		}
-		if intParam(*r, "qps") > 0 {
+		if intParam(*r, report.ParamQPs) > 0 {
 			qps = append(qps, *r)
 		}
 	}

@@ -33,9 +33,9 @@ func Auto(rounds []report.Round) ([]Figure, error) {
 		}
 		figs = append(figs, f)
 	}
-	udp := has(rounds, "send_throughput") || has(rounds, "recv_throughput")
-	sweep := maxSizes(rounds, "bw_avg") > 1
-	qps := distinctParam(rounds, "qps") > 1
+	udp := has(rounds, report.MetricSendThroughput) || has(rounds, report.MetricRecvThroughput)
+	sweep := maxSizes(rounds, report.MetricBWAvg) > 1
+	qps := distinctParam(rounds, report.ParamQPs) > 1
 	switch {
 	case udp:
 		add(UDP(rounds))
@@ -49,7 +49,7 @@ func Auto(rounds []report.Round) ([]Figure, error) {
 			add(Rounds(rounds, k, RoundsOptions{}))
 		}
 	}
-	if has(rounds, "t_typical") {
+	if has(rounds, report.MetricTTypical) {
 		add(Latency(rounds))
 	}
 	for _, r := range rounds {
@@ -72,14 +72,14 @@ func Auto(rounds []report.Round) ([]Figure, error) {
 //
 // Similar to: ib_send_bw ... | grep 65536 | awk '{print $4}'
 func Headline(rounds []report.Round) string {
-	for _, name := range []string{"bw_avg", "t_typical", "t_avg", "recv_throughput", "throughput", "trans_rate", "value"} {
+	for _, name := range []string{report.MetricBWAvg, report.MetricTTypical, report.MetricTAvg, report.MetricRecvThroughput, report.MetricThroughput, report.MetricTransRate, report.MetricValue} {
 		best, bestSize := "", -1.0
 		for _, r := range rounds {
 			for _, m := range r.Metrics {
 				if m.Name != name || len(m.Values) == 0 {
 					continue
 				}
-				sz, _ := m.Label("size")
+				sz, _ := m.Label(report.LabelSize)
 				v := atof(sz)
 				if v == 65536 {
 					v = 1e18
@@ -111,7 +111,7 @@ func maxSizes(rounds []report.Round, name string) int {
 	for _, r := range rounds {
 		n := 0
 		for _, m := range r.Metrics {
-			if _, ok := m.Label("size"); ok && m.Name == name {
+			if _, ok := m.Label(report.LabelSize); ok && m.Name == name {
 				n++
 			}
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/rocekit/rocekit/nic"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 var t0 = time.Date(2026, 11, 29, 17, 15, 53, 0, time.UTC)
@@ -53,11 +54,13 @@ func perftestRound(t testing.TB, name, suite, c string) report.Round {
 func guestRound(t testing.TB) report.Round {
 	t.Helper()
 	dir := filepath.Join("..", "..", "irq", "testdata", "trixie")
-	dev, err := irq.NewFS(filepath.Join(dir, "proc"), filepath.Join(dir, "sys")).Netdev("eth0")
+	dev, err := irq.Root(sysroot.ProcSys(filepath.Join(dir, "proc"), filepath.Join(dir, "sys"))).Netdev("eth0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	at := func(when string) irq.FS { return irq.NewFS(filepath.Join(dir, "traffic", when, "proc"), "") }
+	at := func(when string) irq.Root {
+		return irq.Root(sysroot.ProcSys(filepath.Join(dir, "traffic", when, "proc"), ""))
+	}
 	lb, err1 := at("before").LoadSnapshot()
 	la, err2 := at("after").LoadSnapshot()
 	ib, err3 := at("before").Interrupts()
@@ -69,10 +72,10 @@ func guestRound(t testing.TB) report.Round {
 	}
 	r := report.Round{Name: "udp_stream_guest", Start: t0,
 		Fingerprint: &report.Fingerprint{NICs: []report.NICFingerprint{{Host: "remote", Netdev: "eth0", NUMANode: 0, NUMANodeCPUs: "0"}}}}
-	if err := r.AddCPULoad(irq.LoadBetween(lb, la)); err != nil {
+	if err := r.AddCPULoad(la.Sub(lb)); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.AddIRQDistribution(irq.Distribute(dev, ib, ia, nil, nil)); err != nil {
+	if err := r.AddIRQDistribution(irq.Distribute(dev, ib, ia, nil, irq.Thresholds{})); err != nil {
 		t.Fatal(err)
 	}
 	return r

@@ -42,7 +42,7 @@ func Latency(rounds []report.Round) (Figure, error) {
 					}
 				}
 			}
-			if v["t_typical"] > 0 {
+			if v[report.MetricTTypical] > 0 {
 				rows = append(rows, row{r.Name + " @" + sizeLabel(atof(sz)) + " B", v})
 			}
 		}
@@ -65,12 +65,12 @@ func Latency(rounds []report.Round) (Figure, error) {
 	}
 	for i, r := range rows {
 		y := l.y(i)
-		lo, hi := r.v["t_min"], r.v["t_max"]
+		lo, hi := r.v[report.MetricTMin], r.v[report.MetricTMax]
 		if lo > 0 && hi > 0 {
 			whisker.Segs = append(whisker.Segs, seg{lo, y, hi, y})
 		}
-		if p99 := r.v["p99"]; p99 > 0 {
-			box.Segs = append(box.Segs, seg{r.v["t_typical"], y, p99, y})
+		if p99 := r.v[report.MetricP99]; p99 > 0 {
+			box.Segs = append(box.Segs, seg{r.v[report.MetricTTypical], y, p99, y})
 		}
 		for j, name := range latencyMarks {
 			if v := r.v[name]; v > 0 {
@@ -79,7 +79,7 @@ func Latency(rounds []report.Round) (Figure, error) {
 		}
 		text := "no t_max"
 		if hi > 0 {
-			text = fmt.Sprintf("max/typ ×%.3g", hi/r.v["t_typical"])
+			text = fmt.Sprintf("max/typ ×%.3g", hi/r.v[report.MetricTTypical])
 		}
 		f.notes = append(f.notes, note{Y: y, Text: text})
 	}
@@ -95,7 +95,7 @@ func Latency(rounds []report.Round) (Figure, error) {
 }
 
 // latencyMarks are the percentiles Latency marks, in order.
-var latencyMarks = []string{"t_min", "t_typical", "p99", "p99.9", "t_max"}
+var latencyMarks = []string{report.MetricTMin, report.MetricTTypical, report.MetricP99, report.MetricP999, report.MetricTMax}
 
 var (
 	markShapes = []draw.GlyphDrawer{draw.BoxGlyph{}, draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{}, draw.CrossGlyph{}}
@@ -106,7 +106,7 @@ var (
 func latencySizes(r report.Round) []string {
 	var s []string
 	for _, m := range r.Metrics {
-		if sz, ok := m.Label("size"); ok && m.Name == "t_typical" {
+		if sz, ok := m.Label(report.LabelSize); ok && m.Name == report.MetricTTypical {
 			s = append(s, sz)
 		}
 	}

@@ -33,7 +33,7 @@ func QPScaling(rounds []report.Round, metric string, minGain float64) (Figure, e
 	}
 	var pts []point
 	for _, r := range rounds {
-		q, _ := r.Param("qps")
+		q, _ := r.Param(report.ParamQPs)
 		n, err := strconv.Atoi(q)
 		m, ok := r.Metric(metric)
 		if err != nil || n <= 0 || !ok || len(m.Values) == 0 {

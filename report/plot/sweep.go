@@ -28,17 +28,17 @@ func Sweep(rounds []report.Round) (Figure, error) {
 	var bws, rates []sizeLine
 	mtus := map[float64][]string{}
 	for i, r := range rounds {
-		bw := sizeSeries(r, "bw_avg")
+		bw := sizeSeries(r, report.MetricBWAvg)
 		if len(bw.pts) < 2 {
 			continue
 		}
 		bw.name, bw.col, bw.shape = r.Name, colorOf(i), shapeOf(i)
 		bws = append(bws, bw)
-		if mr := sizeSeries(r, "msg_rate"); len(mr.pts) > 1 {
+		if mr := sizeSeries(r, report.MetricMsgRate); len(mr.pts) > 1 {
 			mr.name, mr.col, mr.shape = r.Name, colorOf(i), shapeOf(i)
 			rates = append(rates, mr)
 		}
-		if v, ok := r.Param("mtu"); ok {
+		if v, ok := r.Param(report.ParamMTU); ok {
 			if n, err := strconv.ParseFloat(v, 64); err == nil && n > 0 {
 				mtus[n] = append(mtus[n], r.Name)
 			}
@@ -105,7 +105,7 @@ func (l sizeLine) line() polyline {
 func sizeSeries(r report.Round, metric string) sizeLine {
 	var l sizeLine
 	for _, m := range r.Metrics {
-		sz, ok := m.Label("size")
+		sz, ok := m.Label(report.LabelSize)
 		n, err := strconv.ParseFloat(sz, 64)
 		if m.Name != metric || !ok || err != nil || n <= 0 || len(m.Values) == 0 {
 			continue

@@ -24,8 +24,8 @@ import (
 func UDP(rounds []report.Round) (Figure, error) {
 	var rs []report.Round
 	for _, r := range rounds {
-		_, s := r.Metric("send_throughput")
-		_, v := r.Metric("recv_throughput")
+		_, s := r.Metric(report.MetricSendThroughput)
+		_, v := r.Metric(report.MetricRecvThroughput)
 		if s || v {
 			rs = append(rs, r)
 		}
@@ -38,13 +38,13 @@ func UDP(rounds []report.Round) (Figure, error) {
 	unit := report.UnitMbps
 	for i, r := range rs {
 		names[i] = r.Name
-		if m, ok := r.Metric("send_throughput"); ok {
+		if m, ok := r.Metric(report.MetricSendThroughput); ok {
 			send[i], unit = m.Values, m.Unit
 		}
-		if m, ok := r.Metric("recv_throughput"); ok {
+		if m, ok := r.Metric(report.MetricRecvThroughput); ok {
 			recv[i] = m.Values
 		}
-		if m, ok := r.Metric("loss_ratio"); ok {
+		if m, ok := r.Metric(report.MetricLossRatio); ok {
 			for _, v := range m.Values {
 				loss[i] = append(loss[i], 100*v)
 			}

@@ -92,8 +92,8 @@ func TestParseList(t *testing.T) {
 
 func TestPairFilesAndKeepFailed(t *testing.T) {
 	p := &perftest.PairResult{
-		Server: perftest.Side{Role: perftest.Server, Stdout: []byte("s-out"), Stderr: []byte("s-err")},
-		Client: perftest.Side{Role: perftest.Client, Stdout: []byte("c-out"), Stderr: []byte("c-err")},
+		Server: perftest.Process{Role: perftest.Server, Stdout: []byte("s-out"), Stderr: []byte("s-err")},
+		Client: perftest.Process{Role: perftest.Client, Stdout: []byte("c-out"), Stderr: []byte("c-err")},
 	}
 	var r report.Round
 	files := PairFiles(&r, []*perftest.PairResult{p, p})
@@ -137,7 +137,7 @@ func TestRunPairsKeepsTheStoppingPair(t *testing.T) {
 	sides := &runbook.Sides{Mode: runbook.Loopback, Near: side, Far: side, NearNetdev: "eth0", FarNetdev: "eth0"}
 	out := t.TempDir()
 	opts := perftest.Options{Test: perftest.SendBW, Server: perftest.End{Device: "rxe0"}, Client: perftest.End{Device: "rxe0"}, Iterations: 10}
-	ps, err := RunPairs(context.Background(), sides, runbook.RXEInfo{Device: "rxe0", Addr: "198.18.0.1"}, opts, 3, nil, "MTU 1500: ib_send_bw", out)
+	ps, err := RunPairs(context.Background(), sides, runbook.RXE{Device: "rxe0", Addr: "198.18.0.1"}, opts, 3, nil, "MTU 1500: ib_send_bw", out)
 	if err == nil || !strings.Contains(err.Error(), "run 1") {
 		t.Fatalf("RunPairs = %v, want the first run's error", err)
 	}
@@ -151,7 +151,7 @@ func TestRunPairsKeepsTheStoppingPair(t *testing.T) {
 	// Without -out nothing is written, not in the working folder either.
 	cwd := t.TempDir()
 	t.Chdir(cwd)
-	if _, err := RunPairs(context.Background(), sides, runbook.RXEInfo{Device: "rxe0", Addr: "198.18.0.1"}, opts, 1, nil, "x", ""); err == nil {
+	if _, err := RunPairs(context.Background(), sides, runbook.RXE{Device: "rxe0", Addr: "198.18.0.1"}, opts, 1, nil, "x", ""); err == nil {
 		t.Error("a failing pair passed")
 	}
 	if ents, err := os.ReadDir(cwd); err != nil || len(ents) != 0 {
@@ -190,7 +190,7 @@ func TestRunPairsRunsAVoidRunAgain(t *testing.T) {
 	side := fakeSide{runner: f}
 	sides := &runbook.Sides{Mode: runbook.Loopback, Near: side, Far: side, NearNetdev: "eth0", FarNetdev: "eth0"}
 	opts := perftest.Options{Test: perftest.SendBW, Server: perftest.End{Device: "rxe0"}, Client: perftest.End{Device: "rxe0"}, Iterations: 300, ReportGbits: true, Port: 18515}
-	ps, err := RunPairs(context.Background(), sides, runbook.RXEInfo{Device: "rxe0", Addr: "198.18.0.1"}, opts, 1, nil, "x", "")
+	ps, err := RunPairs(context.Background(), sides, runbook.RXE{Device: "rxe0", Addr: "198.18.0.1"}, opts, 1, nil, "x", "")
 	if err != nil {
 		t.Fatal(err)
 	}
