@@ -21,8 +21,8 @@ import (
 // Counters before and after. The tool's processes have ended by the
 // second snapshot; the kernel threads that did rxe's work are in it
 // (rxe_wq's kworkers where rxe moved off tasklets, ksoftirqd otherwise),
-// and the verdict on the cores and threads is CPU: rxe's work for one QP
-// is serialised, on one core's softirq or on one worker thread.
+// and on 6.12 the verdict on the cores and threads is CPU: rxe's work
+// for one QP is serialised on one worker thread.
 func TestLabBusyCoreThreads(t *testing.T) {
 	labtest.Guest(t)
 	labtest.Veth(t, "blr0", "blr1", "198.18.98.1/24")
@@ -80,7 +80,15 @@ func TestLabBusyCoreThreads(t *testing.T) {
 	ev := bottleneck.Evidence{Gbps: math.NaN(), Cores: load.Cores(), Threads: load.KernelThreads()}
 	v := bottleneck.Judge(ev, bottleneck.Thresholds{})
 	t.Logf("kernel %s: verdict %s; evidence %q", labtest.Suite(), v, v.Evidence)
-	if v.Bound != bottleneck.CPU {
-		t.Errorf("verdict %s, want cpu: rdma_rxe's work is serialised on one core or thread", v)
+	// On 6.12 rxe_wq's worker saturated in every run here (100-109 % of a
+	// core). On 6.1 rxe works inside the tool's calls: its core reached
+	// 87 % system on a quiet machine and 48 % with another guest running
+	// beside it (TCG guests see no steal time), so the verdict there is
+	// only logged, and the system time is asked for.
+	if labtest.Suite() == "trixie" && v.Bound != bottleneck.CPU {
+		t.Errorf("verdict %s, want cpu: rdma_rxe's work is serialised on one worker thread", v)
+	}
+	if c, ok := bottleneck.Busiest(load.Cores()); !ok || c.SysPct < 20 {
+		t.Errorf("busiest core %+v: want rxe's system time on one core", c)
 	}
 }
