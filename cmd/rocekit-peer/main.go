@@ -25,6 +25,7 @@
 //	rocekit-peer probe-reach '{"to":"near","addr":"198.18.0.1","mtu":9000}'   # don't-fragment echoes of mtu bytes, searching down when they fail
 //	rocekit-peer pause-irqbalance
 //	rocekit-peer verify   # reads back every change of -journal-dir's journals (tune drift)
+//	rocekit-peer watch-udp-sockets '{"pid":4242,"every_ns":20000000}'   # reads the process's UDP sockets until they close (at most 2 min)
 //	rocekit-peer host
 //	rocekit-peer kernel-log
 //	rocekit-peer exec '{"argv":["netserver","-D"]}'   # journaled, then exec'd in place: restore ends it
