@@ -201,6 +201,8 @@ func Judge(e Evidence, th Thresholds) Verdict {
 		}
 		if c, ok := busiest(e.Cores); ok {
 			v.Evidence = append(v.Evidence, "busiest core: "+coreText(c))
+			// What was looked at, in the one line a reader sees.
+			v.Summary += fmt.Sprintf(" (busiest core: %s CPU%d, %.0f %% in softirq, irq and system time)", c.Host, c.CPU, c.BusyPct())
 		}
 	}
 	return v

@@ -30,7 +30,7 @@ func (f *farWatcher) WatchUDPSockets(ctx context.Context, a runbook.UDPWatchAsk)
 }
 
 // TestFarSocketWatch: a far side that watches its own sockets is watched
-// through it (every SampleEvery), stop waits for its answer, and the
+// through it (every FarSampleEvery), stop waits for its answer, and the
 // reading sums its sockets' drops and holds RcvbufErrors against the
 // run's start; a watch that never answers is ended and says why.
 func TestFarSocketWatch(t *testing.T) {
@@ -41,7 +41,7 @@ func TestFarSocketWatch(t *testing.T) {
 	w := watchSockets(context.Background(), f, 4242)
 	close(f.ended)
 	got := w.stop(nic.UDPCounters{RcvbufErrors: 1000}, false)
-	if f.asked.PID != 4242 || f.asked.Every != SampleEvery {
+	if f.asked.PID != 4242 || f.asked.Every != FarSampleEvery {
 		t.Errorf("asked %+v", f.asked)
 	}
 	if got.Sockets != 2 || got.Drops != 123 || got.RcvbufErrors != 123 || !got.CountersRead || got.Samples != 40 || got.RxQueueMaxBytes != 212992 || got.Error != "" {
