@@ -140,11 +140,11 @@ func TestPeerOverSSH(t *testing.T) {
 	rcv, snd, send := udpOverflow(t)
 	send()
 	go func() {
-		time.Sleep(time.Second)
+		time.Sleep(3 * time.Second) // the agent's start over SSH, on a loaded machine
 		rcv.Close()
 		snd.Close()
 	}()
-	w, err := p.WatchUDPSockets(ctx, UDPWatchAsk{PID: os.Getpid()})
+	w, err := p.WatchUDPSockets(ctx, UDPWatchAsk{PID: os.Getpid(), Max: 30 * time.Second})
 	if err != nil || !w.Closed || len(w.Last) != 2 || w.Last[0].Drops+w.Last[1].Drops == 0 || w.Counters == nil {
 		t.Errorf("WatchUDPSockets over SSH: %+v, %v; want closed, 2 sockets with drops", w, err)
 	}

@@ -39,7 +39,9 @@ func TestWatchUDPSocketsUntilClosed(t *testing.T) {
 	rcv, snd, send := udpOverflow(t)
 	send()
 	go func() {
-		time.Sleep(300 * time.Millisecond)
+		// Long enough for the watch's first reading on a loaded machine
+		// (at 300 ms it once missed them under load 10).
+		time.Sleep(2 * time.Second)
 		rcv.Close()
 		snd.Close()
 	}()
