@@ -108,7 +108,7 @@ func TestRunKillsHungGuestAtDeadline(t *testing.T) {
 	g := Guest{Name: name, Image: img, Plan: Plan{Steps: []Step{
 		{Name: "hang", Path: "/bin/sh", Args: []string{"-c", "echo started; exec sleep 3600"}},
 	}}}
-	deadline := 60 * time.Second // boot takes 10-20 s under load; the step must start first
+	deadline := 120 * time.Second // boot takes 10-20 s alone, over 60 s beside another guest; the step must start first
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	began := time.Now()
