@@ -125,6 +125,14 @@ func StartNetserver(ctx context.Context, r host.Runner, o ServerOptions) (*Netse
 		if errors.As(err, &ee) && strings.Contains(ee.Stderr, "Unable to start netserver") {
 			return nil, fmt.Errorf("%w: port %d on %s: %w", ErrPortBusy, port, r, err)
 		}
+		// It can end between two polls, which then see it gone rather
+		// than its exit: its own words say whether the port was taken.
+		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		_ = p.Wait(wctx)
+		cancel()
+		if strings.Contains(p.Stderr().String(), "Unable to start netserver") {
+			return nil, fmt.Errorf("%w: port %d on %s: %w", ErrPortBusy, port, r, err)
+		}
 		return nil, fmt.Errorf("netperf: netserver on %s: %w", r, err)
 	}
 	// netserver can exit with "Unable to start" right after another

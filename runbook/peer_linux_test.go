@@ -135,16 +135,14 @@ func TestPeerOverSSH(t *testing.T) {
 		t.Errorf("SetMTU of a missing netdev over SSH: %v, want errors.Is nic.ErrNetdevNotFound", err)
 	}
 
-	// The agent watches a process's UDP sockets on its host (this test's
+	// The agent watches a process's UDP sockets on its host (a child's
 	// overflowed receiver) in one call that answers once they closed.
-	rcv, snd, send := udpOverflow(t)
-	send()
+	pid, end := udpOverflow(t)
 	go func() {
 		time.Sleep(3 * time.Second) // the agent's start over SSH, on a loaded machine
-		rcv.Close()
-		snd.Close()
+		end()
 	}()
-	w, err := p.WatchUDPSockets(ctx, UDPWatchAsk{PID: os.Getpid(), Max: 30 * time.Second})
+	w, err := p.WatchUDPSockets(ctx, UDPWatchAsk{PID: pid, Max: 30 * time.Second})
 	if err != nil || !w.Closed || len(w.Last) != 2 || w.Last[0].Drops+w.Last[1].Drops == 0 || w.Counters == nil {
 		t.Errorf("WatchUDPSockets over SSH: %+v, %v; want closed, 2 sockets with drops", w, err)
 	}
