@@ -224,13 +224,17 @@ func Busiest(cores []Core) (Core, bool) { return busiest(cores) }
 // to the NIC's NUMA node.
 func CoreText(c Core) string { return coreText(c) }
 
-func busiest(cores []Core) (Core, bool) {
+func busiest(cores []Core) (Core, bool) { return mostBy(cores, Core.BusyPct) }
+
+// mostBy is the core with the most of measure (ties: the lower host
+// name, then CPU id); false when there is none.
+func mostBy(cores []Core, measure func(Core) float64) (Core, bool) {
 	if len(cores) == 0 {
 		return Core{}, false
 	}
 	best := cores[0]
 	for _, c := range cores[1:] {
-		b, cb := c.BusyPct(), best.BusyPct()
+		b, cb := measure(c), measure(best)
 		if b > cb || b == cb && (c.Host < best.Host || c.Host == best.Host && c.CPU < best.CPU) {
 			best = c
 		}
@@ -264,20 +268,9 @@ func coreCause(c Core) cause {
 // one core 87 % system, the rest the tool's polling).
 const kernelShare = 50
 
-// fullest is the core with the most time in use, user time included
-// (ties as busiest).
+// fullest is the core with the most time in use, user time included.
 func fullest(cores []Core) (Core, bool) {
-	if len(cores) == 0 {
-		return Core{}, false
-	}
-	best := cores[0]
-	for _, c := range cores[1:] {
-		b, cb := c.BusyPct()+c.UserPct, best.BusyPct()+best.UserPct
-		if b > cb || b == cb && (c.Host < best.Host || c.Host == best.Host && c.CPU < best.CPU) {
-			best = c
-		}
-	}
-	return best, true
+	return mostBy(cores, func(c Core) float64 { return c.BusyPct() + c.UserPct })
 }
 
 func fullCoreCause(c Core) cause {

@@ -145,9 +145,8 @@ func (p *Peer) restoreSince(ctx context.Context, t time.Time) error {
 	if p.noSince {
 		return errNoOrderedRestore
 	}
-	err := p.call(ctx, "restore-since", sinceArg{Since: t}, nil)
-	var pe *PeerError
-	if errors.As(err, &pe) && pe.Kind == "tune_invalid_input" && strings.Contains(pe.Msg, "unknown operation") {
+	err := noOperation(p.call(ctx, "restore-since", sinceArg{Since: t}, nil))
+	if errors.Is(err, ErrPeerNoOperation) {
 		p.noSince = true
 		return errNoOrderedRestore
 	}
