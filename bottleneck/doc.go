@@ -24,9 +24,11 @@
 //     takes them from irq.ThreadSnapshot.Sub), and whether the core is
 //     local to the NIC's NUMA node. When no core reaches it, a kernel
 //     thread (rxe_wq's worker, ksoftirqd) whose system time reaches it of
-//     one core is the bottleneck: rxe's work for a QP is serialised on one
-//     worker, which the scheduler moves between cores (seen in the lab on
-//     6.12: no core above 36 %, the worker at one core's full share). Else
+//     one core is the bottleneck: each of a QP's tasks (requester,
+//     responder, completer) runs on one worker at a time, which the
+//     scheduler moves between cores (seen in the lab on 6.12: no core
+//     above 36 %, the worker at one core's full share; with more real
+//     cores the tasks spread over workers and none need saturate). Else
 //     a core in use at BusyCore with user time counted, at least half of
 //     it the kernel's, is one: on 6.1 rdma_rxe does a send's work inside
 //     the tool's own calls, and the tool's polling fills the rest (the

@@ -4,6 +4,7 @@ package runbook
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -80,15 +81,28 @@ func TestLabBusyCoreThreads(t *testing.T) {
 	ev := bottleneck.Evidence{Gbps: math.NaN(), Cores: load.Cores(), Threads: load.KernelThreads()}
 	v := bottleneck.Judge(ev, bottleneck.Thresholds{})
 	t.Logf("kernel %s: verdict %s; evidence %q", labtest.Suite(), v, v.Evidence)
-	// On 6.12 rxe_wq's worker saturated in every run here (100-109 % of a
-	// core). On 6.1 rxe works inside the tool's calls: its core reached
-	// 87 % system on a quiet machine and 48 % with another guest running
-	// beside it (TCG guests see no steal time), so the verdict there is
-	// only logged, and the system time is asked for.
-	if labtest.Suite() == "trixie" && v.Bound != bottleneck.CPU {
-		t.Errorf("verdict %s, want cpu: rdma_rxe's work is serialised on one worker thread", v)
+	// Where rxe's work lands depends on how many cores the guest really
+	// has: with 2 vCPUs on this 2-core host the rxe_wq worker held one
+	// core (100-109 %) and the verdict was CPU; on CI's larger host, with
+	// 4 vCPUs running in parallel, the requester's and responder's tasks
+	// ran on two workers (48 % and 80 %) and no core reached 90 %. So the
+	// test holds the verdict to the evidence, not to one outcome.
+	busiest, ok := bottleneck.Busiest(load.Cores())
+	if !ok || busiest.SysPct < 20 {
+		t.Errorf("busiest core %+v: want rxe's system time on one core", busiest)
 	}
-	if c, ok := bottleneck.Busiest(load.Cores()); !ok || c.SysPct < 20 {
-		t.Errorf("busiest core %+v: want rxe's system time on one core", c)
+	kernel := busiest.BusyPct()
+	switch {
+	case kernel >= 90 && v.Bound != bottleneck.CPU:
+		t.Errorf("verdict %s, want cpu: CPU%d is %.0f %% busy in the kernel", v, busiest.CPU, kernel)
+	case v.Bound == bottleneck.None && !strings.Contains(v.Summary, fmt.Sprintf("CPU%d", busiest.CPU)):
+		t.Errorf("verdict %q does not name the busiest core CPU%d", v.Summary, busiest.CPU)
+	case v.Bound != bottleneck.CPU && v.Bound != bottleneck.None:
+		t.Errorf("verdict %s: with no rate measured only cpu or none-found can hold", v)
+	}
+	// 6.12 moved rxe's work to a workqueue: its workers are in the
+	// evidence, by name, unless the verdict already says CPU.
+	if labtest.Suite() == "trixie" && v.Bound != bottleneck.CPU && !strings.Contains(strings.Join(v.Evidence, " "), "rxe_wq") {
+		t.Errorf("evidence %q names no rxe_wq worker", v.Evidence)
 	}
 }
