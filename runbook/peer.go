@@ -106,6 +106,12 @@ func (p *Peer) Close() error {
 // call runs "AGENT -journal-dir D -netns N OP ARG-JSON" and decodes the
 // JSON it prints into out.
 func (p *Peer) call(ctx context.Context, op string, arg, out any) error {
+	return p.callSeeing(ctx, op, arg, out, nil)
+}
+
+// callSeeing is call with each line of the agent's output seen as it
+// arrives (its progress lines, then its reply), when see is set.
+func (p *Peer) callSeeing(ctx context.Context, op string, arg, out any, see func(line string)) error {
 	if peerOpNamed(op) == nil {
 		return &PeerError{Op: op, Err: errors.New("not an operation of the peer table (peer_ops.go)")}
 	}
@@ -129,8 +135,12 @@ func (p *Peer) call(ctx context.Context, op string, arg, out any) error {
 			stop(tooLarge)
 		}
 	}
+	seeOut := count
+	if see != nil {
+		seeOut = func(line string) { count(line); see(line) }
+	}
 	proc, err := host.Run(rctx, p.runner(), host.Cmd{Argv: []string{agent, "-protocol", fmt.Sprint(PeerProtocol), "-journal-dir", dir, "-netns", p.Netns,
-		"-timeout", timeout.String(), op, string(a)}, MaxOutputBytes: max, OnStdout: count, OnStderr: count})
+		"-timeout", timeout.String(), op, string(a)}, MaxOutputBytes: max, OnStdout: seeOut, OnStderr: count})
 	if cause := context.Cause(rctx); rctx.Err() != nil && ctx.Err() == nil {
 		return &PeerError{Op: op, Err: cause}
 	}
@@ -342,7 +352,8 @@ func ServePeer(ctx context.Context, protocol int, journalDir, netns, op, arg str
 		err := fmt.Errorf("%w: this rocekit-peer speaks protocol %d, the caller %d: install the caller's build of rocekit-peer", ErrPeerProtocol, PeerProtocol, protocol)
 		return errors.Join(err, writeReply(w, peerReply{Error: faultOf(op, err)}))
 	}
-	res, err := servePeer(ctx, journalDir, netns, op, arg)
+	ready := func() { _ = writeReply(w, peerReply{Ready: true}) } // a lost line only delays the caller
+	res, err := servePeer(ctx, journalDir, netns, op, arg, ready)
 	if err != nil {
 		return errors.Join(err, writeReply(w, peerReply{Error: faultOf(op, err)}))
 	}
@@ -353,7 +364,7 @@ func ServePeer(ctx context.Context, protocol int, journalDir, netns, op, arg str
 	return writeReply(w, peerReply{Result: b})
 }
 
-func servePeer(ctx context.Context, journalDir, netns, op, arg string) (any, error) {
+func servePeer(ctx context.Context, journalDir, netns, op, arg string, ready func()) (any, error) {
 	if netns != "" {
 		if err := host.ValidNetnsName(netns); err != nil {
 			return nil, err
@@ -367,7 +378,7 @@ func servePeer(ctx context.Context, journalDir, netns, op, arg string) (any, err
 		}
 		return nil, fmt.Errorf("%w: unknown operation %q%s (rocekit-peer -h lists them)", tune.ErrInvalidInput, op, didyoumean.Suffix(op, names))
 	}
-	s := peerServe{op: op, dir: journalDir}
+	s := peerServe{op: op, dir: journalDir, ready: ready}
 	if o.folder {
 		return o.serve(ctx, s, arg)
 	}

@@ -136,15 +136,34 @@ func TestPeerOverSSH(t *testing.T) {
 	}
 
 	// The agent watches a process's UDP sockets on its host (a child's
-	// overflowed receiver) in one call that answers once they closed.
+	// overflowed receiver) in one call that answers once they closed;
+	// it says it is ready, before its reply, once its first reading is
+	// taken: the process ends only then, so without that line the watch
+	// would run to its Max and fail the test.
 	pid, end := udpOverflow(t)
-	go func() {
-		time.Sleep(3 * time.Second) // the agent's start over SSH, on a loaded machine
-		end()
-	}()
-	w, err := p.WatchUDPSockets(ctx, UDPWatchAsk{PID: pid, Max: 30 * time.Second})
+	readyAt := make(chan time.Time, 1)
+	ready := func() {
+		readyAt <- time.Now()
+		go func() {
+			time.Sleep(300 * time.Millisecond) // a few readings with the sockets open
+			end()
+		}()
+	}
+	w, err := p.WatchUDPSockets(ctx, UDPWatchAsk{PID: pid, Every: 20 * time.Millisecond, Max: 30 * time.Second, Ready: ready})
+	replied := time.Now()
 	if err != nil || !w.Closed || len(w.Last) != 2 || w.Last[0].Drops+w.Last[1].Drops == 0 || w.Counters == nil {
 		t.Errorf("WatchUDPSockets over SSH: %+v, %v; want closed, 2 sockets with drops", w, err)
+	}
+	select {
+	case at := <-readyAt:
+		if !at.Before(replied) {
+			t.Errorf("ready at %v, not before the reply at %v", at, replied)
+		}
+	default:
+		t.Error("the agent never said it was ready")
+	}
+	if w.CPU <= 0 {
+		t.Errorf("watch CPU %v: want the agent's own CPU time over the watch", w.CPU)
 	}
 	if err := p.Restore(ctx); err != nil {
 		t.Fatal(err)

@@ -39,6 +39,9 @@ type peerOp struct {
 type peerServe struct {
 	op, dir string
 	l       *Local // journaled in a new file of dir; nil for a folder operation
+	// ready writes the progress line that says a lasting operation is
+	// under way (peerReply.Ready), before its reply.
+	ready func()
 }
 
 // decode reads the operation's JSON argument into v.
@@ -95,7 +98,14 @@ var peerOps = []peerOp{
 			return driftsWire(d), err
 		}},
 	{PeerOperation: PeerOperation{Name: "watch-udp-sockets", Example: `{"pid":4242,"every_ns":20000000}`, Doc: "reads the process's UDP sockets until they close (at most 2 min)"}, slow: true,
-		serve: withArg((*Local).WatchUDPSockets)},
+		serve: func(ctx context.Context, s peerServe, arg string) (any, error) {
+			var a UDPWatchAsk
+			if err := s.decode(arg, &a); err != nil {
+				return nil, err
+			}
+			a.Ready = s.ready
+			return s.l.WatchUDPSockets(ctx, a)
+		}},
 	{PeerOperation: PeerOperation{Name: "host"}, serve: noArg((*Local).Host)},
 	{PeerOperation: PeerOperation{Name: "kernel-log"}, serve: noArg((*Local).KernelLog)},
 	{PeerOperation: PeerOperation{Name: "exec", Example: `{"argv":["netserver","-D"]}`, Doc: "journaled, then exec'd in place: restore ends it"},

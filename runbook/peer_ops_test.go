@@ -98,7 +98,7 @@ func TestServePeerTable(t *testing.T) {
 		if o.Name == "exec" {
 			continue // replaces the test binary when it works
 		}
-		_, err := servePeer(ctx, t.TempDir(), "", o.Name, "{bad json")
+		_, err := servePeer(ctx, t.TempDir(), "", o.Name, "{bad json", func() {})
 		if err != nil && strings.Contains(err.Error(), "unknown operation") {
 			t.Errorf("%s: %v", o.Name, err)
 		}
@@ -106,10 +106,10 @@ func TestServePeerTable(t *testing.T) {
 	if !slices.Contains(names, "restore") || !slices.Contains(names, "exec") || len(names) != len(peerOps) {
 		t.Errorf("operations %v", names)
 	}
-	if _, err := servePeer(ctx, t.TempDir(), "", "formatdisk", `""`); err == nil || !strings.Contains(err.Error(), `unknown operation "formatdisk" (rocekit-peer -h`) {
+	if _, err := servePeer(ctx, t.TempDir(), "", "formatdisk", `""`, nil); err == nil || !strings.Contains(err.Error(), `unknown operation "formatdisk" (rocekit-peer -h`) {
 		t.Errorf("unknown operation: %v", err)
 	}
-	if _, err := servePeer(ctx, t.TempDir(), "", "set-mut", `""`); err == nil || !strings.Contains(err.Error(), `unknown operation "set-mut" (did you mean "set-mtu"?)`) {
+	if _, err := servePeer(ctx, t.TempDir(), "", "set-mut", `""`, nil); err == nil || !strings.Contains(err.Error(), `unknown operation "set-mut" (did you mean "set-mtu"?)`) {
 		t.Errorf("a mistyped operation: %v", err)
 	}
 }

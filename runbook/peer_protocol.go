@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/rocekit/rocekit/firewall"
 	"github.com/rocekit/rocekit/host"
@@ -32,8 +33,11 @@ import (
 // agent, journaled) and restore-since. Version 5: every exported sentinel
 // of the packages the agent links is a kind of its own (an agent of 4
 // sent several as not_exist), set-txqueuelen, and the reply's self_cpu_ns
-// (the agent's own CPU time).
-const PeerProtocol = 5
+// (the agent's own CPU time). Version 6: a lasting operation
+// (watch-udp-sockets) may print progress lines before its reply, the
+// first {"ready":true} once it runs, so the near side starts the tool
+// after the agent's own start-up; an agent of 5 never says it.
+const PeerProtocol = 6
 
 // ErrPeerProtocol is matched by a *PeerError whose agent speaks another
 // protocol version than this build.
@@ -49,6 +53,9 @@ type peerReply struct {
 	// RUSAGE_SELF, ns): summed in PeerAgentCPU. Absent from older agents,
 	// so the protocol version stays.
 	SelfCPUNs int64 `json:"self_cpu_ns,omitempty"`
+	// Ready marks a progress line: the operation is under way and its
+	// reply follows on a later line.
+	Ready bool `json:"ready,omitempty"`
 }
 
 // peerFault is an error as it crosses SSH: its kind names the sentinel
@@ -152,11 +159,13 @@ func writeReply(w io.Writer, r peerReply) error {
 	return json.NewEncoder(w).Encode(r)
 }
 
-// readReply decodes the agent's answer from its standard output; stderr
-// tells an agent that predates the protocol (it refuses -protocol).
+// readReply decodes the agent's answer from its standard output, its last
+// line (progress lines come before it); stderr tells an agent that
+// predates the protocol (it refuses -protocol).
 func readReply(op string, stdout, stderr []byte, out any) error {
 	var r peerReply
-	if err := json.Unmarshal(stdout, &r); err != nil || r.Protocol == 0 {
+	stdout = []byte(lastLine(string(stdout))) // progress lines come first
+	if err := json.Unmarshal(stdout, &r); err != nil || r.Protocol == 0 || r.Ready {
 		if strings.Contains(string(stderr), "-protocol") {
 			return &PeerError{Op: op, Kind: "protocol", Msg: fmt.Sprintf("the rocekit-peer on the far host predates protocol versions (it does not know -protocol); this build speaks %d: install this build's rocekit-peer there", PeerProtocol)}
 		}
@@ -178,6 +187,21 @@ func readReply(op string, stdout, stderr []byte, out any) error {
 		return &PeerError{Op: op, Err: fmt.Errorf("agent reply: %w", err)}
 	}
 	return nil
+}
+
+// onceReady is a callSeeing watcher that calls ready once, at the
+// agent's first progress line that says so; nil for a nil ready.
+func onceReady(ready func()) func(line string) {
+	if ready == nil {
+		return nil
+	}
+	var once sync.Once
+	return func(line string) {
+		var r peerReply
+		if json.Unmarshal([]byte(line), &r) == nil && r.Ready && r.Protocol == PeerProtocol {
+			once.Do(ready)
+		}
+	}
 }
 
 func tailString(stdout, stderr []byte) string {

@@ -309,6 +309,7 @@ func pingFrom(ctx context.Context, run host.Runner, r report.Reach, dst netip.Ad
 // minimum and IPv4's.
 var pingSearchMTUs = []int{9000, 8192, 4200, 4096, 2048, 1500, 1280, 576}
 
+// lastLine is the last line of s that is not blank, trimmed.
 func lastLine(s string) string {
 	ls := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.TrimSpace(ls[len(ls)-1])

@@ -65,17 +65,27 @@ func TestServePeerInput(t *testing.T) {
 	// Another protocol version is refused, naming both.
 	b.Reset()
 	err := ServePeer(ctx, 1, dir, "", "host", "", &b)
-	if !errors.Is(err, ErrPeerProtocol) || !strings.Contains(fmt.Sprint(err), "speaks protocol 5, the caller 1") {
+	if !errors.Is(err, ErrPeerProtocol) || !strings.Contains(fmt.Sprint(err), fmt.Sprintf("speaks protocol %d, the caller 1", PeerProtocol)) {
 		t.Errorf("protocol 1: %v", err)
 	}
 	var pe *PeerError
-	if rerr := readReply("host", b.Bytes(), nil, nil); !errors.As(rerr, &pe) || !errors.Is(rerr, ErrPeerProtocol) || !strings.Contains(rerr.Error(), "speaks protocol 5, the caller 1") {
+	if rerr := readReply("host", b.Bytes(), nil, nil); !errors.As(rerr, &pe) || !errors.Is(rerr, ErrPeerProtocol) || !strings.Contains(rerr.Error(), fmt.Sprintf("speaks protocol %d, the caller 1", PeerProtocol)) {
 		t.Errorf("protocol 1 reply read back as %v", rerr)
 	}
 	// A protocol 2 agent (Netdev with numa_node) is refused, naming both.
 	old := []byte(`{"protocol":2,"result":{"name":"eth0","numa_node":0}}`)
-	if rerr := readReply("netdev", old, nil, nil); !errors.Is(rerr, ErrPeerProtocol) || !strings.Contains(rerr.Error(), "speaks protocol 2, this build 5") {
+	if rerr := readReply("netdev", old, nil, nil); !errors.Is(rerr, ErrPeerProtocol) || !strings.Contains(rerr.Error(), fmt.Sprintf("speaks protocol 2, this build %d", PeerProtocol)) {
 		t.Errorf("protocol 2 reply read back as %v", rerr)
+	}
+	// Progress lines come before the reply; a call cut after one has no
+	// reply.
+	ready := fmt.Sprintf(`{"protocol":%d,"ready":true}`, PeerProtocol)
+	var got map[string]int
+	if rerr := readReply("watch-udp-sockets", []byte(ready+"\n"+fmt.Sprintf(`{"protocol":%d,"result":{"samples":3}}`, PeerProtocol)+"\n"), nil, &got); rerr != nil || got["samples"] != 3 {
+		t.Errorf("reply after a progress line: %v, %v", got, rerr)
+	}
+	if rerr := readReply("watch-udp-sockets", []byte(ready+"\n"), nil, &got); rerr == nil || !strings.Contains(rerr.Error(), "not a rocekit-peer reply") {
+		t.Errorf("a progress line alone read as a reply: %v", rerr)
 	}
 	// An agent from before the protocol refuses the flag.
 	if rerr := readReply("host", nil, []byte("flag provided but not defined: -protocol\nUsage of rocekit-peer:"), nil); !errors.Is(rerr, ErrPeerProtocol) || !strings.Contains(rerr.Error(), "predates protocol versions") {

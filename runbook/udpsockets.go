@@ -74,6 +74,11 @@ type UDPWatchAsk struct {
 	// Max ends the watch; 0 means 2 minutes (on a Peer, at most 30 s less
 	// than DefaultPeerSlowCallTimeout, so that the watch replies in time).
 	Max time.Duration `json:"max_ns,omitempty"`
+	// Ready, when set, is called once, after the first reading: the
+	// watch is running (on a Peer, when the agent has said so), so a
+	// caller that starts the tool then keeps the agent's start-up, a
+	// fresh process, out of the run it measures.
+	Ready func() `json:"-"`
 }
 
 // UDPWatch is what a watch of a process's UDP sockets saw.
@@ -92,6 +97,11 @@ type UDPWatch struct {
 	Closed bool `json:"closed,omitempty"`
 	// Error is the last reading's failure.
 	Error string `json:"error,omitempty"`
+	// CPU is the watching process's own CPU time from its first reading
+	// to its last (getrusage RUSAGE_SELF): on a far host, what the agent
+	// cost the host it measured while the tool ran; in a process that
+	// does more than watch, all of its goroutines'.
+	CPU time.Duration `json:"cpu_ns,omitempty"`
 }
 
 // WatchUDPSockets reads pid's UDP sockets (and its children's) every
@@ -115,14 +125,27 @@ func (l *Local) WatchUDPSockets(ctx context.Context, a UDPWatchAsk) (UDPWatch, e
 	w := NewUDPWatcher(l)
 	tick := time.NewTicker(every)
 	defer tick.Stop()
-	for {
-		if w.Read(ctx, a.PID) == 0 && w.seen {
+	var cpu0 time.Duration
+	result := func() UDPWatch {
+		r := w.Result()
+		r.CPU = selfCPU() - cpu0
+		return r
+	}
+	for first := true; ; first = false {
+		if first {
+			cpu0 = selfCPU()
+		}
+		n := w.Read(ctx, a.PID)
+		if first && a.Ready != nil {
+			a.Ready()
+		}
+		if n == 0 && w.seen {
 			w.w.Closed = true
-			return w.Result(), nil
+			return result(), nil
 		}
 		select {
 		case <-ctx.Done():
-			return w.Result(), nil
+			return result(), nil
 		case <-tick.C:
 		}
 	}
@@ -188,11 +211,13 @@ func (w *UDPWatcher) Result() UDPWatch {
 }
 
 // WatchUDPSockets runs Local.WatchUDPSockets on the peer, in one call
-// that lasts as long as the watch.
+// that lasts as long as the watch; a.Ready is called when the agent's
+// progress line says its first reading is taken.
 func (p *Peer) WatchUDPSockets(ctx context.Context, a UDPWatchAsk) (UDPWatch, error) {
 	if bound := DefaultPeerSlowCallTimeout - 30*time.Second; a.Max <= 0 || a.Max > bound {
 		a.Max = bound // the watch ends and replies before the call's bound
 	}
-	w, err := callAs[UDPWatch](ctx, p, "watch-udp-sockets", a)
+	var w UDPWatch
+	err := p.callSeeing(ctx, "watch-udp-sockets", a, &w, onceReady(a.Ready))
 	return w, noOperation(err)
 }

@@ -337,17 +337,24 @@ func (t *udpTuner) runs(ctx context.Context, s UDPRound, opts netperf.Options, s
 		t.step("round %s: netperf %s run %d of %d (%s)", s.Letter, opts.Test, i+1, t.o.Count, opts.Length)
 		var r netperfRun
 		var err error
-		if r.NearBefore, err = sides.Near.Counters(ctx, sides.NearNetdev); err != nil {
-			return nil, fmt.Errorf("counters of %s: %w", sides.Near.Name(), err)
-		}
-		if r.FarBefore, err = sides.Far.Counters(ctx, sides.FarNetdev); err != nil {
-			return nil, fmt.Errorf("counters of %s: %w", sides.Far.Name(), err)
-		}
-		began := time.Now()
+		// The watch starts first, so that a far agent's start-up overlaps
+		// the counter snapshots instead of the run.
 		var watch *socketWatch
 		if sockets && !s.TCP {
 			watch = watchSockets(ctx, sides.Far, srv.PID())
 		}
+		if r.NearBefore, err = sides.Near.Counters(ctx, sides.NearNetdev); err != nil {
+			watch.end()
+			return nil, fmt.Errorf("counters of %s: %w", sides.Near.Name(), err)
+		}
+		if r.FarBefore, err = sides.Far.Counters(ctx, sides.FarNetdev); err != nil {
+			watch.end()
+			return nil, fmt.Errorf("counters of %s: %w", sides.Far.Name(), err)
+		}
+		if watch != nil {
+			watch.waitReady(ctx)
+		}
+		began := time.Now()
 		cpu0, agents0 := runbook.SelfCPU(), runbook.PeerAgentCPU()
 		r.Result, r.Err = netperf.Run(ctx, sides.Near.Runner(), opts)
 		r.Took = time.Since(began)
@@ -355,6 +362,11 @@ func (t *udpTuner) runs(ctx context.Context, s UDPRound, opts netperf.Options, s
 			r.Socket = watch.stop(r.FarBefore.UDP, farReader)
 		}
 		r.NearCPU, r.FarCPU = runbook.SelfCPU()-cpu0, runbook.PeerAgentCPU()-agents0
+		if watch != nil && !farReader {
+			// The agent's reply counts its whole life, start-up included;
+			// its CPU over the watch is what the run cost the far host.
+			r.FarCPU = watch.result.CPU
+		}
 		if r.Err != nil {
 			if t.o.Policy != NetperfKeepGoing || ctx.Err() != nil {
 				return append(runs, r), fmt.Errorf("netperf run %d: %w", i+1, r.Err)

@@ -15,10 +15,17 @@ type farWatcher struct {
 	runbook.Side // nil: only WatchUDPSockets is called
 	ended        chan struct{}
 	asked        runbook.UDPWatchAsk
+	startup      time.Duration
 }
 
 func (f *farWatcher) WatchUDPSockets(ctx context.Context, a runbook.UDPWatchAsk) (runbook.UDPWatch, error) {
 	f.asked = a
+	if f.startup > 0 {
+		time.Sleep(f.startup) // the agent's start over SSH
+	}
+	if a.Ready != nil {
+		a.Ready()
+	}
 	select {
 	case <-f.ended:
 		return runbook.UDPWatch{Closed: true, Samples: 40, RxQueueMaxBytes: 212992,
@@ -54,4 +61,39 @@ func TestFarSocketWatch(t *testing.T) {
 	if took := time.Since(start); took < watchGrace || got.Error == "" || got.CountersRead {
 		t.Errorf("a watch that never answers: %+v after %v", got, took)
 	}
+}
+
+// TestFarSocketWatchReady: a run starts only once the far watch took its
+// first reading, so the agent's start-up stays out of it; a watch that
+// fails before that does not hold the run.
+func TestFarSocketWatchReady(t *testing.T) {
+	f := &farWatcher{ended: make(chan struct{}), startup: 200 * time.Millisecond}
+	start := time.Now()
+	w := watchSockets(context.Background(), f, 4242)
+	w.waitReady(context.Background())
+	if took := time.Since(start); took < f.startup {
+		t.Errorf("ready after %v, before the watch's start-up of %v", took, f.startup)
+	}
+	close(f.ended)
+	w.stop(nic.UDPCounters{}, false)
+
+	failed := watchSockets(context.Background(), failingWatcher{}, 4242)
+	done := make(chan struct{})
+	go func() { failed.waitReady(context.Background()); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a watch that failed at its start held the run")
+	}
+	if got := failed.stop(nic.UDPCounters{}, false); got.Error == "" {
+		t.Errorf("a failed watch's reading %+v says nothing", got)
+	}
+}
+
+// failingWatcher is a far side whose watch fails at once (an agent too
+// old for the operation).
+type failingWatcher struct{ runbook.Side }
+
+func (failingWatcher) WatchUDPSockets(context.Context, runbook.UDPWatchAsk) (runbook.UDPWatch, error) {
+	return runbook.UDPWatch{}, runbook.ErrPeerNoOperation
 }

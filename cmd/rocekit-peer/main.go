@@ -3,8 +3,10 @@
 // of runbook.Local there and prints its JSON result; every change is
 // journaled in a file of -journal-dir, and "restore" undoes them all,
 // newest first (also after a crash of either host's run). The reply on
-// standard output is one JSON object: {"protocol":4,"result":...} or
-// {"protocol":4,"error":{"kind":...,"op":...,"message":...}} (exit 1).
+// standard output is one JSON object on the last line: {"protocol":6,"result":...}
+// or {"protocol":6,"error":{"kind":...,"op":...,"message":...}} (exit 1);
+// a lasting operation (watch-udp-sockets) prints {"protocol":6,"ready":true}
+// before it once it runs.
 //
 // Install it on the peer, as root:
 //
