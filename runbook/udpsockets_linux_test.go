@@ -45,7 +45,7 @@ func TestUDPOverflowChild(t *testing.T) {
 // its own, not this one: a test that left one of this process's threads
 // in another network namespace would put sockets made here where
 // /proc/PID/net/udp does not show them.
-func udpOverflow(t *testing.T) (pid int, end func()) {
+func udpOverflow(t testing.TB) (pid int, end func()) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestUDPOverflowChild$")
 	cmd.Env = append(os.Environ(), "ROCEKIT_UDP_OVERFLOW_CHILD=1")
@@ -103,4 +103,23 @@ func TestWatchUDPSocketsUntilClosed(t *testing.T) {
 	if _, err := (&Local{}).WatchUDPSockets(ctx, UDPWatchAsk{}); err == nil {
 		t.Error("a watch of pid 0 started")
 	}
+}
+
+// BenchmarkUDPWatchRead is one reading of a far watch (a process's UDP
+// sockets and its namespace's Udp counters) on this host's kernel: at
+// workflow.FarSampleEvery (250 ms) it costs the watched host the
+// reported share of one core. The lab's TCG guests are far slower.
+func BenchmarkUDPWatchRead(b *testing.B) {
+	pid, _ := udpOverflow(b)
+	w := NewUDPWatcher(&Local{})
+	ctx := context.Background()
+	cpu0 := selfCPU()
+	for b.Loop() {
+		if w.Read(ctx, pid) != 2 {
+			b.Fatalf("reading saw no sockets: %+v", w.Result())
+		}
+	}
+	perRead := (selfCPU() - cpu0) / time.Duration(b.N)
+	b.ReportMetric(float64(perRead.Nanoseconds()), "cpu-ns/reading")
+	b.ReportMetric(100*float64(perRead)/float64(250*time.Millisecond), "%core@250ms")
 }

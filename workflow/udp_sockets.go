@@ -50,13 +50,17 @@ type SocketReading struct {
 }
 
 // SampleEvery is how often netserver's socket is read during a run from
-// this host; FarSampleEvery how often a far side's agent reads it. The
-// far one is slower because the agent runs on the receiver it measures:
-// at 20 ms its readings took 82 % of a core in the lab's TCG guest (the
-// demo's UDP rounds, 2026-12-02). Drops in the last interval before the
-// socket closed can be missed; RcvbufErrors over the same span holds them.
+// this host; FarSampleEvery how often a far side's agent reads it. A
+// reading costs its host 0.42 ms of CPU on this machine's kernel
+// (runbook's BenchmarkUDPWatchRead: /proc reads and fd links, nearly all
+// kernel time), so 100 ms keeps it to 0.4 % of one core where the tool
+// runs beside it (at 20 ms it was 2 %); the far one is slower because
+// its agent runs on the receiver it measures, in the lab's TCG guests
+// far slower (at 20 ms 82 % of a core, 2026-12-02). Drops in the last
+// interval before the socket closed can be missed; RcvbufErrors over the
+// same span holds them.
 const (
-	SampleEvery    = 20 * time.Millisecond
+	SampleEvery    = 100 * time.Millisecond
 	FarSampleEvery = 250 * time.Millisecond
 )
 
