@@ -59,7 +59,8 @@ type config struct {
 	Hosts       hostList
 	Slurm       string // netdevs tested on every node of the allocation
 	SlurmNodes  string // host list instead of SLURM_JOB_NODELIST
-	SSH         sshOptions
+	SSH         fleet.OpenOptions
+	JournalDir  string // of this host's journal
 	Name        string
 	Schedule    string
 	PerHost     int
@@ -91,7 +92,7 @@ func main() {
 	flag.StringVar(&c.SSH.Identity, "identity", "", "SSH private key file (default: agent and ~/.ssh/id_*)")
 	flag.StringVar(&c.SSH.KnownHosts, "known-hosts", "", "known_hosts file (default ~/.ssh/known_hosts)")
 	flag.StringVar(&c.SSH.Agent, "peer-agent", "rocekit-peer", "path of rocekit-peer on the other hosts")
-	flag.StringVar(&c.SSH.JournalDir, "journal-dir", ".", "folder of this host's journal")
+	flag.StringVar(&c.JournalDir, "journal-dir", ".", "folder of this host's journal")
 	flag.DurationVar(&c.SSH.Timeout, "ssh-timeout", 0, "SSH dial and session-open timeout (0: the default)")
 	flag.StringVar(&c.Name, "name", "fleet", "the run's name in the store: a rerun with the same name resumes")
 	flag.StringVar(&c.Schedule, "schedule", "all", "all (round-robin), ring, or pairs HOST-HOST,HOST-HOST")
@@ -136,8 +137,10 @@ func run(ctx context.Context, c config, out, progress io.Writer) (err error) {
 	if err := ownfile.MkdirAll(c.Out); err != nil {
 		return err
 	}
-	sides, err := openSides(ctx, c.Hosts, c.SSH)
-	defer func() { err = errors.Join(err, restoreSides(sides)) }()
+	o := c.SSH
+	o.Journal = filepath.Join(c.JournalDir, "fleet-matrix-journal.jsonl")
+	sides, err := fleet.OpenSides(ctx, c.Hosts, o)
+	defer func() { err = errors.Join(err, fleet.RestoreSides(sides)) }()
 	if err != nil {
 		return err
 	}
@@ -176,11 +179,11 @@ func (c config) validate() error {
 
 // schedule is the -schedule of the -host names.
 func (c config) schedule() (fleet.Schedule, error) {
-	var names []string
-	for _, h := range c.Hosts {
-		names = append(names, h.Name)
+	s, err := fleet.ParseSchedule(c.Schedule, c.Hosts.names(), c.PerHost)
+	if err != nil {
+		return s, fmt.Errorf("-schedule: %w", err)
 	}
-	return parseSchedule(c.Schedule, names, c.PerHost)
+	return s, nil
 }
 
 // measurer builds the pair measurement from the flags.

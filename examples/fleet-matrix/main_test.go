@@ -34,7 +34,7 @@ func TestValidate(t *testing.T) {
 		{Set: func(c *config) { c.QPTimeout = 99 }, Want: "QPTimeout"},
 		{Set: func(c *config) { c.Hosts = c.Hosts[:1] }, Want: "-host: at least two hosts"},
 		{Set: func(c *config) { c.Tool = "netpref" }, Want: `-tool "netpref": want one of perftest, netperf (did you mean "netperf"?)`},
-		{Set: func(c *config) { c.Schedule = "rign" }, Want: `"rign" is not HOST-HOST of the -host names (did you mean "ring"?)`},
+		{Set: func(c *config) { c.Schedule = "rign" }, Want: `-schedule: fleet: invalid schedule: "rign": "rign" is not HOST-HOST of the host names (did you mean "ring"?)`},
 	}, config.validate, quietRun, cli.ErrBadFlag)
 	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
 		t.Error("-out made by a refused run")

@@ -3,13 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/rocekit/rocekit/netperf"
 )
 
 // FuzzParseTo: whatever the input, parse exits 0, 2 or 3 (a string is
@@ -45,25 +42,6 @@ func FuzzParseTo(f *testing.F) {
 			}
 		default:
 			t.Fatalf("status %d for a string input: %v", st, err)
-		}
-	})
-}
-
-// FuzzAppendInterim: the hand-written JSON of an interim result is what
-// json.Marshal writes.
-func FuzzAppendInterim(f *testing.F) {
-	f.Add(13441.39, "10^6bits/s", 0.331, 1795974172.531)
-	f.Add(1e-7, "Trans/s", 1e21, math.Copysign(0, -1))
-	f.Fuzz(func(t *testing.T, v float64, unit string, iv, e float64) {
-		it := netperf.Interim{Value: v, Unit: netperf.Unit(unit), IntervalSec: iv, EndingUnixSec: e}
-		got, err := appendInterim(nil, it)
-		o := interimOutput{Unit: unit, IntervalSec: iv, EndingUnixSec: e}
-		if isFinite(v) {
-			o.Value = &v
-		}
-		want, werr := json.Marshal(o)
-		if (err == nil) != (werr == nil) || err == nil && !bytes.Equal(got, want) {
-			t.Fatalf("got %s (%v), json.Marshal %s (%v)", got, err, want, werr)
 		}
 	})
 }

@@ -32,7 +32,10 @@
 // tool, test, kind, header, bw or lat rows, value, warnings and error;
 // netperf results carry tool, test, throughput_mbps, udp, trans_per_sec,
 // omni, interims (with -D), warnings and error. inf and nan become null
-// with a warning.
+// with a warning. The forms are the library's, for a framework's own
+// tools: perftest.Result.MarshalJSON, perftest.WriteStreamJSON and
+// perftest.NewParseErrorJSON; netperf.NewResultJSON and
+// netperf.AppendInterim.
 package main
 
 import (
@@ -45,8 +48,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/rocekit/rocekit/internal/warnjson"
-	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/perftest"
 )
 
@@ -175,7 +176,7 @@ func perftestTo(br *bufio.Reader, prefix []byte, w io.Writer) error {
 	}
 	if len(data) > streamAbove {
 		if streamable(prefix) {
-			return parseStream(io.MultiReader(bytes.NewReader(data), br), w)
+			return perftest.WriteStreamJSON(w, io.MultiReader(bytes.NewReader(data), br))
 		}
 		more, err := io.ReadAll(io.LimitReader(br, maxWhole-streamAbove+1))
 		if err != nil {
@@ -183,7 +184,7 @@ func perftestTo(br *bufio.Reader, prefix []byte, w io.Writer) error {
 		}
 		if data = append(data, more...); len(data) > maxWhole {
 			err := fmt.Errorf("%w: a perftest %s output larger than %d bytes", errTooLarge, perftest.Detect(prefix), maxWhole)
-			return writeJSON(w, map[string]any{"tool": "perftest", "parse_error": parseErrorObject("too_large", 0, err)}, err)
+			return writeJSON(w, map[string]any{"tool": "perftest", "parse_error": perftest.ParseErrorJSON{Kind: "too_large", Message: err.Error()}}, err)
 		}
 	}
 	res, err := parsePerftest(data)
@@ -229,24 +230,14 @@ func saysNothing(res *perftest.Result, data []byte) bool {
 	return len(res.BW) == 0 && len(res.Lat) == 0 && len(res.Values) == 0 && res.ReportBoth == nil && res.Failure == nil
 }
 
-// perftestParseError is the "parse_error" object of any perftest error.
-func perftestParseError(err error) map[string]any {
-	kind, line := "garbled", 0
-	var pe *perftest.ParseError
-	if errors.As(err, &pe) {
-		line = pe.Line
+// perftestParseError is the "parse_error" object of any perftest error:
+// the library's, or "no_result" for errNoResult.
+func perftestParseError(err error) perftest.ParseErrorJSON {
+	pe := perftest.NewParseErrorJSON(err)
+	if errors.Is(err, errNoResult) {
+		pe.Kind = "no_result"
 	}
-	switch {
-	case errors.Is(err, errNoResult):
-		kind = "no_result"
-	case errors.Is(err, perftest.ErrTruncated):
-		kind = "truncated"
-	}
-	return parseErrorObject(kind, line, err)
-}
-
-func parseErrorObject(kind string, line int, err error) map[string]any {
-	return map[string]any{"kind": kind, "line": line, "message": err.Error()}
+	return pe
 }
 
 // writeJSON writes v as indented JSON and returns err (or the write's).
@@ -281,87 +272,3 @@ func marshal(v any) ([]byte, error) {
 	}
 	return append(b, '\n'), nil
 }
-
-// netperfOutput is the JSON contract of a netperf result.
-type netperfOutput struct {
-	Tool           string            `json:"tool"`
-	Test           string            `json:"test,omitempty"`
-	Form           string            `json:"form"`
-	ThroughputMbps *float64          `json:"throughput_mbps"`
-	Throughput     *float64          `json:"throughput,omitempty"` // as printed, in ThroughputUnit
-	ThroughputUnit string            `json:"throughput_unit,omitempty"`
-	TransPerSec    *float64          `json:"trans_per_sec,omitempty"`
-	UDP            *udpOutput        `json:"udp,omitempty"`
-	Omni           map[string]string `json:"omni,omitempty"`
-	Version        string            `json:"version,omitempty"`
-	Warnings       []string          `json:"warnings"`
-	Error          *errorOutput      `json:"error,omitempty"`
-	ParseError     map[string]any    `json:"parse_error,omitempty"`
-}
-
-type udpOutput struct {
-	SendMbps   *float64 `json:"send_mbps"`
-	RecvMbps   *float64 `json:"recv_mbps"`
-	Sent       uint64   `json:"sent"`
-	Received   uint64   `json:"received"`
-	SendErrors *uint64  `json:"send_errors"`
-	LossRatio  *float64 `json:"loss_ratio"`
-}
-
-type errorOutput struct {
-	Kind    string `json:"kind"`
-	Message string `json:"message"`
-}
-
-// netperfJSON maps a netperf result (possibly partial) and its error to the
-// contract. Values JSON cannot carry (inf, nan) become null with a warning.
-func netperfJSON(res *netperf.Result, err error) netperfOutput {
-	out := netperfOutput{Tool: "netperf", Warnings: []string{}}
-	var tool *netperf.Error
-	if errors.As(err, &tool) {
-		out.Error = &errorOutput{Kind: string(tool.Kind), Message: tool.Message}
-	} else if err != nil {
-		out.ParseError = netperfParseError(err)
-	}
-	if res == nil {
-		return out
-	}
-	out.Test, out.Form, out.Version = res.Test, string(res.Form), res.Version
-	out.Warnings = append(out.Warnings, warnjson.Strings(res.Warnings)...)
-	finite := func(name string, v *float64) *float64 {
-		if v == nil || !isFinite(*v) {
-			if v != nil {
-				out.Warnings = append(out.Warnings, fmt.Sprintf("%s is %v: written as null", name, *v))
-			}
-			return nil
-		}
-		return v
-	}
-	out.ThroughputMbps = finite("throughput_mbps", res.ThroughputMbps)
-	if res.Throughput != nil {
-		out.Throughput = finite("throughput", &res.Throughput.Value)
-		out.ThroughputUnit = string(res.Throughput.Unit)
-	}
-	out.TransPerSec = finite("trans_per_sec", res.TransPerSec)
-	if u := res.UDP; u != nil {
-		loss := u.LossRatio
-		out.UDP = &udpOutput{
-			SendMbps: finite("udp.send_mbps", u.SendMbps), RecvMbps: finite("udp.recv_mbps", u.RecvMbps),
-			Sent: u.Sent, Received: u.Received, SendErrors: u.SendErrors,
-			LossRatio: finite("udp.loss_ratio", &loss),
-		}
-	}
-	if res.Omni != nil {
-		out.Omni = map[string]string{}
-		for i, s := range res.Omni.Selectors {
-			name := s.Name
-			if name == "" {
-				name = fmt.Sprintf("#%d", i+1)
-			}
-			out.Omni[name] = s.Value
-		}
-	}
-	return out
-}
-
-func isFinite(f float64) bool { return f-f == 0 }

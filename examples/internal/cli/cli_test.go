@@ -115,8 +115,9 @@ func TestPairFilesAndKeepFailed(t *testing.T) {
 	}
 }
 
-// fakeSide is a side whose programs run on a host.Fake; RunPairs uses
-// nothing else of it but its name and RDMA port counters.
+// fakeSide is a side whose programs run on a host.Fake;
+// RepeatPairKeepFailed uses nothing else of it but its name and RDMA port
+// counters.
 type fakeSide struct {
 	runbook.Side
 	runner *host.Fake
@@ -128,18 +129,18 @@ func (f fakeSide) PortCounters(context.Context, string) (rxe.PortCounters, error
 	return rxe.PortCounters{}, errors.New("no RDMA device in a fake")
 }
 
-// TestRunPairsKeepsTheStoppingPair: a server that exits before it
+// TestRepeatPairKeepFailedKeepsTheStoppingPair: a server that exits before it
 // listens stops the runs; what it printed is kept in
 // out/failed/LABEL-N/, with the label's spaces made dashes.
-func TestRunPairsKeepsTheStoppingPair(t *testing.T) {
+func TestRepeatPairKeepFailedKeepsTheStoppingPair(t *testing.T) {
 	f := &host.Fake{Scripts: map[string]host.FakeScript{"ib_send_bw": {Stderr: "Couldn't listen to port 18515\n", ExitCode: 1}}}
 	side := fakeSide{runner: f}
 	sides := &runbook.Sides{Mode: runbook.Loopback, Near: side, Far: side, NearNetdev: "eth0", FarNetdev: "eth0"}
 	out := t.TempDir()
 	opts := perftest.Options{Test: perftest.SendBW, Server: perftest.End{Device: "rxe0"}, Client: perftest.End{Device: "rxe0"}, Iterations: 10}
-	ps, err := RunPairs(context.Background(), sides, runbook.RXE{Device: "rxe0", Addr: "198.18.0.1"}, opts, 3, nil, "MTU 1500: ib_send_bw", out)
+	ps, err := RepeatPairKeepFailed(context.Background(), sides, runbook.RXE{Device: "rxe0", Addr: "198.18.0.1"}, opts, 3, nil, "MTU 1500: ib_send_bw", out)
 	if err == nil || !strings.Contains(err.Error(), "run 1") {
-		t.Fatalf("RunPairs = %v, want the first run's error", err)
+		t.Fatalf("RepeatPairKeepFailed = %v, want the first run's error", err)
 	}
 	if ps.Stopped == nil || len(ps.Pairs) != 0 || len(ps.Counters) != 1 || len(ps.Counters[0].Warnings) == 0 {
 		t.Errorf("pairs: stopped %v, %d kept, counters %+v", ps.Stopped, len(ps.Pairs), ps.Counters)
@@ -151,7 +152,7 @@ func TestRunPairsKeepsTheStoppingPair(t *testing.T) {
 	// Without -out nothing is written, not in the working folder either.
 	cwd := t.TempDir()
 	t.Chdir(cwd)
-	if _, err := RunPairs(context.Background(), sides, runbook.RXE{Device: "rxe0", Addr: "198.18.0.1"}, opts, 1, nil, "x", ""); err == nil {
+	if _, err := RepeatPairKeepFailed(context.Background(), sides, runbook.RXE{Device: "rxe0", Addr: "198.18.0.1"}, opts, 1, nil, "x", ""); err == nil {
 		t.Error("a failing pair passed")
 	}
 	if ents, err := os.ReadDir(cwd); err != nil || len(ents) != 0 {
@@ -162,10 +163,10 @@ func TestRunPairsKeepsTheStoppingPair(t *testing.T) {
 	}
 }
 
-// TestRunPairsRunsAVoidRunAgain: a run whose client printed a row of
+// TestRepeatPairKeepFailedRunsAVoidRunAgain: a run whose client printed a row of
 // zeros with perftest's clock warning (the lab's bookworm matrix, r^2
 // 0.82) is run again and named in Voided; the kept result is measured.
-func TestRunPairsRunsAVoidRunAgain(t *testing.T) {
+func TestRepeatPairKeepFailedRunsAVoidRunAgain(t *testing.T) {
 	tmpl, err := rocekittest.Lookup("bookworm/perftest/send-bw-gbits")
 	if err != nil {
 		t.Fatal(err)
@@ -190,7 +191,7 @@ func TestRunPairsRunsAVoidRunAgain(t *testing.T) {
 	side := fakeSide{runner: f}
 	sides := &runbook.Sides{Mode: runbook.Loopback, Near: side, Far: side, NearNetdev: "eth0", FarNetdev: "eth0"}
 	opts := perftest.Options{Test: perftest.SendBW, Server: perftest.End{Device: "rxe0"}, Client: perftest.End{Device: "rxe0"}, Iterations: 300, ReportGbits: true, Port: 18515}
-	ps, err := RunPairs(context.Background(), sides, runbook.RXE{Device: "rxe0", Addr: "198.18.0.1"}, opts, 1, nil, "x", "")
+	ps, err := RepeatPairKeepFailed(context.Background(), sides, runbook.RXE{Device: "rxe0", Addr: "198.18.0.1"}, opts, 1, nil, "x", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,11 +43,11 @@ func KeepFailedPairs(dir, prefix string, pairs []*perftest.PairResult) error {
 	return workflow.KeepFailedPairs(dir, prefix, pairs)
 }
 
-// RunPairs is runbook.RepeatPair that keeps the outputs of the pair that
-// stopped the runs in out/failed/LABEL-N/ (spaces in label become
-// dashes) when out is set. The soft-RoCE examples use workflow.RunPerftest,
-// which does this and the rest of a step.
-func RunPairs(ctx context.Context, sides *runbook.Sides, far runbook.RXE, opts perftest.Options, count int, prog runbook.Progress, label, out string) (runbook.Pairs, error) {
+// RepeatPairKeepFailed is runbook.RepeatPair that keeps the outputs of
+// the pair that stopped the runs in out/failed/LABEL-N/ (spaces in label
+// become dashes) when out is set. The soft-RoCE examples use
+// workflow.RunPerftest, which does this and the rest of a step.
+func RepeatPairKeepFailed(ctx context.Context, sides *runbook.Sides, far runbook.RXE, opts perftest.Options, count int, prog runbook.Progress, label, out string) (runbook.Pairs, error) {
 	ps, err := runbook.RepeatPair(ctx, sides, far, opts, count, prog, label)
 	if err != nil && out != "" {
 		name := fmt.Sprintf("%s-%d", strings.ReplaceAll(label, " ", "-"), len(ps.Pairs)+1)
