@@ -164,20 +164,14 @@ func (p *lineScan) number() (s []byte, integer, ok bool) {
 	case i < len(b) && b[i] == '0':
 		i++
 	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
+		i = digits(b, i+1)
 	default:
 		return nil, false, false
 	}
 	integer = true
 	if i < len(b) && b[i] == '.' {
-		i++
-		d := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == d {
+		d := i + 1
+		if i = digits(b, d); i == d {
 			return nil, false, false
 		}
 		integer = false
@@ -188,16 +182,21 @@ func (p *lineScan) number() (s []byte, integer, ok bool) {
 			i++
 		}
 		d := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == d {
+		if i = digits(b, d); i == d {
 			return nil, false, false
 		}
 		integer = false
 	}
 	s, p.i = b[p.i:i], i
 	return s, integer, true
+}
+
+// digits returns the index after the decimal digits of b from i on.
+func digits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // float reads a number as encoding/json reads it into a float64.
