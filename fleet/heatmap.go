@@ -32,16 +32,12 @@ func (m *Matrix) WriteHeatmapSVG(w io.Writer) error {
 		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%s</text>`+"\n", x, heatMargin-8, esc(h))
 		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%s</text>`+"\n", heatMargin-8, heatMargin+i*heatCell+heatCell/2+4, esc(h))
 	}
-	idx := m.cellIndex()
+	at := m.cellAt()
 	for i := range n {
 		for j := range n {
 			x, y := heatMargin+j*heatCell, heatMargin+i*heatCell
 			fill, label := "#f4f4f4", ""
-			ci, ok := idx[Pair{i, j}.normal()]
-			var c Cell
-			if ok {
-				c = m.Cells[ci]
-			}
+			c, ok := at(i, j)
 			switch {
 			case i == j:
 				fill = "#dddddd"

@@ -54,13 +54,20 @@ type Matrix struct {
 	Unmeasured []Pair `json:"unmeasured,omitempty"`
 }
 
-// cellIndex maps each pair to its cell, for lookups over the whole grid.
-func (m *Matrix) cellIndex() map[Pair]int {
+// cellAt answers as Cell does through an index of the cells, for a
+// caller that asks for every pair.
+func (m *Matrix) cellAt() func(a, b int) (Cell, bool) {
 	idx := make(map[Pair]int, len(m.Cells))
 	for i, c := range m.Cells {
 		idx[c.Pair] = i
 	}
-	return idx
+	return func(a, b int) (Cell, bool) {
+		ci, ok := idx[Pair{a, b}.normal()]
+		if !ok {
+			return Cell{}, false
+		}
+		return m.Cells[ci], true
+	}
 }
 
 // Cell returns the cell of hosts a and b, in either order.
@@ -118,16 +125,12 @@ func (m *Matrix) WriteMarkdown(w io.Writer) error {
 	for _, p := range m.Unmeasured {
 		unmeasured[p.normal()] = true
 	}
-	idx := m.cellIndex()
+	at := m.cellAt()
 	for i, h := range m.Hosts {
 		b.WriteString("| **" + mdEscape(h) + "** |")
 		for j := range m.Hosts {
 			cell := ""
-			ci, ok := idx[Pair{i, j}.normal()]
-			var c Cell
-			if ok {
-				c = m.Cells[ci]
-			}
+			c, ok := at(i, j)
 			switch {
 			case i == j:
 				cell = "—"

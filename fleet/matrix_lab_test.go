@@ -56,8 +56,19 @@ func slowPathTo(dst string) string {
 // guest it skips: it boots guests itself. A suite without an image skips,
 // unless ROCEKIT_LAB_SUITES named it (as lab test does): then it fails.
 func TestGuestsMatrixThreeOnSegment(t *testing.T) {
+	guestsPerSuite(t, "TestGuests", []string{"cmd/rocekit-peer", "examples/fleet-matrix"}, runThreeGuests)
+}
+
+// guestsPerSuite is the frame of a test that boots its own guests: on the
+// host only (root, QEMU; inside a guest it skips, with the command that
+// runs it alone: lab test -run RUN -pkg ./fleet), it builds the lab's
+// agent and the binaries of pkgs (bins, by package), then calls run once
+// per suite of ROCEKIT_LAB_SUITES (bookworm and trixie by default) with
+// that suite's image. A suite without an image skips, unless
+// ROCEKIT_LAB_SUITES named it (as lab test does): then it fails.
+func guestsPerSuite(t *testing.T, run string, pkgs []string, test func(ctx context.Context, t *testing.T, img *lab.Image, agent string, bins map[string]string)) {
 	if os.Getenv(lab.EnvInLab) == "1" {
-		t.Skip("boots its own guests: run it on the host (go run ./internal/lab/cmd/lab test -run TestGuests -pkg ./fleet)")
+		t.Skip("boots its own guests: run it on the host (go run ./internal/lab/cmd/lab test -run " + run + " -pkg ./fleet)")
 	}
 	if os.Geteuid() != 0 {
 		t.Skip("needs root (QEMU guests)")
@@ -73,7 +84,7 @@ func TestGuestsMatrixThreeOnSegment(t *testing.T) {
 		t.Fatal(err)
 	}
 	bins := map[string]string{}
-	for _, pkg := range []string{"cmd/rocekit-peer", "examples/fleet-matrix"} {
+	for _, pkg := range pkgs {
 		if bins[pkg], err = lab.BuildBinary(ctx, lab.Module+"/"+pkg, filepath.Join(dir, filepath.Base(pkg))); err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +99,7 @@ func TestGuestsMatrixThreeOnSegment(t *testing.T) {
 			case err != nil:
 				t.Skipf("no %s image: %v (make lab-image)", suite, err)
 			}
-			runThreeGuests(ctx, t, img, agent, bins)
+			test(ctx, t, img, agent, bins)
 		})
 	}
 }

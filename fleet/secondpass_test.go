@@ -51,7 +51,12 @@ func ringPlan(t *testing.T, m Measurer) Plan {
 func secondPass(t *testing.T, model *bwModel) *SecondPass {
 	t.Helper()
 	model.seen = map[string]int{}
-	p := ringPlan(t, model)
+	return runSecondPass(t, ringPlan(t, model))
+}
+
+// runSecondPass runs p, then its second pass, and logs the suspects.
+func runSecondPass(t *testing.T, p Plan) *SecondPass {
+	t.Helper()
 	first, err := p.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -130,15 +135,7 @@ func TestSecondPassThreeHosts(t *testing.T) {
 	}{{&bwModel{slowHost: "h2"}, CulpritHost, "h2"}, {&bwModel{slowLink: [2]string{"h0", "h2"}}, CulpritLink, ""}} {
 		c.model.seen = map[string]int{}
 		s, _ := AllPairs(3, 1)
-		p := Plan{Name: "three", Hosts: fleetOf(3), Schedule: s, Measurer: c.model}
-		first, err := p.Run(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		sp, err := p.SecondPass(context.Background(), first, SecondPassOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		sp := runSecondPass(t, Plan{Name: "three", Hosts: fleetOf(3), Schedule: s, Measurer: c.model})
 		if len(sp.Suspects) == 0 {
 			t.Fatalf("%+v: no suspects", c.model)
 		}

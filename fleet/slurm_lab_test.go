@@ -11,9 +11,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -87,41 +84,7 @@ func slurmNodeUp(name, addr string) string {
 // with a floor b cannot reach: it exits 1 with its drain reason and
 // drains b with it; on c with a low floor it passes.
 func TestGuestsSlurmMatrix(t *testing.T) {
-	if os.Getenv(lab.EnvInLab) == "1" {
-		t.Skip("boots its own guests: run it on the host (go run ./internal/lab/cmd/lab test -run TestGuestsSlurm -pkg ./fleet)")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("needs root (QEMU guests)")
-	}
-	if _, err := exec.LookPath("qemu-system-x86_64"); err != nil {
-		t.Skip("qemu-system-x86_64 not installed")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Minute)
-	defer cancel()
-	dir := t.TempDir()
-	agent, err := lab.BuildAgent(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bins := map[string]string{}
-	for _, pkg := range []string{"cmd/rocekit-peer", "cmd/rocekit-nodecheck", "examples/fleet-matrix"} {
-		if bins[pkg], err = lab.BuildBinary(ctx, lab.Module+"/"+pkg, filepath.Join(dir, filepath.Base(pkg))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	asked := os.Getenv(lab.EnvSuites) != ""
-	for _, suite := range strings.Split(envOr(lab.EnvSuites, "bookworm,trixie"), ",") {
-		t.Run(suite, func(t *testing.T) {
-			img, err := lab.Cache{Dir: lab.DefaultCacheDir()}.Lookup(lab.DefaultSpec(suite))
-			switch {
-			case err != nil && asked:
-				t.Fatalf("no %s image: %v (make lab-image)", suite, err)
-			case err != nil:
-				t.Skipf("no %s image: %v (make lab-image)", suite, err)
-			}
-			runSlurmGuests(ctx, t, img, agent, bins)
-		})
-	}
+	guestsPerSuite(t, "TestGuestsSlurm", []string{"cmd/rocekit-peer", "cmd/rocekit-nodecheck", "examples/fleet-matrix"}, runSlurmGuests)
 }
 
 // slurmFiles are the overlay files every node has: the binaries, the

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchmath"
+
+	"github.com/rocekit/rocekit/internal/warnjson"
 )
 
 // Verdict is the judgement on one metric of a comparison.
@@ -41,8 +43,9 @@ type Summary struct {
 	Lo float64 `json:"-"`
 	Hi float64 `json:"-"` // upper bound of the CI
 	// Confidence is the CI's actual level (≥ the level asked for).
-	Confidence float64  `json:"confidence"`
-	Warnings   []string `json:"warnings,omitempty"` // benchmath's
+	Confidence float64 `json:"confidence"`
+	// Warnings are benchmath's: errors in Go, strings in JSON.
+	Warnings warnjson.Errors `json:"warnings,omitempty"`
 }
 
 // HasCI reports whether the interval is finite.
@@ -200,7 +203,7 @@ func hoistSampleNotes(ms []MetricComparison) []string {
 	for i := range ms {
 		seen := map[string]bool{}
 		for _, s := range []*Summary{&ms[i].Baseline, &ms[i].Candidate} {
-			for _, w := range s.Warnings {
+			for _, w := range warnjson.Strings(s.Warnings) {
 				if !seen[w] {
 					seen[w] = true
 					if count[w] == 0 {
@@ -317,11 +320,8 @@ func summarize(s *benchmath.Sample, confidence float64) Summary {
 		return Summary{Median: math.NaN(), Lo: math.Inf(-1), Hi: math.Inf(1)}
 	}
 	sum := benchmath.AssumeNothing.Summary(s, confidence)
-	out := Summary{N: len(s.Values), Median: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Confidence: sum.Confidence}
-	for _, w := range sum.Warnings {
-		out.Warnings = append(out.Warnings, w.Error())
-	}
-	return out
+	return Summary{N: len(s.Values), Median: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Confidence: sum.Confidence,
+		Warnings: append(warnjson.Errors(nil), sum.Warnings...)}
 }
 
 func missing(m Metric, conf, alpha float64, inBaseline bool) MetricComparison {

@@ -1,11 +1,14 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rocekit/rocekit/internal/warnjson"
 )
 
 // TestCompareMatchesBenchstat checks the statistics against what benchstat
@@ -82,8 +85,34 @@ func TestCompareSmallSampleCI(t *testing.T) {
 	if s.Baseline.HasCI() || !s.Candidate.HasCI() {
 		t.Errorf("CI with 5 values %v, with 6 %v", s.Baseline, s.Candidate)
 	}
-	if !strings.Contains(strings.Join(s.Baseline.Warnings, ";"), "need >= 6 samples") {
+	if !strings.Contains(strings.Join(warnjson.Strings(s.Baseline.Warnings), ";"), "need >= 6 samples") {
 		t.Errorf("no CI warning: %q", s.Baseline.Warnings)
+	}
+}
+
+// TestSummaryWarningsJSON: a summary's warnings are errors in Go and the
+// strings they always were in JSON, so a summary written when Warnings
+// was a []string reads back, and one written now is byte for byte the same.
+func TestSummaryWarningsJSON(t *testing.T) {
+	// What json.Marshal wrote for this summary before.
+	const old = `{"n":5,"median":3,"ci_lo":null,"ci_hi":5,"confidence":0.96875,"warnings":["need \u003e= 6 samples for confidence interval at level 0.95"]}`
+	s := Summarize(Metric{Name: "a", Unit: "u", Values: []float64{1, 2, 3, 4, 5}})
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != old {
+		t.Errorf("got  %s\nwant %s", b, old)
+	}
+	var back Summary
+	if err := json.Unmarshal([]byte(old), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.N != 5 || back.Median != 3 || back.Confidence != 0.96875 || len(back.Warnings) != 1 || back.Warnings[0].Error() != "need >= 6 samples for confidence interval at level 0.95" {
+		t.Errorf("decoded %+v", back)
+	}
+	if b, _ := json.Marshal(Summarize(Metric{Values: []float64{1, 2, 3, 4, 5, 6}})); strings.Contains(string(b), "warnings") {
+		t.Errorf("no warnings written as %s", b)
 	}
 }
 

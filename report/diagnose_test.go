@@ -222,16 +222,7 @@ func TestCheckSoftirq(t *testing.T) {
 	diff(t, []string{RuleHotSoftirq}, rules(fs))
 	diff(t, map[string]float64{"cpu": 3, "soft": 92, "irq": 2, "idle": 1, "net_rx_runs": 81234}, evidence(fs[0]))
 	// The guest's TCP_STREAM capture: a softirq share far from hot.
-	dir := filepath.Join("..", "irq", "testdata", "trixie", "traffic")
-	b, err := irq.Root(sysroot.ProcSys(filepath.Join(dir, "before", "proc"), "")).LoadSnapshot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := irq.Root(sysroot.ProcSys(filepath.Join(dir, "after", "proc"), "")).LoadSnapshot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	hot := a.Sub(b).Hot()
+	hot := trafficLoad(t).Hot()
 	if fs := CheckSoftirq(hot, Thresholds{}); fs != nil {
 		t.Errorf("fired at %v: %v", hot, fs)
 	}

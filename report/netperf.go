@@ -42,30 +42,21 @@ func FromNetperf(name string, start time.Time, runs ...*netperf.Result) (Round, 
 	r := Round{Name: name, Start: start}
 	var set metricSet
 	test := ""
-	for i, res := range runs {
-		if res == nil {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: no result", i+1))
-			continue
-		}
-		for _, w := range res.Warnings {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: %s", i+1, w))
-		}
+	readRepeats(&r, runs, func(res *netperf.Result) []error { return res.Warnings }, func(res *netperf.Result, note noteFunc) int {
 		if res.Form == netperf.FormError {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: netperf failed", i+1))
-			continue
+			note("netperf failed")
+			return 0
 		}
 		if test == "" {
 			test = res.Test
 		} else if res.Test != "" && res.Test != test {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: test %s differs from %s", i+1, res.Test, test))
+			note("test %s differs from %s", res.Test, test)
 		}
 		if e, ok := netperfElapsed(res); ok {
 			r.DurationSec += e
 		}
-		if n := addNetperf(&set, res); n > 0 {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: %d non-finite values left out", i+1, n))
-		}
-	}
+		return addNetperf(&set, res)
+	})
 	if len(set.ms) == 0 {
 		return r, fmt.Errorf("%w: %d netperf results without numbers", ErrNoData, len(runs))
 	}

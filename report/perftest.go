@@ -38,28 +38,18 @@ func FromPerftest(name string, start time.Time, runs ...*perftest.Result) (Round
 	r := Round{Name: name, Start: start}
 	var set metricSet
 	var first []Param
-	for i, res := range runs {
-		if res == nil {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: no result", i+1))
-			continue
-		}
-		for _, w := range res.Warnings {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: %s", i+1, w))
-		}
+	readRepeats(&r, runs, func(res *perftest.Result) []error { return res.Warnings }, func(res *perftest.Result, note noteFunc) int {
 		if res.Failure != nil {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: failed: %s: %s", i+1, res.Failure.Kind, res.Failure.Message))
+			note("failed: %s: %s", res.Failure.Kind, res.Failure.Message)
 		}
 		params := perftestParams(res)
 		if first == nil && (len(res.BW) > 0 || len(res.Lat) > 0 || len(res.Values) > 0) {
 			first = params
 		} else if first != nil && fmt.Sprint(params) != fmt.Sprint(first) {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: parameters %v differ from the first's %v", i+1, params, first))
+			note("parameters %v differ from the first's %v", params, first)
 		}
-		dropped := addPerftest(&set, res)
-		if dropped > 0 {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: %d non-finite values left out", i+1, dropped))
-		}
-	}
+		return addPerftest(&set, res)
+	})
 	if len(set.ms) == 0 {
 		return r, fmt.Errorf("%w: %d perftest results without rows", ErrNoData, len(runs))
 	}

@@ -25,24 +25,35 @@ func guestLoad(t *testing.T) (irq.Load, irq.Distribution) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := filepath.Join(dir, "traffic")
-	b, err := irq.Root(sysroot.ProcSys(filepath.Join(tr, "before", "proc"), "")).LoadSnapshot()
+	ib, err := trafficProc("before").Interrupts()
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := irq.Root(sysroot.ProcSys(filepath.Join(tr, "after", "proc"), "")).LoadSnapshot()
+	ia, err := trafficProc("after").Interrupts()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ib, err := irq.Root(sysroot.ProcSys(filepath.Join(tr, "before", "proc"), "")).Interrupts()
+	return trafficLoad(t), irq.Distribute(dev, ib, ia, nil, irq.Thresholds{})
+}
+
+// trafficProc reads the trixie guest's /proc before or after ("before",
+// "after") its TCP_STREAM traffic (irq/testdata/trixie/traffic).
+func trafficProc(when string) irq.Root {
+	return irq.Root(sysroot.ProcSys(filepath.Join("..", "irq", "testdata", "trixie", "traffic", when, "proc"), ""))
+}
+
+// trafficLoad is the CPU load of the trixie guest's TCP_STREAM traffic.
+func trafficLoad(t *testing.T) irq.Load {
+	t.Helper()
+	b, err := trafficProc("before").LoadSnapshot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ia, err := irq.Root(sysroot.ProcSys(filepath.Join(tr, "after", "proc"), "")).Interrupts()
+	a, err := trafficProc("after").LoadSnapshot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a.Sub(b), irq.Distribute(dev, ib, ia, nil, irq.Thresholds{})
+	return a.Sub(b)
 }
 
 func TestAddNetperfInterims(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/rocekit/rocekit/internal/warnjson"
 )
 
 // WriteJSON writes v (a Round, a Comparison, a []Finding, ...) as indented
@@ -36,12 +38,12 @@ func (f finite) MarshalJSON() ([]byte, error) {
 // sample is too small for a CI.
 func (s Summary) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		N          int      `json:"n"`
-		Median     finite   `json:"median"`
-		Lo         finite   `json:"ci_lo"`
-		Hi         finite   `json:"ci_hi"`
-		Confidence float64  `json:"confidence"`
-		Warnings   []string `json:"warnings,omitempty"`
+		N          int             `json:"n"`
+		Median     finite          `json:"median"`
+		Lo         finite          `json:"ci_lo"`
+		Hi         finite          `json:"ci_hi"`
+		Confidence float64         `json:"confidence"`
+		Warnings   warnjson.Errors `json:"warnings,omitempty"`
 	}{s.N, finite(s.Median), finite(s.Lo), finite(s.Hi), s.Confidence, s.Warnings})
 }
 

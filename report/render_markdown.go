@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchmath"
+
+	"github.com/rocekit/rocekit/internal/warnjson"
 )
 
 // WriteRoundMarkdown writes one round as Markdown: its parameters, a table
@@ -75,7 +77,7 @@ func WriteComparisonMarkdown(w io.Writer, c Comparison) error {
 			mdEscape(m.Name), mdEscape(labelString(m.Labels)), mdEscape(m.Unit),
 			valueText(m.Baseline.Median, m.Unit), ciText(m.Baseline), valueText(m.Candidate.Median, m.Unit), ciText(m.Candidate),
 			signedPct(m.DeltaPct), pValue(m.P), m.Baseline.N, m.Candidate.N, verdict)
-		for _, w := range append(append(slices.Clone(m.Warnings), m.Baseline.Warnings...), m.Candidate.Warnings...) {
+		for _, w := range slices.Concat(m.Warnings, warnjson.Strings(m.Baseline.Warnings), warnjson.Strings(m.Candidate.Warnings)) {
 			notes = appendUnique(notes, m.Key+": "+w)
 		}
 	}

@@ -224,6 +224,32 @@ func (r Round) MarshalJSON() ([]byte, error) {
 }
 
 // metricSet accumulates values per metric key in first-seen order.
+// noteFunc adds a round warning about one repeat.
+type noteFunc func(format string, args ...any)
+
+// readRepeats is what FromPerftest and FromNetperf do with each repeat of
+// runs: a nil one is noted "no result"; otherwise its parser warnings are
+// noted, then read adds its values and returns how many non-finite ones
+// it left out, which is noted too. A note is a round warning "repeat N:
+// ...", N counted from 1 as the progress counts runs.
+func readRepeats[R any](r *Round, runs []*R, warnings func(*R) []error, read func(res *R, note noteFunc) (dropped int)) {
+	for i, res := range runs {
+		note := func(format string, args ...any) {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("repeat %d: %s", i+1, fmt.Sprintf(format, args...)))
+		}
+		if res == nil {
+			note("no result")
+			continue
+		}
+		for _, w := range warnings(res) {
+			note("%s", w)
+		}
+		if n := read(res, note); n > 0 {
+			note("%d non-finite values left out", n)
+		}
+	}
+}
+
 type metricSet struct {
 	ms  []Metric
 	idx map[string]int

@@ -164,20 +164,14 @@ func (p *lineScan) number() (s []byte, integer, ok bool) {
 	case i < len(b) && b[i] == '0':
 		i++
 	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
+		i = digits(b, i+1)
 	default:
 		return nil, false, false
 	}
 	integer = true
 	if i < len(b) && b[i] == '.' {
-		i++
-		d := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == d {
+		d := i + 1
+		if i = digits(b, d); i == d {
 			return nil, false, false
 		}
 		integer = false
@@ -188,16 +182,21 @@ func (p *lineScan) number() (s []byte, integer, ok bool) {
 			i++
 		}
 		d := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == d {
+		if i = digits(b, d); i == d {
 			return nil, false, false
 		}
 		integer = false
 	}
 	s, p.i = b[p.i:i], i
 	return s, integer, true
+}
+
+// digits returns the index after the decimal digits of b from i on.
+func digits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // float reads a number as encoding/json reads it into a float64.
@@ -295,9 +294,7 @@ func (d *lineDecoder) decodeFast(b []byte) (r Round, ok bool) {
 	ok = p.object(func(key []byte) (uint16, bool) {
 		switch string(key) {
 		case "name":
-			s, ok := p.raw()
-			r.Name = d.str(s)
-			return 1 << 0, ok
+			return 1 << 0, d.text(p, &r.Name)
 		case "start":
 			p.ws()
 			at := p.i
@@ -359,150 +356,113 @@ func valid(r *Round) bool {
 // paramList reads [{"key":..,"value":..},...] through the scratch slice
 // *scratch and returns a slice of its own.
 func (d *lineDecoder) paramList(p *lineScan, scratch *[]Param) ([]Param, bool) {
-	ps := (*scratch)[:0]
-	empty, ok := p.array(func() bool {
-		var kv Param
-		ok := p.object(func(key []byte) (uint16, bool) {
-			var bit uint16
-			var dst *string
+	return list(p, scratch, func() (kv Param, ok bool) {
+		ok = p.object(func(key []byte) (uint16, bool) {
 			switch string(key) {
 			case "key":
-				bit, dst = 1, &kv.Key
+				return 1, d.text(p, &kv.Key)
 			case "value":
-				bit, dst = 2, &kv.Value
-			default:
-				return 0, false
+				return 2, d.text(p, &kv.Value)
 			}
-			s, ok := p.raw()
-			*dst = d.str(s)
-			return bit, ok
+			return 0, false
 		})
-		ps = append(ps, kv)
-		return ok
+		return kv, ok
 	})
-	*scratch = ps
-	if !ok {
-		return nil, false
-	}
-	if empty {
-		return []Param{}, true
-	}
-	return append([]Param(nil), ps...), true
 }
 
 // metrics reads the metrics array.
 func (d *lineDecoder) metrics(p *lineScan) ([]Metric, bool) {
-	ms := d.ms[:0]
-	empty, ok := p.array(func() bool {
-		var m Metric
-		ok := p.object(func(key []byte) (uint16, bool) {
+	return list(p, &d.ms, func() (m Metric, ok bool) {
+		ok = p.object(func(key []byte) (uint16, bool) {
 			switch string(key) {
 			case "name":
-				s, ok := p.raw()
-				m.Name = d.str(s)
-				return 1, ok
+				return 1, d.text(p, &m.Name)
 			case "labels":
 				ls, ok := d.paramList(p, &d.labels)
 				m.Labels = ls
 				return 2, ok
 			case "unit":
-				s, ok := p.raw()
-				m.Unit = d.str(s)
-				return 4, ok
+				return 4, d.text(p, &m.Unit)
 			case "better":
 				s, ok := p.raw()
 				return 8, ok && m.Better.UnmarshalText(s) == nil
 			case "values":
-				vs, ok := d.values(p)
+				vs, ok := list(p, &d.vals, p.float)
 				m.Values = vs
 				return 16, ok
 			}
 			return 0, false
 		})
-		ms = append(ms, m)
-		return ok
+		return m, ok
 	})
-	var out []Metric
-	switch {
-	case ok && empty:
-		out = []Metric{}
-	case ok:
-		out = append(out, ms...)
-	}
-	clear(ms) // the scratch keeps no strings or slices past this line
-	d.ms = ms
-	return out, ok
-}
-
-// values reads an array of numbers.
-func (d *lineDecoder) values(p *lineScan) ([]float64, bool) {
-	vs := d.vals[:0]
-	empty, ok := p.array(func() bool {
-		v, ok := p.float()
-		vs = append(vs, v)
-		return ok
-	})
-	d.vals = vs
-	if !ok {
-		return nil, false
-	}
-	if empty {
-		return []float64{}, true
-	}
-	return append([]float64(nil), vs...), true
 }
 
 // strings reads an array of strings.
 func (d *lineDecoder) strings(p *lineScan) ([]string, bool) {
-	var ss []string
-	empty, ok := p.array(func() bool {
+	return list(p, nil, func() (string, bool) {
 		s, ok := p.raw()
-		ss = append(ss, d.str(s))
-		return ok
+		return d.str(s), ok
 	})
-	if !ok {
-		return nil, false
-	}
-	if empty {
-		return []string{}, true
-	}
-	return ss, true
 }
 
 // outputs reads the outputs array.
 func (d *lineDecoder) outputs(p *lineScan) ([]Output, bool) {
-	var outs []Output
-	empty, ok := p.array(func() bool {
-		var o Output
-		ok := p.object(func(key []byte) (uint16, bool) {
-			var bit uint16
-			var dst *string
+	return list(p, nil, func() (o Output, ok bool) {
+		ok = p.object(func(key []byte) (uint16, bool) {
 			switch string(key) {
 			case "repeat":
 				v, ok := p.int()
 				o.Repeat = v
 				return 1, ok
 			case "role":
-				bit, dst = 2, &o.Role
+				return 2, d.text(p, &o.Role)
 			case "stream":
-				bit, dst = 4, &o.Stream
+				return 4, d.text(p, &o.Stream)
 			case "path":
-				bit, dst = 8, &o.Path
-			default:
-				return 0, false
+				return 8, d.text(p, &o.Path)
 			}
-			s, ok := p.raw()
-			*dst = d.str(s)
-			return bit, ok
+			return 0, false
 		})
-		outs = append(outs, o)
+		return o, ok
+	})
+}
+
+// text reads a string into *dst, the shared copy.
+func (d *lineDecoder) text(p *lineScan, dst *string) bool {
+	s, ok := p.raw()
+	*dst = d.str(s)
+	return ok
+}
+
+// list reads an array, each element through elem, as encoding/json reads
+// it into a slice: an empty non-nil slice for [], nil for null, nil and
+// false when it is not an array of elements elem reads. A non-nil scratch
+// is the decoder's buffer the elements are gathered in, then copied out
+// of, so that a line of many arrays grows no slice of its own; it is
+// cleared after, keeping no strings or slices past the call.
+func list[T any](p *lineScan, scratch *[]T, elem func() (T, bool)) ([]T, bool) {
+	var buf []T
+	if scratch != nil {
+		buf = (*scratch)[:0]
+	}
+	empty, ok := p.array(func() bool {
+		v, ok := elem()
+		buf = append(buf, v)
 		return ok
 	})
-	if !ok {
-		return nil, false
+	var out []T
+	switch {
+	case !ok:
+	case empty:
+		out = []T{}
+	case scratch == nil:
+		out = buf
+	default:
+		out = append([]T(nil), buf...)
 	}
-	if empty {
-		return []Output{}, true
+	if scratch != nil {
+		clear(buf)
+		*scratch = buf
 	}
-	return outs, true
+	return out, ok
 }

@@ -23,6 +23,30 @@ func TestExternalModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module: not in -short")
 	}
+	files := map[string]string{}
+	for _, f := range []string{"fw.go", "fw_test.go", "step_test.go"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "usermodule", f+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[f] = string(b)
+	}
+	out := testUserModule(t, files)
+	for _, trial := range []string{"TestSuccessfulPair", "TestConnectFailure", "TestHeaderMismatch", "TestNoNetserver", "TestUDPLoss", "TestSoftRoCEStep"} {
+		if !strings.Contains(out, "--- PASS: "+trial) {
+			t.Errorf("%s did not pass:\n%s", trial, out)
+		}
+	}
+	t.Logf("%s", out)
+}
+
+// testUserModule writes files into a temporary module example.com/fw
+// whose go.mod replaces rocekit with this checkout, as a user's module
+// outside the repository would require it, and returns what
+// `go test -count=1 -v .` printed there after `go mod tidy`; a failing go
+// command fails t.
+func testUserModule(t *testing.T, files map[string]string) string {
+	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		goBin = filepath.Join(build.Default.GOROOT, "bin", "go")
@@ -33,14 +57,7 @@ func TestExternalModule(t *testing.T) {
 	}
 	dir := t.TempDir()
 	gomod := "module example.com/fw\n\ngo 1.26\n\nrequire github.com/rocekit/rocekit v0.0.0\n\nreplace github.com/rocekit/rocekit => " + checkout + "\n"
-	files := map[string]string{"go.mod": gomod}
-	for _, f := range []string{"fw.go", "fw_test.go", "step_test.go"} {
-		b, err := os.ReadFile(filepath.Join("testdata", "usermodule", f+".txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[f] = string(b)
-	}
+	files["go.mod"] = gomod
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
@@ -59,11 +76,5 @@ func TestExternalModule(t *testing.T) {
 		return string(out)
 	}
 	run("mod", "tidy")
-	out := run("test", "-count=1", "-v", ".")
-	for _, trial := range []string{"TestSuccessfulPair", "TestConnectFailure", "TestHeaderMismatch", "TestNoNetserver", "TestUDPLoss", "TestSoftRoCEStep"} {
-		if !strings.Contains(out, "--- PASS: "+trial) {
-			t.Errorf("%s did not pass:\n%s", trial, out)
-		}
-	}
-	t.Logf("%s", out)
+	return run("test", "-count=1", "-v", ".")
 }

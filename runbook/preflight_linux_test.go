@@ -11,7 +11,6 @@ import (
 
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/report"
-	"github.com/vishvananda/netlink"
 )
 
 // TestPreflightFirewallInNetns: the far end's namespace drops netserver's
@@ -26,19 +25,7 @@ func testPreflightFirewall(t *testing.T) {
 		t.Skip("nft not installed (apt-get install nftables)")
 	}
 	near, far := fmt.Sprintf("pfn-%d", os.Getpid()), fmt.Sprintf("pff-%d", os.Getpid())
-	_, nlNear := labtest.Netns(t, near)
-	labtest.Netns(t, far)
-	if err := nlNear.LinkAdd(&netlink.Veth{LinkAttrs: netlink.LinkAttrs{Name: "pf0"}, PeerName: "pf1"}); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("ip", "-n", near, "link", "set", "pf1", "netns", far).CombinedOutput(); err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
-	for ns, dev := range map[string]string{near: "pf0", far: "pf1"} {
-		if out, err := exec.Command("ip", "-n", ns, "link", "set", dev, "up").CombinedOutput(); err != nil {
-			t.Fatalf("%v: %s", err, out)
-		}
-	}
+	labtest.NetnsPair(t, near, far, "pf0", "pf1", "", "")
 	nft := exec.Command("ip", "netns", "exec", far, "nft", "-f", "-")
 	nft.Stdin = strings.NewReader("table inet filter {\n\tchain input {\n\t\ttype filter hook input priority 0; policy accept;\n\t\ttcp dport 12865 drop\n\t}\n}\n")
 	if out, err := nft.CombinedOutput(); err != nil {

@@ -15,7 +15,6 @@ import (
 
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/report"
-	"github.com/vishvananda/netlink"
 	"github.com/vishvananda/netns"
 )
 
@@ -35,22 +34,7 @@ func testPreflightRDMA(t *testing.T) {
 	nftPath, _ := exec.LookPath("nft")
 	ipPath, _ := exec.LookPath("ip")
 	near, far := fmt.Sprintf("prn-%d", os.Getpid()), fmt.Sprintf("prf-%d", os.Getpid())
-	nsNear, nlNear := labtest.Netns(t, near)
-	labtest.Netns(t, far)
-	if err := nlNear.LinkAdd(&netlink.Veth{LinkAttrs: netlink.LinkAttrs{Name: "pr0"}, PeerName: "pr1"}); err != nil {
-		t.Fatal(err)
-	}
-	run := func(argv ...string) {
-		t.Helper()
-		if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
-			t.Fatalf("%v: %v: %s", argv, err, out)
-		}
-	}
-	run(ipPath, "-n", near, "link", "set", "pr1", "netns", far)
-	run(ipPath, "-n", near, "addr", "add", "198.18.96.1/24", "dev", "pr0")
-	run(ipPath, "-n", far, "addr", "add", "198.18.96.2/24", "dev", "pr1")
-	run(ipPath, "-n", near, "link", "set", "pr0", "up")
-	run(ipPath, "-n", far, "link", "set", "pr1", "up")
+	nsNear, nsFar := labtest.NetnsPair(t, near, far, "pr0", "pr1", "198.18.96.1/24", "198.18.96.2/24")
 	nft := exec.Command(ipPath, "netns", "exec", far, nftPath, "-f", "-")
 	nft.Stdin = strings.NewReader("table inet filter {\n\tchain input {\n\t\ttype filter hook input priority 0; policy accept;\n" +
 		"\t\ttcp dport 18515 drop\n\t\tudp dport 4791 drop\n\t\ticmp type echo-request drop\n\t}\n}\n")
@@ -61,11 +45,6 @@ func testPreflightRDMA(t *testing.T) {
 	// listener on TCP 18515 on the far end.
 	c := inNetns(t, nsNear, func() (io.Closer, error) { return net.ListenUDP("udp4", &net.UDPAddr{Port: 4791}) })
 	defer c.Close()
-	nsFar, err := netns.GetFromName(far)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nsFar.Close()
 	l := inNetns(t, nsFar, func() (io.Closer, error) { return net.Listen("tcp4", ":18515") })
 	defer l.Close()
 	// PATH with only ib_send_bw and rdma (and what the sides run: ip, nft).

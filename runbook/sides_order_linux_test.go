@@ -22,13 +22,8 @@ import (
 // near first left the near end's value. The preflight says both ends
 // share a kernel.
 func TestSidesRestoreOneKernel(t *testing.T) {
-	const key = "net.core.rmem_max"
-	orig, err := tune.ReadSysctl("", key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.WriteFile("/proc/sys/net/core/rmem_max", []byte(orig), 0) })
-	n, _ := strconv.Atoi(orig)
+	const key = rmemMaxKey
+	orig, n := keepRmemMax(t)
 	raised, raisedFar := strconv.Itoa(n+4096), strconv.Itoa(n+8192)
 	d := labtest.StartSSHD(t)
 	agent := buildAgent(t)
@@ -82,6 +77,22 @@ func TestSidesRestoreOneKernel(t *testing.T) {
 	}
 }
 
+// rmemMaxKey is the sysctl these tests change on both ends.
+const rmemMaxKey = "net.core.rmem_max"
+
+// keepRmemMax reads net.core.rmem_max and writes it back when the test
+// ends; n is its value.
+func keepRmemMax(t *testing.T) (orig string, n int) {
+	t.Helper()
+	orig, err := tune.ReadSysctl("", rmemMaxKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.WriteFile("/proc/sys/net/core/rmem_max", []byte(orig), 0) })
+	n, _ = strconv.Atoi(orig)
+	return orig, n
+}
+
 func hasRule(fs []report.Finding, rule string) bool {
 	for _, f := range fs {
 		if f.Rule == rule {
@@ -95,13 +106,8 @@ func hasRule(fs []report.Finding, rule string) bool {
 // this host's first (the examples at their next start): the far end did
 // not journal the value that was already set, so nothing writes it back.
 func TestOneKernelCrashRecover(t *testing.T) {
-	const key = "net.core.rmem_max"
-	orig, err := tune.ReadSysctl("", key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.WriteFile("/proc/sys/net/core/rmem_max", []byte(orig), 0) })
-	n, _ := strconv.Atoi(orig)
+	const key = rmemMaxKey
+	orig, n := keepRmemMax(t)
 	raised := strconv.Itoa(n + 8192)
 	ctx := context.Background()
 	dir := t.TempDir()

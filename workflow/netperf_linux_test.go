@@ -26,19 +26,7 @@ func TestRunUDPRoundsNetns(t *testing.T) {
 	if _, err := exec.LookPath("netserver"); err != nil {
 		t.Skip("no netserver")
 	}
-	labtest.Netns(t, "rkudpnear")
-	labtest.Netns(t, "rkudpfar")
-	ip := func(args ...string) {
-		t.Helper()
-		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
-			t.Fatalf("ip %s: %v: %s", strings.Join(args, " "), err, out)
-		}
-	}
-	ip("link", "add", "rkudp0", "netns", "rkudpnear", "type", "veth", "peer", "name", "rkudp1", "netns", "rkudpfar")
-	ip("-n", "rkudpnear", "addr", "add", "198.18.96.1/24", "dev", "rkudp0")
-	ip("-n", "rkudpfar", "addr", "add", "198.18.96.2/24", "dev", "rkudp1")
-	ip("-n", "rkudpnear", "link", "set", "rkudp0", "up")
-	ip("-n", "rkudpfar", "link", "set", "rkudp1", "up")
+	labtest.NetnsPair(t, "rkudpnear", "rkudpfar", "rkudp0", "rkudp1", "198.18.96.1/24", "198.18.96.2/24")
 
 	dir := t.TempDir()
 	sides := &runbook.Sides{Mode: runbook.TwoNetns, NearNetdev: "rkudp0", FarNetdev: "rkudp1",

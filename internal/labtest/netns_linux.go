@@ -1,7 +1,9 @@
 package labtest
 
 import (
+	"os/exec"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/vishvananda/netlink"
@@ -62,4 +64,30 @@ func Netns(t testing.TB, name string) (netns.NsHandle, *netlink.Handle) {
 		t.Fatal(err)
 	}
 	return ns, nl
+}
+
+// NetnsPair creates the namespaces near and far (as Netns does) joined by
+// the veth pair a, in near, and b, in far, both up, with the addresses
+// nearCIDR on a and farCIDR on b where they are not "": two ends of a
+// test on one host. Deleting the namespaces deletes the pair.
+//
+// Similar to: ip link add A netns NEAR type veth peer name B netns FAR; ip -n NEAR addr add CIDR dev A; ip -n NEAR link set A up (and B)
+func NetnsPair(t testing.TB, near, far, a, b, nearCIDR, farCIDR string) (nearNs, farNs netns.NsHandle) {
+	t.Helper()
+	nearNs, _ = Netns(t, near)
+	farNs, _ = Netns(t, far)
+	ip := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			t.Fatalf("ip %s: %v: %s", strings.Join(args, " "), err, out)
+		}
+	}
+	ip("link", "add", a, "netns", near, "type", "veth", "peer", "name", b, "netns", far)
+	for _, end := range []struct{ ns, dev, cidr string }{{near, a, nearCIDR}, {far, b, farCIDR}} {
+		if end.cidr != "" {
+			ip("-n", end.ns, "addr", "add", end.cidr, "dev", end.dev)
+		}
+		ip("-n", end.ns, "link", "set", end.dev, "up")
+	}
+	return nearNs, farNs
 }

@@ -1,9 +1,9 @@
 // Package warnjson carries a result's warnings as errors in Go and as
-// strings in JSON: the Warnings fields of nic, rxe and runbook are
-// Errors, so that callers use errors.As on them (a line number, a
-// counter file) while their JSON, which crosses SSH in the runbook peer
-// protocol and lands in examples' output files, stays an array of
-// strings.
+// strings in JSON: the Warnings fields of nic, rxe, runbook, fleet and
+// report (report.Summary, report.RDMAFacts) are Errors, so that callers
+// use errors.As on them (a line number, a counter file) while their JSON,
+// which crosses SSH in the runbook peer protocol and lands in examples'
+// output files and stores, stays an array of strings.
 //
 //	var s struct{ Warnings warnjson.Errors `json:"warnings,omitempty"` }
 //	s.Warnings = append(s.Warnings, fmt.Errorf("ring: %w", err))

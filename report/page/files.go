@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/rocekit/rocekit/internal/ownfile"
 	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/report/plot"
 )
 
 // WriteFiles writes the page into dir as report.html and every figure
@@ -29,7 +29,7 @@ func WriteFiles(dir string, p Page) error {
 		for _, f := range s.Figures {
 			name := f.Name + ".svg"
 			if seen[name] { // two sections drew a picture of one name
-				name = fileName(s.Title) + "-" + name
+				name = plot.FileName(s.Title) + "-" + name
 			}
 			seen[name] = true
 			errs = append(errs, writeFile(dir, name, f.SVG))
@@ -59,14 +59,4 @@ func writeFile(dir, name string, b []byte) error {
 		return fmt.Errorf("page: %w", err)
 	}
 	return nil
-}
-
-// fileName keeps letters, digits, '-', '_' and '.' of s, the rest as '_'.
-func fileName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
-			return r
-		}
-		return '_'
-	}, s)
 }

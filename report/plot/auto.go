@@ -54,7 +54,7 @@ func Auto(rounds []report.Round) ([]Figure, error) {
 	}
 	for _, r := range rounds {
 		if _, ok := r.Metric("cpu_soft_max"); ok {
-			add(CPULoad(r, CPULoadOptions{Name: "cpu-" + fileName(r.Name)}))
+			add(CPULoad(r, CPULoadOptions{Name: "cpu-" + FileName(r.Name)}))
 		}
 	}
 	for _, name := range interimNames(rounds) {
@@ -143,8 +143,10 @@ func interimNames(rounds []report.Round) []string {
 	return ns
 }
 
-// fileName keeps letters, digits, '-', '_' and '.' of s.
-func fileName(s string) string {
+// FileName is s made a file name: its letters, digits, '-', '_' and '.'
+// kept, the rest as '_'; the names Auto gives its plots, and
+// report/page its sections' files.
+func FileName(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
 			return r

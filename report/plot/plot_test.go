@@ -175,3 +175,11 @@ func TestFiguresWithoutData(t *testing.T) {
 }
 
 func second(_ Figure, err error) error { return err }
+
+// TestFileName: what is not a letter, digit, '-', '_' or '.' becomes one
+// '_' per rune.
+func TestFileName(t *testing.T) {
+	if got, want := FileName("mtu 9000/ä.x-y_Z"), "mtu_9000__.x-y_Z"; got != want {
+		t.Errorf("FileName = %q, want %q", got, want)
+	}
+}
