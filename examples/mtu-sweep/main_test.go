@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
 )
@@ -48,7 +49,7 @@ func TestParseMTUs(t *testing.T) {
 
 // TestRunBadMTUs fails before touching the system (no root needed).
 func TestRunBadMTUs(t *testing.T) {
-	err := run(context.Background(), config{MTUs: "1500,x", Count: 1}, io.Discard, io.Discard)
+	err := run(context.Background(), config{StepFlags: cli.StepFlags{Count: 1}, MTUs: "1500,x"}, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "not a number") {
 		t.Fatalf("run with -mtus 1500,x: %v, want a parse error", err)
 	}

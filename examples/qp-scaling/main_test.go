@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
@@ -52,7 +53,7 @@ func TestParseQPs(t *testing.T) {
 
 // TestRunBadQPs fails before touching the system (no root needed).
 func TestRunBadQPs(t *testing.T) {
-	err := run(context.Background(), config{QPs: "1,0", Count: 1}, io.Discard, io.Discard)
+	err := run(context.Background(), config{StepFlags: cli.StepFlags{Count: 1}, QPs: "1,0"}, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "outside") {
 		t.Fatalf("run with -qps 1,0: %v, want a parse error", err)
 	}
