@@ -212,15 +212,7 @@ func metricKey(c config) string {
 func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode, rounds []report.Round, points []point, findings []report.Finding) error {
 	metric := metricKey(c)
 	writeTable(w, points, metric)
-	fmt.Fprintf(w, "## Rounds side by side\n\n")
-	if err := report.WriteSideBySideMarkdown(w, rounds); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\n## Findings\n\n")
-	report.WriteFindingsMarkdown(w, findings)
-	fmt.Fprintln(w)
-	// The store holds this run's rounds too; Previous takes earlier ones.
-	if err := report.WriteAgainstPrevious(w, report.OpenStore(c.Store), rounds); err != nil {
+	if err := cli.WriteRoundsMarkdown(w, c.Store, rounds, findings); err != nil {
 		return err
 	}
 	var fig plot.Figure

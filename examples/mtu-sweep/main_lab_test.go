@@ -47,27 +47,11 @@ func TestLabMTUSweep(t *testing.T) {
 	checkStore(t, c, s)
 }
 
-// labSummary is what the lab test reads of summary.json.
-type labSummary struct {
-	Mode   string `json:"mode"`
-	Rounds []struct {
-		Name            string `json:"name"`
-		NetdevMTU       int    `json:"netdev_mtu"`
-		PathMTUExpected int    `json:"path_mtu_expected"`
-		PathMTUSeen     int    `json:"path_mtu_seen"`
-		TookEffect      bool   `json:"took_effect"`
-		Metric          string `json:"metric"`
-	} `json:"rounds"`
-	Findings []struct {
-		Severity, Rule, Summary string
-	} `json:"findings"`
-}
-
 // checkSummary reads summary.json and checks what holds for every round:
 // loopback, the metric, and one took-effect finding per round.
-func checkSummary(t *testing.T, out string) labSummary {
+func checkSummary(t *testing.T, out string) summaryJSON {
 	t.Helper()
-	var s labSummary
+	var s summaryJSON
 	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +103,7 @@ func testCancelled(t *testing.T, c config, dir string) {
 
 // checkStore checks the store holds the summary's rounds, each with 1 to
 // -count values per metric.
-func checkStore(t *testing.T, c config, s labSummary) {
+func checkStore(t *testing.T, c config, s summaryJSON) {
 	t.Helper()
 	rounds, _, err := report.OpenStore(c.Store).Load()
 	if err != nil {

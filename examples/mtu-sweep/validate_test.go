@@ -13,12 +13,10 @@ import (
 // TestValidate: every bad flag, the step flags' and the sweep's own, is
 // refused by validate and by run before anything else (clitest).
 func TestValidate(t *testing.T) {
-	dir := t.TempDir()
-	clitest.CheckStepRefusals(t, dir, func() config { return goodConfig(dir) }, func(c *config) *cli.StepFlags { return &c.StepFlags },
-		[]labtest.Refusal[config]{
-			{Set: func(c *config) { c.MTUs = "1500,70000" }, Want: `-mtus "1500,70000": 70000 is outside 68–65535`},
-			{Set: func(c *config) { c.Size = -1 }, Want: "-s -1: want 1 to 1073741824"},
-		}, config.validate, quietRun)
+	clitest.CheckStepRefusals(t, goodConfig, func(c *config) *cli.StepFlags { return &c.StepFlags }, []labtest.Refusal[config]{
+		{Set: func(c *config) { c.MTUs = "1500,70000" }, Want: `-mtus "1500,70000": 70000 is outside 68–65535`},
+		{Set: func(c *config) { c.Size = -1 }, Want: "-s -1: want 1 to 1073741824"},
+	}, config.validate, quietRun)
 }
 
 func goodConfig(dir string) config {

@@ -180,15 +180,7 @@ func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode,
 	findings := qpFindings(rounds, steps)
 	writeTable(w, steps, sc, mode)
 	fmt.Fprintf(w, "%s\n\n", kneeText(steps, sc))
-	fmt.Fprintf(w, "## Rounds side by side\n\n")
-	if err := report.WriteSideBySideMarkdown(w, rounds); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\n## Findings\n\n")
-	report.WriteFindingsMarkdown(w, findings)
-	fmt.Fprintln(w)
-	// The store holds this run's rounds too; Previous takes earlier ones.
-	if err := report.WriteAgainstPrevious(w, report.OpenStore(c.Store), rounds); err != nil {
+	if err := cli.WriteRoundsMarkdown(w, c.Store, rounds, findings); err != nil {
 		return err
 	}
 	var figs []plot.Figure

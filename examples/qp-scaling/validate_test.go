@@ -13,12 +13,10 @@ import (
 // TestValidate: every bad flag, the step flags' and the scaling's own,
 // is refused by validate and by run before anything else (clitest).
 func TestValidate(t *testing.T) {
-	dir := t.TempDir()
-	clitest.CheckStepRefusals(t, dir, func() config { return goodConfig(dir) }, func(c *config) *cli.StepFlags { return &c.StepFlags },
-		[]labtest.Refusal[config]{
-			{Set: func(c *config) { c.MTU = 70000 }, Want: "-mtu 70000: want 68 to 65535"},
-			{Set: func(c *config) { c.QPs = "1,0" }, Want: `-qps "1,0": 0 is outside`},
-		}, config.validate, quietRun)
+	clitest.CheckStepRefusals(t, goodConfig, func(c *config) *cli.StepFlags { return &c.StepFlags }, []labtest.Refusal[config]{
+		{Set: func(c *config) { c.MTU = 70000 }, Want: "-mtu 70000: want 68 to 65535"},
+		{Set: func(c *config) { c.QPs = "1,0" }, Want: `-qps "1,0": 0 is outside`},
+	}, config.validate, quietRun)
 }
 
 func goodConfig(dir string) config {

@@ -27,14 +27,12 @@ func goodConfig(dir string) config {
 // TestValidate: every bad flag, the step flags' and the baseline's own,
 // is refused by validate and by run before anything else (clitest).
 func TestValidate(t *testing.T) {
-	dir := t.TempDir()
-	clitest.CheckStepRefusals(t, dir, func() config { return goodConfig(dir) }, func(c *config) *cli.StepFlags { return &c.StepFlags },
-		[]labtest.Refusal[config]{
-			{Set: func(c *config) { c.MTU = 70000 }, Want: "-mtu 70000: want 68 to 65535"},
-			{Set: func(c *config) { c.Soak = -5 * time.Second }, Want: "-soak -5s: want 0 or more"},
-			{Set: func(c *config) { c.RXE = "rxe/../x" }, Want: `-rxe "rxe/../x"`},
-			{Set: func(c *config) { c.Netdev = "" }, Want: "-netdev is required"},
-		}, config.validate, quietRun)
+	clitest.CheckStepRefusals(t, goodConfig, func(c *config) *cli.StepFlags { return &c.StepFlags }, []labtest.Refusal[config]{
+		{Set: func(c *config) { c.MTU = 70000 }, Want: "-mtu 70000: want 68 to 65535"},
+		{Set: func(c *config) { c.Soak = -5 * time.Second }, Want: "-soak -5s: want 0 or more"},
+		{Set: func(c *config) { c.RXE = "rxe/../x" }, Want: `-rxe "rxe/../x"`},
+		{Set: func(c *config) { c.Netdev = "" }, Want: "-netdev is required"},
+	}, config.validate, quietRun)
 }
 
 // bothTests is one fake host that plays trixie's captured ib_send_bw

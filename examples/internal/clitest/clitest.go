@@ -43,11 +43,12 @@ func StepRefusals[C any](flags func(*C) *cli.StepFlags) []labtest.Refusal[C] {
 // refusal of own and of StepRefusals is made by validate, a pure
 // function, naming the flag and its range, and by run before anything
 // else, so that no module is loaded, no rxe link added and no MTU set;
-// nothing is written either (no -out, journal or store in dir, where
-// good's configurations have them).
-func CheckStepRefusals[C any](t *testing.T, dir string, good func() C, flags func(*C) *cli.StepFlags, own []labtest.Refusal[C], validate, run func(C) error) {
+// nothing is written either (no -out, journal or store in the folder
+// good is given, where its configurations have them).
+func CheckStepRefusals[C any](t *testing.T, good func(dir string) C, flags func(*C) *cli.StepFlags, own []labtest.Refusal[C], validate, run func(C) error) {
 	t.Helper()
-	labtest.CheckRefusals(t, good, slices.Concat(own, StepRefusals(flags)), validate, run, cli.ErrBadFlag,
+	dir := t.TempDir()
+	labtest.CheckRefusals(t, func() C { return good(dir) }, slices.Concat(own, StepRefusals(flags)), validate, run, cli.ErrBadFlag,
 		filepath.Join(dir, "out"), filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "rounds.jsonl"))
 }
 
@@ -80,4 +81,34 @@ func RunRestored(t *testing.T, f cli.StepFlags, timeout time.Duration, run func(
 	}
 	labtest.CheckRestored(t, f.RXE, f.Netdev, "1500")
 	return out.String()
+}
+
+// ListCase is one value of a list flag ("-mtus 1500,9000") and what its
+// parser gives: the numbers, sorted, or an error saying WantErr.
+type ListCase struct {
+	In      string
+	Want    []int
+	WantErr string
+}
+
+// CheckList runs a list flag's parser (named name in failures, such as
+// "parseMTUs") over cases.
+func CheckList(t *testing.T, name string, parse func(string) ([]int, error), cases []ListCase) {
+	t.Helper()
+	for _, tc := range cases {
+		got, err := parse(tc.In)
+		if tc.WantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.WantErr) {
+				t.Errorf("%s(%q) = %v, %v; want error with %q", name, tc.In, got, err, tc.WantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s(%q): %v", name, tc.In, err)
+			continue
+		}
+		if !slices.Equal(tc.Want, got) {
+			t.Errorf("%s(%q) = %v, want %v", name, tc.In, got, tc.Want)
+		}
+	}
 }
