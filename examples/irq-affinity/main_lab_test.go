@@ -23,18 +23,8 @@ import (
 // real guest, watches, and checks that every affinity is back afterwards.
 func TestLabSpreadAndRestore(t *testing.T) {
 	labtest.Guest(t)
-	fs, err := irq.DefaultRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev, err := fs.Netdev("eth0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := map[int]string{}
-	for _, n := range dev.IRQNumbers() {
-		before[n] = affinity(t, n)
-	}
+	dev := guestEth0(t)
+	before := affinities(t, dev.IRQNumbers())
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	journal := filepath.Join(t.TempDir(), "journal.jsonl")
@@ -69,18 +59,11 @@ func TestLabSpreadAndRestore(t *testing.T) {
 // the journal holds it, and gets every affinity back from the journal.
 func TestLabKeepThenRecover(t *testing.T) {
 	labtest.Guest(t)
-	fs, err := irq.DefaultRoot()
-	if err != nil {
-		t.Fatal(err)
+	var queues []int
+	for _, q := range guestEth0(t).Queues() {
+		queues = append(queues, q.IRQ)
 	}
-	dev, err := fs.Netdev("eth0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := map[int]string{}
-	for _, q := range dev.Queues() {
-		before[q.IRQ] = affinity(t, q.IRQ)
-	}
+	before := affinities(t, queues)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	journal := filepath.Join(t.TempDir(), "journal.jsonl")
@@ -103,6 +86,30 @@ func TestLabKeepThenRecover(t *testing.T) {
 			t.Errorf("IRQ %d: affinity %s after Recover, was %s", n, got, was)
 		}
 	}
+}
+
+// guestEth0 is the guest's eth0 and its IRQs, as package irq reads them.
+func guestEth0(t *testing.T) irq.Netdev {
+	t.Helper()
+	fs, err := irq.DefaultRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := fs.Netdev("eth0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dev
+}
+
+// affinities is the affinity of each IRQ of irqs, by number.
+func affinities(t *testing.T, irqs []int) map[int]string {
+	t.Helper()
+	out := map[int]string{}
+	for _, n := range irqs {
+		out[n] = affinity(t, n)
+	}
+	return out
 }
 
 func affinity(t *testing.T, n int) string {

@@ -60,30 +60,19 @@ import (
 
 // config is what the flags set.
 type config struct {
-	cli.Flags
-	RXE        string
-	MTUs       string
-	Count      int
-	Iterations int
-	QPTimeout  int
-	Size       int
-	AllSizes   bool
-	Store      string
-	Out        string
+	cli.StepFlags
+	MTUs     string
+	Size     int
+	AllSizes bool
 }
 
 func main() {
 	var c config
-	c.Register(flag.CommandLine)
-	flag.StringVar(&c.RXE, "rxe", "rxe0", "rxe link name to create when the netdev has none")
+	c.RegisterSteps(flag.CommandLine, "ib_send_bw runs per MTU, each with a fresh pair",
+		"mtu-sweep-out", "folder for report.md, bandwidth.svg, summary.json and the round archives")
 	flag.StringVar(&c.MTUs, "mtus", "1500,4200,9000", "netdev MTUs to sweep, comma-separated; run lowest first, restored on exit")
-	flag.IntVar(&c.Count, "count", 3, "ib_send_bw runs per MTU, each with a fresh pair")
-	flag.IntVar(&c.Iterations, "n", 10000, "iterations per run (-n)")
-	flag.IntVar(&c.QPTimeout, "qp-timeout", 0, "perftest -u: QP timeout exponent, 4.096 us * 2^N (0: perftest's 14, 67 ms); raise it on emulated or loaded hosts (the lab uses 22)")
 	flag.IntVar(&c.Size, "s", 65536, "message size in bytes (-s); ignored with -a")
 	flag.BoolVar(&c.AllSizes, "a", false, "every message size from 2 B to 8 MiB (ib_send_bw -a) instead of -s")
-	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
-	flag.StringVar(&c.Out, "out", "mtu-sweep-out", "folder for report.md, bandwidth.svg, summary.json and the round archives")
 	cli.Parse("mtu-sweep")
 	cli.Main("mtu-sweep", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
@@ -96,8 +85,7 @@ func (c config) validate() error {
 	if !c.AllSizes {
 		sizeErr = cli.IntRange("-s", c.Size, 1, 1<<30)
 	}
-	return errors.Join(c.Flags.Validate(), cli.RDMADevice("-rxe", c.RXE), mtusErr, cli.AtLeast("-count", c.Count, 1),
-		cli.Iterations("-n", c.Iterations), cli.QPTimeout("-qp-timeout", c.QPTimeout), sizeErr)
+	return errors.Join(c.StepFlags.Validate(), mtusErr, sizeErr)
 }
 
 // run does the sweep and restores every change it made before it returns,
@@ -224,15 +212,7 @@ func metricKey(c config) string {
 func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode, rounds []report.Round, points []point, findings []report.Finding) error {
 	metric := metricKey(c)
 	writeTable(w, points, metric)
-	fmt.Fprintf(w, "## Rounds side by side\n\n")
-	if err := report.WriteSideBySideMarkdown(w, rounds); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\n## Findings\n\n")
-	report.WriteFindingsMarkdown(w, findings)
-	fmt.Fprintln(w)
-	// The store holds this run's rounds too; Previous takes earlier ones.
-	if err := report.WriteAgainstPrevious(w, report.OpenStore(c.Store), rounds); err != nil {
+	if err := cli.WriteRoundsMarkdown(w, c.Store, rounds, findings); err != nil {
 		return err
 	}
 	var fig plot.Figure

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/examples/internal/clitest"
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/report"
 )
@@ -23,23 +23,11 @@ import (
 // the rxe link and the MTU are as they were afterwards. Bandwidth numbers
 // are emulated and never checked.
 func TestLabMTUSweep(t *testing.T) {
-	labtest.Guest(t)
-	labtest.Veth(t, "msveth0", "msveth1", "198.18.92.1/24")
-
-	dir := t.TempDir()
-	c := config{Flags: cli.Flags{Netdev: "msveth0", Journal: filepath.Join(dir, "journal.jsonl")},
-		RXE: "msrxe0", MTUs: "1500,4200,9000", Count: 2, Iterations: 200, Size: 65536, QPTimeout: 22,
-		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out")}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
-	defer cancel()
-	var buf bytes.Buffer
-	if err := run(ctx, c, &buf, io.Discard); err != nil {
-		t.Fatalf("%v; it printed:\n%s", err, buf.String())
-	}
-
-	// Everything it changed is back.
-	labtest.CheckRestored(t, "msrxe0", "msveth0", "1500")
-	labtest.CheckOutFiles(t, c.Out, buf.String(), "bandwidth.svg", "ib_send_bw_mtu1500.tar.gz", "ib_send_bw_mtu4200.tar.gz", "ib_send_bw_mtu9000.tar.gz")
+	c := config{StepFlags: clitest.LabStepFlags(t, "msveth0", "msveth1", "198.18.92.1/24", "msrxe0", 2), MTUs: "1500,4200,9000", Size: 65536}
+	printed := clitest.RunRestored(t, c.StepFlags, 15*time.Minute, func(ctx context.Context, out io.Writer) error {
+		return run(ctx, c, out, io.Discard)
+	})
+	labtest.CheckOutFiles(t, c.Out, printed, "bandwidth.svg", "ib_send_bw_mtu1500.tar.gz", "ib_send_bw_mtu4200.tar.gz", "ib_send_bw_mtu9000.tar.gz")
 	want := []struct {
 		mtu, path int
 	}{{1500, 1024}, {4200, 4096}, {9000, 4096}}
@@ -55,31 +43,15 @@ func TestLabMTUSweep(t *testing.T) {
 			t.Errorf("round %d: %+v, want netdev MTU %d at RoCE path MTU %d, taken", i, r, w.mtu, w.path)
 		}
 	}
-	t.Run("cancelled", func(t *testing.T) { testCancelled(t, c, dir) })
+	t.Run("cancelled", func(t *testing.T) { testCancelled(t, c, filepath.Dir(c.Out)) })
 	checkStore(t, c, s)
-}
-
-// labSummary is what the lab test reads of summary.json.
-type labSummary struct {
-	Mode   string `json:"mode"`
-	Rounds []struct {
-		Name            string `json:"name"`
-		NetdevMTU       int    `json:"netdev_mtu"`
-		PathMTUExpected int    `json:"path_mtu_expected"`
-		PathMTUSeen     int    `json:"path_mtu_seen"`
-		TookEffect      bool   `json:"took_effect"`
-		Metric          string `json:"metric"`
-	} `json:"rounds"`
-	Findings []struct {
-		Severity, Rule, Summary string
-	} `json:"findings"`
 }
 
 // checkSummary reads summary.json and checks what holds for every round:
 // loopback, the metric, and one took-effect finding per round.
-func checkSummary(t *testing.T, out string) labSummary {
+func checkSummary(t *testing.T, out string) summaryJSON {
 	t.Helper()
-	var s labSummary
+	var s summaryJSON
 	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +103,7 @@ func testCancelled(t *testing.T, c config, dir string) {
 
 // checkStore checks the store holds the summary's rounds, each with 1 to
 // -count values per metric.
-func checkStore(t *testing.T, c config, s labSummary) {
+func checkStore(t *testing.T, c config, s summaryJSON) {
 	t.Helper()
 	rounds, _, err := report.OpenStore(c.Store).Load()
 	if err != nil {

@@ -9,46 +9,29 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/examples/internal/clitest"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
 )
 
 func TestParseMTUs(t *testing.T) {
-	for _, tc := range []struct {
-		in      string
-		want    []int
-		wantErr string
-	}{
-		{in: "1500,4200,9000", want: []int{1500, 4200, 9000}},
-		{in: " 9000, 1500 ", want: []int{1500, 9000}},
-		{in: "1500", want: []int{1500}},
-		{in: "", wantErr: "empty entry"},
-		{in: "1500,,9000", wantErr: "empty entry"},
-		{in: "1500,jumbo", wantErr: `"jumbo" is not a number`},
-		{in: "1500,67", wantErr: "67 is outside"},
-		{in: "65536", wantErr: "65536 is outside"},
-		{in: "1500,9000,1500", wantErr: "1500 twice"},
-	} {
-		got, err := parseMTUs(tc.in)
-		if tc.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("parseMTUs(%q) = %v, %v; want error with %q", tc.in, got, err, tc.wantErr)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("parseMTUs(%q): %v", tc.in, err)
-			continue
-		}
-		if d := cmp.Diff(tc.want, got); d != "" {
-			t.Errorf("parseMTUs(%q) (-want +got):\n%s", tc.in, d)
-		}
-	}
+	clitest.CheckList(t, "parseMTUs", parseMTUs, []clitest.ListCase{
+		{In: "1500,4200,9000", Want: []int{1500, 4200, 9000}},
+		{In: " 9000, 1500 ", Want: []int{1500, 9000}},
+		{In: "1500", Want: []int{1500}},
+		{In: "", WantErr: "empty entry"},
+		{In: "1500,,9000", WantErr: "empty entry"},
+		{In: "1500,jumbo", WantErr: `"jumbo" is not a number`},
+		{In: "1500,67", WantErr: "67 is outside"},
+		{In: "65536", WantErr: "65536 is outside"},
+		{In: "1500,9000,1500", WantErr: "1500 twice"},
+	})
 }
 
 // TestRunBadMTUs fails before touching the system (no root needed).
 func TestRunBadMTUs(t *testing.T) {
-	err := run(context.Background(), config{MTUs: "1500,x", Count: 1}, io.Discard, io.Discard)
+	err := run(context.Background(), config{StepFlags: cli.StepFlags{Count: 1}, MTUs: "1500,x"}, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "not a number") {
 		t.Fatalf("run with -mtus 1500,x: %v, want a parse error", err)
 	}
@@ -148,19 +131,7 @@ func TestSweepFindingsAndSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back struct {
-		Mode   string `json:"mode"`
-		Rounds []struct {
-			Name            string   `json:"name"`
-			NetdevMTU       int      `json:"netdev_mtu"`
-			PathMTUExpected int      `json:"path_mtu_expected"`
-			PathMTUSeen     int      `json:"path_mtu_seen"`
-			TookEffect      bool     `json:"took_effect"`
-			Metric          string   `json:"metric"`
-			Median          *float64 `json:"median"`
-		} `json:"rounds"`
-		Findings []struct{ Severity, Summary string } `json:"findings"`
-	}
+	var back summaryJSON
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
@@ -200,4 +171,21 @@ func TestFailedRuns(t *testing.T) {
 	if !strings.Contains(string(b), `"failed_runs":1`) {
 		t.Errorf("summary: %s", b)
 	}
+}
+
+// summaryJSON is what the tests read of summary.json.
+type summaryJSON struct {
+	Mode   string `json:"mode"`
+	Rounds []struct {
+		Name            string   `json:"name"`
+		NetdevMTU       int      `json:"netdev_mtu"`
+		PathMTUExpected int      `json:"path_mtu_expected"`
+		PathMTUSeen     int      `json:"path_mtu_seen"`
+		TookEffect      bool     `json:"took_effect"`
+		Metric          string   `json:"metric"`
+		Median          *float64 `json:"median"`
+	} `json:"rounds"`
+	Findings []struct {
+		Severity, Rule, Summary string
+	} `json:"findings"`
 }

@@ -29,19 +29,7 @@ import (
 // there), through the QEMU hub. It checks the structured output and that
 // MTUs and IRQ affinities are back as they were; never performance (TCG).
 func TestLabUDPTuning(t *testing.T) {
-	labtest.Guest(t)
-	// The IRQs of both NICs and their affinity, before anything moves.
-	before := readLabState(t, queueIRQs(t, "eth0", "eth1"), "")
-	movePeer(t)
-
-	dir := t.TempDir()
-	c := config{Flags: cli.Flags{Netdev: "eth0", PeerNetns: "udppeer", PeerNetdev: "eth1",
-		Journal: filepath.Join(dir, "journal.jsonl"), Timeout: 10 * time.Minute},
-		Rounds: "A,S,B,C,V", MTU: 9000, Length: 2, MsgSize: 1400, SockBuf: "2M", Count: 2,
-		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out"), Governor: "performance",
-		Interval: 1}
-	runLogged(t, c)
-	checkLabRestored(t, before)
+	c := runLabRounds(t, "A,S,B,C,V")
 
 	names := []string{"udp_stream_A_default", "udp_stream_S_sockmax", "udp_stream_B_sockmax_mtu",
 		"udp_stream_C_sockmax_mtu_irqspread", "udp_stream_V_sockmax_mtu_irqspread_verify"}
@@ -67,6 +55,28 @@ func TestLabUDPTuning(t *testing.T) {
 	}
 }
 
+// runLabRounds runs -rounds between the guest's two virtio NICs (eth0
+// here, eth1 moved into namespace udppeer) at MTU 9000, 2 runs of 2 s
+// each, and checks that MTUs and IRQ affinities are back as they were;
+// it returns the run's flags, for its outputs.
+func runLabRounds(t *testing.T, rounds string) config {
+	t.Helper()
+	labtest.Guest(t)
+	// The IRQs of both NICs and their affinity, before anything moves.
+	before := readLabState(t, queueIRQs(t, "eth0", "eth1"), "")
+	movePeer(t)
+
+	dir := t.TempDir()
+	c := config{Flags: cli.Flags{Netdev: "eth0", PeerNetns: "udppeer", PeerNetdev: "eth1",
+		Journal: filepath.Join(dir, "journal.jsonl"), Timeout: 10 * time.Minute},
+		Rounds: rounds, MTU: 9000, Length: 2, MsgSize: 1400, SockBuf: "2M", Count: 2,
+		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out"), Governor: "performance",
+		Interval: 1}
+	runLogged(t, c)
+	checkLabRestored(t, before)
+	return c
+}
+
 // TestLabUDPGroups runs the runbook's three groups as written and the TCP
 // reference round (-rounds 1,2,3,T) between the guest's two virtio NICs:
 // group 2 changes only the MTU (the socket buffer limits stay, so -S 2M
@@ -75,17 +85,7 @@ func TestLabUDPTuning(t *testing.T) {
 // IRQs; the report holds TCP_STREAM against UDP. netserver's own socket
 // is read in every UDP round and agrees with Udp RcvbufErrors.
 func TestLabUDPGroups(t *testing.T) {
-	labtest.Guest(t)
-	before := readLabState(t, queueIRQs(t, "eth0", "eth1"), "")
-	movePeer(t)
-
-	dir := t.TempDir()
-	c := config{Flags: cli.Flags{Netdev: "eth0", PeerNetns: "udppeer", PeerNetdev: "eth1",
-		Journal: filepath.Join(dir, "journal.jsonl"), Timeout: 10 * time.Minute},
-		Rounds: "1,2,3,T", MTU: 9000, Length: 2, MsgSize: 1400, SockBuf: "2M", Count: 2,
-		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out"), Governor: "performance", Interval: 1}
-	runLogged(t, c)
-	checkLabRestored(t, before)
+	c := runLabRounds(t, "1,2,3,T")
 
 	names := []string{"udp_stream_1_default", "udp_stream_2_mtu", "udp_stream_3_mtu_irqspread", "tcp_stream_T"}
 	s := checkLabSummary(t, c.Out, names, []int{1500, 9000, 9000, 9000})

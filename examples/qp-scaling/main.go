@@ -69,15 +69,9 @@ import (
 
 // config is what the flags set.
 type config struct {
-	cli.Flags
-	RXE        string
-	MTU        int
-	QPs        string
-	Count      int
-	Iterations int
-	QPTimeout  int
-	Store      string
-	Out        string
+	cli.StepFlags
+	MTU int
+	QPs string
 }
 
 // metric is the metric the steps compare: ib_send_bw's default size.
@@ -85,15 +79,10 @@ const metric = "bw_avg/size=65536"
 
 func main() {
 	var c config
-	c.Register(flag.CommandLine)
-	flag.StringVar(&c.RXE, "rxe", "rxe0", "rxe link name to create when the netdev has none")
+	c.RegisterSteps(flag.CommandLine, "ib_send_bw runs per QP count, each with a fresh pair",
+		"qp-scaling-out", "folder for report.md, report.html, qps.svg, summary.json and the round archives")
 	flag.IntVar(&c.MTU, "mtu", 0, "netdev MTU on both ends for the run (0: leave it); restored on exit")
 	flag.StringVar(&c.QPs, "qps", "1,2,4,8", "QP counts (ib_send_bw -q), comma-separated; run smallest first")
-	flag.IntVar(&c.Count, "count", 3, "ib_send_bw runs per QP count, each with a fresh pair")
-	flag.IntVar(&c.Iterations, "n", 10000, "iterations per run (-n)")
-	flag.IntVar(&c.QPTimeout, "qp-timeout", 0, "perftest -u: QP timeout exponent, 4.096 us * 2^N (0: perftest's 14, 67 ms); raise it on emulated or loaded hosts (the lab uses 22)")
-	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
-	flag.StringVar(&c.Out, "out", "qp-scaling-out", "folder for report.md, report.html, qps.svg, summary.json and the round archives")
 	cli.Parse("qp-scaling")
 	cli.Main("qp-scaling", c.Timeout, func(ctx context.Context) error { return run(ctx, c, os.Stdout, os.Stderr) })
 }
@@ -102,8 +91,7 @@ func main() {
 // anything is read, loaded or changed.
 func (c config) validate() error {
 	_, qpsErr := parseQPs(c.QPs)
-	return errors.Join(c.Flags.Validate(), cli.RDMADevice("-rxe", c.RXE), cli.MTU("-mtu", c.MTU), qpsErr,
-		cli.AtLeast("-count", c.Count, 1), cli.Iterations("-n", c.Iterations), cli.QPTimeout("-qp-timeout", c.QPTimeout))
+	return errors.Join(c.StepFlags.Validate(), cli.MTU("-mtu", c.MTU), qpsErr)
 }
 
 // run does the QP steps and restores every change it made before it
@@ -192,15 +180,7 @@ func writeOutputs(w io.Writer, md *strings.Builder, c config, mode runbook.Mode,
 	findings := qpFindings(rounds, steps)
 	writeTable(w, steps, sc, mode)
 	fmt.Fprintf(w, "%s\n\n", kneeText(steps, sc))
-	fmt.Fprintf(w, "## Rounds side by side\n\n")
-	if err := report.WriteSideBySideMarkdown(w, rounds); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\n## Findings\n\n")
-	report.WriteFindingsMarkdown(w, findings)
-	fmt.Fprintln(w)
-	// The store holds this run's rounds too; Previous takes earlier ones.
-	if err := report.WriteAgainstPrevious(w, report.OpenStore(c.Store), rounds); err != nil {
+	if err := cli.WriteRoundsMarkdown(w, c.Store, rounds, findings); err != nil {
 		return err
 	}
 	var figs []plot.Figure

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/examples/internal/clitest"
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/report"
 )
@@ -23,28 +22,16 @@ import (
 // there are findings, and the rxe link and the MTU are as they were
 // afterwards. Bandwidth numbers are emulated and never checked.
 func TestLabQPScaling(t *testing.T) {
-	labtest.Guest(t)
-	labtest.Veth(t, "qsveth0", "qsveth1", "198.18.93.1/24")
-
-	dir := t.TempDir()
-	c := config{Flags: cli.Flags{Netdev: "qsveth0", Journal: filepath.Join(dir, "journal.jsonl")},
-		RXE: "qsrxe0", MTU: 4200, QPs: "1,2,4,8", Count: 2, Iterations: 200, QPTimeout: 22,
-		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out")}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
-	defer cancel()
-	var buf bytes.Buffer
-	if err := run(ctx, c, &buf, io.Discard); err != nil {
-		t.Fatalf("%v; it printed:\n%s", err, buf.String())
-	}
-
-	// Everything it changed is back.
-	labtest.CheckRestored(t, "qsrxe0", "qsveth0", "1500")
+	c := config{StepFlags: clitest.LabStepFlags(t, "qsveth0", "qsveth1", "198.18.93.1/24", "qsrxe0", 2), MTU: 4200, QPs: "1,2,4,8"}
+	printed := clitest.RunRestored(t, c.StepFlags, 15*time.Minute, func(ctx context.Context, out io.Writer) error {
+		return run(ctx, c, out, io.Discard)
+	})
 	qps := []int{1, 2, 4, 8}
 	files := []string{"qps.svg"}
 	for _, q := range qps {
 		files = append(files, fmt.Sprintf("ib_send_bw_q%d.tar.gz", q))
 	}
-	labtest.CheckOutFiles(t, c.Out, buf.String(), files...)
+	labtest.CheckOutFiles(t, c.Out, printed, files...)
 	b, err := os.ReadFile(filepath.Join(c.Out, "summary.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -11,48 +11,31 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/examples/internal/clitest"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
 )
 
 func TestParseQPs(t *testing.T) {
-	for _, tc := range []struct {
-		in      string
-		want    []int
-		wantErr string
-	}{
-		{in: "1,2,4,8", want: []int{1, 2, 4, 8}},
-		{in: "8, 1 ,4", want: []int{1, 4, 8}},
-		{in: "16", want: []int{16}},
-		{in: "", wantErr: "empty entry"},
-		{in: "1,2,", wantErr: "empty entry"},
-		{in: "1,two", wantErr: `"two" is not a number`},
-		{in: "0,1", wantErr: "0 is outside"},
-		{in: "-1", wantErr: "-1 is outside"},
-		{in: "1,4096", wantErr: "4096 is outside"},
-		{in: "1,2,2", wantErr: "2 twice"},
-	} {
-		got, err := parseQPs(tc.in)
-		if tc.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("parseQPs(%q) = %v, %v; want error with %q", tc.in, got, err, tc.wantErr)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("parseQPs(%q): %v", tc.in, err)
-			continue
-		}
-		if d := cmp.Diff(tc.want, got); d != "" {
-			t.Errorf("parseQPs(%q) (-want +got):\n%s", tc.in, d)
-		}
-	}
+	clitest.CheckList(t, "parseQPs", parseQPs, []clitest.ListCase{
+		{In: "1,2,4,8", Want: []int{1, 2, 4, 8}},
+		{In: "8, 1 ,4", Want: []int{1, 4, 8}},
+		{In: "16", Want: []int{16}},
+		{In: "", WantErr: "empty entry"},
+		{In: "1,2,", WantErr: "empty entry"},
+		{In: "1,two", WantErr: `"two" is not a number`},
+		{In: "0,1", WantErr: "0 is outside"},
+		{In: "-1", WantErr: "-1 is outside"},
+		{In: "1,4096", WantErr: "4096 is outside"},
+		{In: "1,2,2", WantErr: "2 twice"},
+	})
 }
 
 // TestRunBadQPs fails before touching the system (no root needed).
 func TestRunBadQPs(t *testing.T) {
-	err := run(context.Background(), config{QPs: "1,0", Count: 1}, io.Discard, io.Discard)
+	err := run(context.Background(), config{StepFlags: cli.StepFlags{Count: 1}, QPs: "1,0"}, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "outside") {
 		t.Fatalf("run with -qps 1,0: %v, want a parse error", err)
 	}

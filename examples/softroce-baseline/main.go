@@ -61,16 +61,10 @@ import (
 
 // config is what the flags set.
 type config struct {
-	cli.Flags
-	RXE        string
-	MTU        int
-	Count      int
-	Iterations int
-	QPTimeout  int
-	Store      string
-	Out        string
-	Soak       time.Duration // ib_send_bw --run_infinitely for this long; 0: none
-	Governor   string        // set on both ends; "": leave it
+	cli.StepFlags
+	MTU      int
+	Soak     time.Duration // ib_send_bw --run_infinitely for this long; 0: none
+	Governor string        // set on both ends; "": leave it
 	// ServerCPUs and ClientCPUs pin each side ("2", "0-3"); "": unpinned.
 	ServerCPUs, ClientCPUs string
 	NoFreqCheck            bool // perftest -F
@@ -78,14 +72,9 @@ type config struct {
 
 func main() {
 	var c config
-	c.Register(flag.CommandLine)
-	flag.StringVar(&c.RXE, "rxe", "rxe0", "rxe link name to create when the netdev has none")
+	c.RegisterSteps(flag.CommandLine, "runs of each test, each with a fresh pair",
+		"softroce-baseline-out", "folder for report.md, report.html and the round archives")
 	flag.IntVar(&c.MTU, "mtu", 0, "netdev MTU on both ends for the run (0: leave it); restored on exit")
-	flag.IntVar(&c.Count, "count", 3, "runs of each test, each with a fresh pair")
-	flag.IntVar(&c.Iterations, "n", 10000, "iterations per run (-n)")
-	flag.IntVar(&c.QPTimeout, "qp-timeout", 0, "perftest -u: QP timeout exponent, 4.096 us * 2^N (0: perftest's 14, 67 ms); raise it on emulated or loaded hosts (the lab uses 22)")
-	flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store (appended)")
-	flag.StringVar(&c.Out, "out", "softroce-baseline-out", "folder for report.md, report.html and the round archives")
 	flag.DurationVar(&c.Soak, "soak", 0, "after the baseline, run ib_send_bw --run_infinitely -D 1 this long and draw its rows over time (0: no soak)")
 	flag.StringVar(&c.Governor, "governor", "", "cpufreq governor to set on both ends for the run (performance; \"\": leave it); restored on exit")
 	flag.StringVar(&c.ServerCPUs, "server-cpus", "", "CPUs to pin the server (far end) to, as taskset -c takes them (\"2\", \"0-3\"; \"\": unpinned)")
@@ -128,9 +117,7 @@ func (c config) validate() error {
 	if c.Governor != "" {
 		govErr = cli.Governor("-governor", c.Governor)
 	}
-	return errors.Join(c.Flags.Validate(), cli.RDMADevice("-rxe", c.RXE), cli.MTU("-mtu", c.MTU),
-		cli.AtLeast("-count", c.Count, 1), cli.Iterations("-n", c.Iterations), cli.QPTimeout("-qp-timeout", c.QPTimeout),
-		cli.Duration("-soak", c.Soak), govErr, cpuErr)
+	return errors.Join(c.StepFlags.Validate(), cli.MTU("-mtu", c.MTU), cli.Duration("-soak", c.Soak), govErr, cpuErr)
 }
 
 // cpus reads -server-cpus and -client-cpus.

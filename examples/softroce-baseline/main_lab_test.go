@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"os"
@@ -13,8 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rocekit/rocekit/examples/internal/cli"
-	"github.com/rocekit/rocekit/internal/labtest"
+	"github.com/rocekit/rocekit/examples/internal/clitest"
 	"github.com/rocekit/rocekit/report"
 )
 
@@ -22,26 +20,13 @@ import (
 // the first run is the baseline, the second is compared against it; both
 // leave the rxe link and the MTU as they found them.
 func TestLabBaselineTwice(t *testing.T) {
-	labtest.Guest(t)
-	labtest.Veth(t, "sbveth0", "sbveth1", "198.18.90.1/24")
-
-	dir := t.TempDir()
-	c := config{Flags: cli.Flags{Netdev: "sbveth0", Journal: filepath.Join(dir, "journal.jsonl")},
-		RXE: "sbrxe0", MTU: 4200, Count: 2, Iterations: 200, QPTimeout: 22,
-		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out")}
+	c := config{StepFlags: clitest.LabStepFlags(t, "sbveth0", "sbveth1", "198.18.90.1/24", "sbrxe0", 2), MTU: 4200}
 	var outs []string
 	for i := 0; i < 2; i++ {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-		var buf bytes.Buffer
-		err := run(ctx, c, &buf, io.Discard)
-		cancel()
-		t.Logf("run %d:\n%s", i+1, buf.String())
-		if err != nil {
-			t.Fatalf("run %d: %v", i+1, err)
-		}
-		outs = append(outs, buf.String())
-		// Everything it changed is back.
-		labtest.CheckRestored(t, "sbrxe0", "sbveth0", "1500")
+		t.Logf("run %d", i+1)
+		outs = append(outs, clitest.RunRestored(t, c.StepFlags, 10*time.Minute, func(ctx context.Context, out io.Writer) error {
+			return run(ctx, c, out, io.Discard)
+		}))
 	}
 	if !strings.Contains(outs[0], "first round: the baseline") || !strings.Contains(outs[1], "against the previous round") {
 		t.Errorf("the second run is not compared against the first")

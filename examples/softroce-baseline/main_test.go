@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/examples/internal/clitest"
 	"github.com/rocekit/rocekit/host"
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/report"
@@ -18,29 +19,20 @@ import (
 )
 
 func goodConfig(dir string) config {
-	return config{Flags: cli.Flags{Netdev: "rktest0", Journal: filepath.Join(dir, "journal.jsonl"), Timeout: time.Minute},
-		RXE: "rxe0", MTU: 9000, Count: 3, Iterations: 10000, QPTimeout: 22, Out: filepath.Join(dir, "out"),
-		Store: filepath.Join(dir, "rounds.jsonl"), Soak: time.Minute}
+	c := config{StepFlags: clitest.GoodStepFlags(dir), MTU: 9000, Soak: time.Minute}
+	c.QPTimeout = 22
+	return c
 }
 
-// TestValidate: every bad flag is refused by validate, a pure function,
-// naming the flag and its range; run refuses it before anything else, so
-// that no module is loaded, no rxe link added and no MTU set (nothing is
-// written either: no -out, no journal). The netdev does not exist, so
-// that a regression fails here without touching a real one.
+// TestValidate: every bad flag, the step flags' and the baseline's own,
+// is refused by validate and by run before anything else (clitest).
 func TestValidate(t *testing.T) {
-	dir := t.TempDir()
-	labtest.CheckRefusals(t, func() config { return goodConfig(dir) }, []labtest.Refusal[config]{
-		{Set: func(c *config) { c.Count = -1 }, Want: "-count -1: want 1 or more"},
-		{Set: func(c *config) { c.Iterations = -1 }, Want: "-n -1: want 5 or more"},
+	clitest.CheckStepRefusals(t, goodConfig, func(c *config) *cli.StepFlags { return &c.StepFlags }, []labtest.Refusal[config]{
 		{Set: func(c *config) { c.MTU = 70000 }, Want: "-mtu 70000: want 68 to 65535"},
-		{Set: func(c *config) { c.QPTimeout = 99 }, Want: "-qp-timeout 99: want 0 to 31"},
 		{Set: func(c *config) { c.Soak = -5 * time.Second }, Want: "-soak -5s: want 0 or more"},
-		{Set: func(c *config) { c.Timeout = -time.Second }, Want: "-timeout -1s: want 0 or more"},
 		{Set: func(c *config) { c.RXE = "rxe/../x" }, Want: `-rxe "rxe/../x"`},
 		{Set: func(c *config) { c.Netdev = "" }, Want: "-netdev is required"},
-	}, config.validate, quietRun, cli.ErrBadFlag,
-		filepath.Join(dir, "out"), filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "rounds.jsonl"))
+	}, config.validate, quietRun)
 }
 
 // bothTests is one fake host that plays trixie's captured ib_send_bw

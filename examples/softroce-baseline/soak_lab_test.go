@@ -11,8 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rocekit/rocekit/examples/internal/cli"
-	"github.com/rocekit/rocekit/internal/labtest"
+	"github.com/rocekit/rocekit/examples/internal/clitest"
 	"github.com/rocekit/rocekit/report"
 )
 
@@ -20,21 +19,10 @@ import (
 // real guest: the round ib_send_bw_soak holds the interim rows of
 // ib_send_bw --run_infinitely -D 1, and report.html draws them.
 func TestLabBaselineSoak(t *testing.T) {
-	labtest.Guest(t)
-	labtest.Veth(t, "skveth0", "skveth1", "198.18.91.1/24")
-	dir := t.TempDir()
-	c := config{Flags: cli.Flags{Netdev: "skveth0", Journal: filepath.Join(dir, "journal.jsonl")},
-		RXE: "skrxe0", Count: 1, Iterations: 200, QPTimeout: 22, Soak: 8 * time.Second,
-		Store: filepath.Join(dir, "rounds.jsonl"), Out: filepath.Join(dir, "out")}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	var buf bytes.Buffer
-	err := run(ctx, c, &buf, io.Discard)
-	t.Logf("run:\n%s", buf.String())
-	if err != nil {
-		t.Fatalf("run: %v", err)
-	}
-	labtest.CheckRestored(t, "skrxe0", "skveth0", "1500")
+	c := config{StepFlags: clitest.LabStepFlags(t, "skveth0", "skveth1", "198.18.91.1/24", "skrxe0", 1), Soak: 8 * time.Second}
+	clitest.RunRestored(t, c.StepFlags, 10*time.Minute, func(ctx context.Context, out io.Writer) error {
+		return run(ctx, c, out, io.Discard)
+	})
 	rounds, _, err := report.OpenStore(c.Store).Load()
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,8 @@
 // the two ends of a run (-netdev, -peer, -peer-netns, -peer-netdev,
 // -peer-agent, -identity, -known-hosts, -journal, -timeout,
 // -ssh-timeout) and their Open into runbook.Sides, restoring the journals
-// an earlier run left first; Main and Context (Ctrl-C cancels with
+// an earlier run left first; StepFlags, the flags of the examples that
+// run ib_send_bw steps (-rxe, -count, -n, -qp-timeout, -store, -out); Main and Context (Ctrl-C cancels with
 // ErrInterrupted so that deferred restores run, a second one exits);
 // ParseList for "-mtus 1500,9000"; and the
 // writers of -out (WriteFile, SaveRound, PairFiles, KeepFailedPair: thin

@@ -55,3 +55,18 @@ func RepeatPairKeepFailed(ctx context.Context, sides *runbook.Sides, far runbook
 	}
 	return ps, err
 }
+
+// WriteRoundsMarkdown prints the tail of a step example's report: the
+// rounds side by side, the findings, and each round against the store's
+// previous one of its name (the store holds this run's rounds too;
+// report.WriteAgainstPrevious takes earlier ones).
+func WriteRoundsMarkdown(w io.Writer, store string, rounds []report.Round, findings []report.Finding) error {
+	fmt.Fprintf(w, "## Rounds side by side\n\n")
+	if err := report.WriteSideBySideMarkdown(w, rounds); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n## Findings\n\n")
+	report.WriteFindingsMarkdown(w, findings)
+	fmt.Fprintln(w)
+	return report.WriteAgainstPrevious(w, report.OpenStore(store), rounds)
+}
