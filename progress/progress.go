@@ -1,7 +1,7 @@
 // Package progress prints which step of a long run is going, with the
 // elapsed time and an estimate of the time left from the steps done so
 // far: the status line of the examples, for a framework's own runs.
-// A *Printer is a runbook.Progress (Step), so runbook.RunPairs,
+// A *Printer is a runbook.Progress (Step), so runbook.RepeatPair,
 // Sides.PrepareRXE and the workflow steps tell it of their steps.
 //
 // It is a leaf (it imports nothing of the module), so that any layer may
