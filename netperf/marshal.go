@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
+
+	"github.com/rocekit/rocekit/internal/jsonfloat"
 )
 
 // ResultJSON is the JSON form of what a parser returned, the netperf part
@@ -159,16 +159,16 @@ func AppendInterim(dst []byte, it Interim) ([]byte, error) {
 	}
 	dst = append(dst, `{"value":`...)
 	if isFinite(it.Value) {
-		dst = appendJSONFloat(dst, it.Value)
+		dst = jsonfloat.Append(dst, it.Value)
 	} else {
 		dst = append(dst, "null"...)
 	}
 	dst = append(dst, `,"unit":"`...)
 	dst = append(dst, it.Unit...)
 	dst = append(dst, `","interval_sec":`...)
-	dst = appendJSONFloat(dst, it.IntervalSec)
+	dst = jsonfloat.Append(dst, it.IntervalSec)
 	dst = append(dst, `,"ending_unix_sec":`...)
-	dst = appendJSONFloat(dst, it.EndingUnixSec)
+	dst = jsonfloat.Append(dst, it.EndingUnixSec)
 	return append(dst, '}'), nil
 }
 
@@ -184,21 +184,4 @@ func plainUnit(u string) bool {
 		}
 	}
 	return true
-}
-
-// appendJSONFloat formats a finite float as encoding/json does.
-func appendJSONFloat(b []byte, f float64) []byte {
-	format := byte('f')
-	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		// clean up e-09 to e-9, as encoding/json does
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/rocekit/rocekit/internal/jsonfloat"
 )
 
 // The JSON forms below are the perftest part of the contract of
@@ -181,19 +183,7 @@ func appendNum(dst []byte, v float64) []byte {
 	if !finite(v) {
 		return append(dst, "null"...)
 	}
-	format := byte('f')
-	if a := math.Abs(v); a != 0 && (a < 1e-6 || a >= 1e21) {
-		format = 'e'
-	}
-	dst = strconv.AppendFloat(dst, v, format, -1, 64)
-	if format == 'e' {
-		// "1e-07" as encoding/json writes it: "1e-7".
-		if n := len(dst); n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
-			dst[n-2] = dst[n-1]
-			dst = dst[:n-1]
-		}
-	}
-	return dst
+	return jsonfloat.Append(dst, v)
 }
 
 func bwRowsJSON(rows []BWRow) []jsonBW {
