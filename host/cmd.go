@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -42,6 +43,12 @@ type Cmd struct {
 	// reads the stream. A slow callback holds the process up once its pipe
 	// is full.
 	OnStdout, OnStderr func(line string)
+
+	// Stdin, when set, is what the program reads on its standard input,
+	// as it comes (a long-lived program can read requests from it); the
+	// program sees the end of its input when Stdin returns io.EOF. Nil is
+	// an empty input. host.Fake leaves it to its Respond function.
+	Stdin io.Reader
 
 	// MaxOutputBytes bounds the memory kept of each stream: when set, the
 	// first half of it keeps the first lines and the rest the most recent

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,7 +40,7 @@ func startExec(ctx context.Context, c Cmd, where string, prefix []string, nsPath
 	if err != nil {
 		return fail(err)
 	}
-	cmd, outR, errR, err := forkGroup(argv, c.Env, c.Dir, c.CPUs)
+	cmd, outR, errR, err := forkGroup(argv, c.Env, c.Dir, c.CPUs, c.Stdin)
 	if err != nil {
 		return fail(err)
 	}
@@ -65,10 +66,19 @@ func startExec(ctx context.Context, c Cmd, where string, prefix []string, nsPath
 }
 
 // forkGroup starts argv (resolved) as the leader of a new process group,
-// with PDEATHSIG, from the spawn thread, its output on two pipes.
-func forkGroup(argv, env []string, dir string, cpus []int) (*exec.Cmd, *os.File, *os.File, error) {
+// with PDEATHSIG, from the spawn thread, its output on two pipes and its
+// input fed from stdin (nil: none).
+func forkGroup(argv, env []string, dir string, cpus []int, stdin io.Reader) (*exec.Cmd, *os.File, *os.File, error) {
+	inR, feed, err := stdinPipe(stdin)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if inR != nil {
+		defer inR.Close() // the child holds its own copy
+	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
+		feed(false)
 		return nil, nil, nil, err
 	}
 	errR, errW, err := os.Pipe()
@@ -86,15 +96,44 @@ func forkGroup(argv, env []string, dir string, cpus []int) (*exec.Cmd, *os.File,
 		Stderr:      errW,
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 	}
+	if inR != nil {
+		cmd.Stdin = inR // an *os.File: the child reads the pipe itself
+	}
 	onSpawnThread(func() { err = startPinned(cmd, cpus) })
 	outW.Close()
 	errW.Close()
+	feed(err == nil)
 	if err != nil {
 		outR.Close()
 		errR.Close()
 		return nil, nil, nil, err
 	}
 	return cmd, outR, errR, nil
+}
+
+// stdinPipe makes the pipe a child reads r from. feed(true) starts copying
+// r into it, closing the pipe when r ends or the child is gone; feed(false)
+// closes it unused. For a nil r there is no pipe (the child reads
+// /dev/null) and feed does nothing. The copy is not tied to the child's
+// life because os/exec's own would make Wait wait for r to end.
+func stdinPipe(r io.Reader) (child *os.File, feed func(start bool), err error) {
+	if r == nil {
+		return nil, func(bool) {}, nil
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	return inR, func(start bool) {
+		if !start {
+			inW.Close()
+			return
+		}
+		go func() {
+			_, _ = io.Copy(inW, r) // ends with EPIPE once the child has exited
+			inW.Close()
+		}()
+	}, nil
 }
 
 // spawnThread is the OS thread every process of the package is forked

@@ -44,7 +44,7 @@ func (s Srun) Start(ctx context.Context, c Cmd) (*Process, error) {
 		return fail(err)
 	}
 	// Env, Dir and CPUs are the wrapper's on the node, not srun's.
-	cmd, outR, errR, err := forkGroup(argv, nil, "", nil)
+	cmd, outR, errR, err := forkGroup(argv, nil, "", nil, c.Stdin)
 	if err != nil {
 		return fail(err)
 	}

@@ -104,6 +104,7 @@ func (s *SSH) Start(ctx context.Context, c Cmd) (*Process, error) {
 	if err != nil {
 		return fail(err)
 	}
+	sess.Stdin = c.Stdin // nil: the remote program reads an empty input
 	stdout, err1 := sess.StdoutPipe()
 	stderr, err2 := sess.StderrPipe()
 	if err := errors.Join(err1, err2); err != nil {

@@ -28,6 +28,9 @@ type PeerConfig struct {
 	// as the Peer's fields of the same names (0: their defaults).
 	CallTimeout   time.Duration
 	MaxReplyBytes int
+	// AgentPerCall starts the agent afresh for every call (protocol 6's
+	// way) instead of keeping one for all (Peer.KeepAgent).
+	AgentPerCall bool
 }
 
 // DialPeer connects to the far host over SSH and returns it as a Peer. It
@@ -56,5 +59,5 @@ func DialPeer(ctx context.Context, c PeerConfig) (*Peer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Peer{SSH: ssh, Agent: c.Agent, JournalDir: c.JournalDir, Netns: c.Netns, CallTimeout: c.CallTimeout, MaxReplyBytes: c.MaxReplyBytes}, nil
+	return &Peer{SSH: ssh, Agent: c.Agent, JournalDir: c.JournalDir, Netns: c.Netns, CallTimeout: c.CallTimeout, MaxReplyBytes: c.MaxReplyBytes, KeepAgent: !c.AgentPerCall}, nil
 }

@@ -43,8 +43,18 @@ type Peer struct {
 	CallTimeout time.Duration
 	// MaxReplyBytes bounds each reply of the agent (0: 64 MiB).
 	MaxReplyBytes int
+	// KeepAgent runs one agent for every call ("rocekit-peer serve", a
+	// session over one SSH session: protocol 7) instead of one process
+	// per call; a call then costs a line each way. The agent's programs
+	// (exec) still start one each. Close ends the session; one that ends
+	// on its own (a lost link) is started again at the next call.
+	// DialPeer sets it unless PeerConfig.AgentPerCall.
+	KeepAgent bool
 
 	noSince bool // the agent does not know restore-since
+
+	sessMu sync.Mutex
+	sess   *peerSession
 }
 
 // DefaultPeerJournalDir is where the agent keeps journals by default.
@@ -95,8 +105,16 @@ func (p *Peer) runner() host.Runner {
 // left behind; in Netns when set.
 func (p *Peer) Runner() host.Runner { return peerRunner{p} }
 
-// Close closes the SSH connection, if any.
+// Close ends the agent's session, if any (the agent ends the calls still
+// under way, and is killed if it has not exited within 10 s), and closes
+// the SSH connection, if any.
 func (p *Peer) Close() error {
+	p.sessMu.Lock()
+	if p.sess != nil {
+		p.sess.close(10 * time.Second)
+		p.sess = nil
+	}
+	p.sessMu.Unlock()
 	if p.SSH == nil {
 		return nil
 	}
@@ -118,6 +136,9 @@ func (p *Peer) callSeeing(ctx context.Context, op string, arg, out any, see func
 	a, err := json.Marshal(arg)
 	if err != nil {
 		return err
+	}
+	if p.KeepAgent {
+		return p.sessionCall(ctx, op, a, out, see)
 	}
 	agent, dir := p.agentAndDir()
 	timeout, max := p.callTimeout(op), p.maxReply()
@@ -348,20 +369,16 @@ func (n peerNetns) String() string {
 // protocol is the version the caller speaks (-protocol); another than
 // PeerProtocol is refused. cmd/rocekit-peer is a thin main around it.
 func ServePeer(ctx context.Context, protocol int, journalDir, netns, op, arg string, w io.Writer) error {
-	if protocol != PeerProtocol {
-		err := fmt.Errorf("%w: this rocekit-peer speaks protocol %d, the caller %d: install the caller's build of rocekit-peer", ErrPeerProtocol, PeerProtocol, protocol)
+	if err := checkProtocol(protocol); err != nil {
 		return errors.Join(err, writeReply(w, peerReply{Error: faultOf(op, err)}))
 	}
 	ready := func() { _ = writeReply(w, peerReply{Ready: true}) } // a lost line only delays the caller
 	res, err := servePeer(ctx, journalDir, netns, op, arg, ready)
-	if err != nil {
-		return errors.Join(err, writeReply(w, peerReply{Error: faultOf(op, err)}))
+	r := replyOf(op, res, err)
+	if r.Error != nil && err == nil {
+		err = errors.New(r.Error.Message) // the result did not marshal
 	}
-	b, merr := json.Marshal(res)
-	if merr != nil {
-		return merr
-	}
-	return writeReply(w, peerReply{Result: b})
+	return errors.Join(err, writeReply(w, r))
 }
 
 func servePeer(ctx context.Context, journalDir, netns, op, arg string, ready func()) (any, error) {

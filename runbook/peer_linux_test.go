@@ -20,11 +20,20 @@ import (
 
 // TestPeerOverSSH drives a Peer through a real sshd on 127.0.0.1 and the
 // rocekit-peer agent built from this tree, on a veth in a namespace of this
-// host's kernel: the far side of two-host mode, minus the second host.
+// host's kernel: the far side of two-host mode, minus the second host. It
+// runs once with one agent for all calls (a session, DialPeer's default)
+// and once with an agent per call.
 func TestPeerOverSSH(t *testing.T) {
 	d := labtest.StartSSHD(t)
 	agent := buildAgent(t)
-	ns := fmt.Sprintf("rbpeer-%d", os.Getpid())
+	for _, perCall := range []bool{false, true} {
+		name := map[bool]string{false: "session", true: "per-call"}[perCall]
+		t.Run(name, func(t *testing.T) { testPeerOverSSH(t, d, agent, name[:1], perCall) })
+	}
+}
+
+func testPeerOverSSH(t *testing.T, d *labtest.SSHD, agent, tag string, perCall bool) {
+	ns := fmt.Sprintf("rbpeer%s-%d", tag, os.Getpid())
 	nl := netnsVeth(t, ns, "rbp0", "rbp1", "198.18.96.1/24")
 	mtu := func() int {
 		l, err := nl.LinkByName("rbp0")
@@ -38,11 +47,14 @@ func TestPeerOverSSH(t *testing.T) {
 	defer cancel()
 	journals := t.TempDir()
 	p, err := DialPeer(ctx, PeerConfig{Target: "root@" + d.Addr, Identity: d.KeyFile, KnownHosts: d.KnownHosts,
-		Agent: agent, JournalDir: journals, Netns: ns})
+		Agent: agent, JournalDir: journals, Netns: ns, AgentPerCall: perCall})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
+	if p.KeepAgent == perCall {
+		t.Fatalf("KeepAgent %v with AgentPerCall %v", p.KeepAgent, perCall)
+	}
 	if p.Name() != "ssh root@"+d.Addr {
 		t.Errorf("peer name %q", p.Name())
 	}
@@ -96,7 +108,7 @@ func TestPeerOverSSH(t *testing.T) {
 	// frames (a 1500-byte switch port in the middle). veth lets a VLAN
 	// tag's 4 bytes through beyond its MTU (is_skb_forwardable), so the
 	// largest that comes back is 1504 on the kernels tried.
-	farNs := fmt.Sprintf("rbfar-%d", os.Getpid())
+	farNs := fmt.Sprintf("rbfar%s-%d", tag, os.Getpid())
 	nsFar, nlFar := labtest.Netns(t, farNs)
 	if l, err := nl.LinkByName("rbp1"); err != nil {
 		t.Fatal(err)
@@ -142,9 +154,13 @@ func TestPeerOverSSH(t *testing.T) {
 	// would run to its Max and fail the test.
 	pid, end := udpOverflow(t)
 	readyAt := make(chan time.Time, 1)
+	during := make(chan error, 1)
 	ready := func() {
 		readyAt <- time.Now()
 		go func() {
+			// Another call while the watch lasts: a session serves both.
+			_, err := p.Counters(ctx, "rbp0")
+			during <- err
 			time.Sleep(300 * time.Millisecond) // a few readings with the sockets open
 			end()
 		}()
@@ -164,6 +180,24 @@ func TestPeerOverSSH(t *testing.T) {
 	}
 	if w.CPU <= 0 {
 		t.Errorf("watch CPU %v: want the agent's own CPU time over the watch", w.CPU)
+	}
+	if err := <-during; err != nil {
+		t.Errorf("Counters during the watch: %v", err)
+	}
+	if !perCall {
+		// One agent served every call so far; once it is gone (a lost
+		// link), the next call starts another.
+		s := p.sess
+		if s == nil {
+			t.Fatal("no session kept")
+		}
+		if err := s.proc.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		<-s.ended
+		if _, err := p.Counters(ctx, "rbp0"); err != nil || p.sess == s {
+			t.Errorf("Counters after the session's agent was killed: %v (a new session: %v)", err, p.sess != s)
+		}
 	}
 	if err := p.Restore(ctx); err != nil {
 		t.Fatal(err)

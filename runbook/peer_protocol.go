@@ -36,8 +36,10 @@ import (
 // (the agent's own CPU time). Version 6: a lasting operation
 // (watch-udp-sockets) may print progress lines before its reply, the
 // first {"ready":true} once it runs, so the near side starts the tool
-// after the agent's own start-up; an agent of 5 never says it.
-const PeerProtocol = 6
+// after the agent's own start-up; an agent of 5 never says it. Version 7:
+// a session (rocekit-peer serve, Peer.KeepAgent): one agent answers every
+// call of a Peer, each request and reply a line carrying its id.
+const PeerProtocol = 7
 
 // ErrPeerProtocol is matched by a *PeerError whose agent speaks another
 // protocol version than this build.
@@ -56,6 +58,11 @@ type peerReply struct {
 	// Ready marks a progress line: the operation is under way and its
 	// reply follows on a later line.
 	Ready bool `json:"ready,omitempty"`
+	// ID is the request a session's line answers (peerRequest.ID); 0
+	// outside a session, and on its first line.
+	ID uint64 `json:"id,omitempty"`
+	// Session marks a session's first line: the agent serves requests.
+	Session bool `json:"session,omitempty"`
 }
 
 // peerFault is an error as it crosses SSH: its kind names the sentinel
@@ -159,34 +166,60 @@ func writeReply(w io.Writer, r peerReply) error {
 	return json.NewEncoder(w).Encode(r)
 }
 
-// readReply decodes the agent's answer from its standard output, its last
-// line (progress lines come before it); stderr tells an agent that
-// predates the protocol (it refuses -protocol).
-func readReply(op string, stdout, stderr []byte, out any) error {
-	var r peerReply
-	stdout = []byte(lastLine(string(stdout))) // progress lines come first
-	if err := json.Unmarshal(stdout, &r); err != nil || r.Protocol == 0 || r.Ready {
-		if strings.Contains(string(stderr), "-protocol") {
-			return &PeerError{Op: op, Kind: "protocol", Msg: fmt.Sprintf("the rocekit-peer on the far host predates protocol versions (it does not know -protocol); this build speaks %d: install this build's rocekit-peer there", PeerProtocol)}
-		}
-		return &PeerError{Op: op, Msg: fmt.Sprintf("the agent's answer is not a rocekit-peer reply (%q)", tailString(stdout, stderr))}
+// replyOf is the reply of an operation that returned res and err.
+func replyOf(op string, res any, err error) peerReply {
+	if err != nil {
+		return peerReply{Error: faultOf(op, err)}
 	}
-	if r.SelfCPUNs > 0 {
-		agentCPU.Add(r.SelfCPUNs)
+	b, err := json.Marshal(res)
+	if err != nil {
+		return peerReply{Error: faultOf(op, err)}
 	}
-	if r.Protocol != PeerProtocol {
-		return &PeerError{Op: op, Kind: "protocol", Msg: fmt.Sprintf("the rocekit-peer on the far host speaks protocol %d, this build %d: install this build's rocekit-peer there", r.Protocol, PeerProtocol)}
-	}
-	if r.Error != nil {
-		return &PeerError{Op: op, Kind: r.Error.Kind, Msg: r.Error.Message}
-	}
-	if out == nil || len(r.Result) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(r.Result, out); err != nil {
-		return &PeerError{Op: op, Err: fmt.Errorf("agent reply: %w", err)}
+	return peerReply{Result: b}
+}
+
+// checkProtocol refuses a caller of another protocol version.
+func checkProtocol(protocol int) error {
+	if protocol != PeerProtocol {
+		return fmt.Errorf("%w: this rocekit-peer speaks protocol %d, the caller %d: install the caller's build of rocekit-peer", ErrPeerProtocol, PeerProtocol, protocol)
 	}
 	return nil
+}
+
+// readReply decodes the answer of an agent started for one call from its
+// standard output, its last line (progress lines come before it), and
+// counts the agent's CPU.
+func readReply(op string, stdout, stderr []byte, out any) error {
+	cpu, err := decodeReply(op, []byte(lastLine(string(stdout))), stderr, out)
+	agentCPU.Add(cpu)
+	return err
+}
+
+// decodeReply decodes one reply line into out and returns the agent's
+// own CPU it reports (ns); stderr tells an agent that predates the
+// protocol (it refuses -protocol).
+func decodeReply(op string, line, stderr []byte, out any) (cpuNs int64, err error) {
+	var r peerReply
+	if err := json.Unmarshal(line, &r); err != nil || r.Protocol == 0 || r.Ready {
+		if strings.Contains(string(stderr), "-protocol") {
+			return 0, &PeerError{Op: op, Kind: "protocol", Msg: fmt.Sprintf("the rocekit-peer on the far host predates protocol versions (it does not know -protocol); this build speaks %d: install this build's rocekit-peer there", PeerProtocol)}
+		}
+		return 0, &PeerError{Op: op, Msg: fmt.Sprintf("the agent's answer is not a rocekit-peer reply (%q)", tailString(line, stderr))}
+	}
+	cpuNs = max(r.SelfCPUNs, 0)
+	if r.Protocol != PeerProtocol {
+		return cpuNs, &PeerError{Op: op, Kind: "protocol", Msg: fmt.Sprintf("the rocekit-peer on the far host speaks protocol %d, this build %d: install this build's rocekit-peer there", r.Protocol, PeerProtocol)}
+	}
+	if r.Error != nil {
+		return cpuNs, &PeerError{Op: op, Kind: r.Error.Kind, Msg: r.Error.Message}
+	}
+	if out == nil || len(r.Result) == 0 {
+		return cpuNs, nil
+	}
+	if err := json.Unmarshal(r.Result, out); err != nil {
+		return cpuNs, &PeerError{Op: op, Err: fmt.Errorf("agent reply: %w", err)}
+	}
+	return cpuNs, nil
 }
 
 // onceReady is a callSeeing watcher that calls ready once, at the

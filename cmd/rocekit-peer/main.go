@@ -3,10 +3,16 @@
 // of runbook.Local there and prints its JSON result; every change is
 // journaled in a file of -journal-dir, and "restore" undoes them all,
 // newest first (also after a crash of either host's run). The reply on
-// standard output is one JSON object on the last line: {"protocol":6,"result":...}
-// or {"protocol":6,"error":{"kind":...,"op":...,"message":...}} (exit 1);
-// a lasting operation (watch-udp-sockets) prints {"protocol":6,"ready":true}
+// standard output is one JSON object on the last line: {"protocol":7,"result":...}
+// or {"protocol":7,"error":{"kind":...,"op":...,"message":...}} (exit 1);
+// a lasting operation (watch-udp-sockets) prints {"protocol":7,"ready":true}
 // before it once it runs.
+//
+// "rocekit-peer serve" is a session (protocol 7, what the examples' Peer
+// keeps): it says {"protocol":7,"session":true}, then reads requests on
+// standard input, one a line, {"id":1,"op":"counters","arg":"eth0","timeout_ns":30000000000}
+// ({"id":1,"cancel":true} ends one), runs them concurrently, and answers
+// each as above with its "id"; it ends with its input.
 //
 // Install it on the peer, as root:
 //
@@ -60,6 +66,14 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if flag.Arg(0) == "serve" && flag.NArg() == 1 {
+		// A session lasts as long as its input; each request has its own deadline.
+		if err := runbook.ServePeerSession(ctx, *protocol, *dir, *netns, os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "rocekit-peer:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
 	if err := runbook.ServePeer(ctx, *protocol, *dir, *netns, flag.Arg(0), flag.Arg(1), os.Stdout); err != nil {
@@ -75,4 +89,5 @@ func usage() {
 	flag.PrintDefaults()
 	fmt.Fprintf(out, "\noperations:\n")
 	runbook.WritePeerUsage(out, "rocekit-peer")
+	fmt.Fprintf(out, "  rocekit-peer serve   # a session: requests on stdin, one JSON object a line, replies by id\n")
 }
