@@ -55,6 +55,14 @@ type Cmd struct {
 	// ones; lines in between are dropped and counted (Output.Dropped).
 	// Callbacks still see every line. Zero keeps everything.
 	MaxOutputBytes int
+
+	// MaxLineBytes is the longest line seen whole (by the callbacks and
+	// Output.Lines): a line that grows longer without a newline is passed
+	// on in pieces of this size, so that a stream without newlines cannot
+	// swell memory. Zero means 64 KiB, or half of MaxOutputBytes when that
+	// is smaller. A caller that reads one message a line (a JSON reply)
+	// sets it above its longest message.
+	MaxLineBytes int
 }
 
 // MaxCPU bounds the CPU numbers of Cmd.CPUs (the kernel's default

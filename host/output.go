@@ -38,10 +38,12 @@ type Output struct {
 	closed   bool
 }
 
-func newOutput(max int, onLine func(string)) *Output {
-	lineMax := maxLineBytes
-	if max > 0 && max/2 < lineMax {
-		lineMax = max / 2
+func newOutput(max, lineMax int, onLine func(string)) *Output {
+	if lineMax <= 0 {
+		lineMax = maxLineBytes
+		if max > 0 && max/2 < lineMax {
+			lineMax = max / 2
+		}
 	}
 	if lineMax < 1 {
 		lineMax = 1

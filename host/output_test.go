@@ -12,7 +12,7 @@ import (
 
 // Lines yields each line as soon as it is written, before the stream ends.
 func TestOutputLinesAsTheyArrive(t *testing.T) {
-	o := newOutput(0, nil)
+	o := newOutput(0, 0, nil)
 	r, w := io.Pipe()
 	go o.pump(r, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -45,7 +45,7 @@ func TestOutputLinesAsTheyArrive(t *testing.T) {
 }
 
 func TestOutputLinesStopsWithContext(t *testing.T) {
-	o := newOutput(0, nil)
+	o := newOutput(0, 0, nil)
 	o.add("one", true)
 	ctx, cancel := context.WithCancel(context.Background())
 	var got []string
@@ -68,7 +68,7 @@ func TestOutputLinesStopsWithContext(t *testing.T) {
 }
 
 func TestOutputLongLineSplit(t *testing.T) {
-	o := newOutput(0, nil)
+	o := newOutput(0, 0, nil)
 	long := strings.Repeat("x", maxLineBytes*2+5)
 	o.pump(strings.NewReader(long+"\nend\n"), nil)
 	var lines []string
@@ -78,6 +78,19 @@ func TestOutputLongLineSplit(t *testing.T) {
 	want := []string{long[:maxLineBytes], long[maxLineBytes : 2*maxLineBytes], "xxxxx", "end"}
 	if !slices.Equal(lines, want) {
 		t.Errorf("got %d lines of lengths %v", len(lines), lens(lines))
+	}
+}
+
+// With MaxLineBytes, a line longer than the default and even than the
+// kept bound reaches the callback whole; a longer one still is split.
+func TestOutputMaxLineBytes(t *testing.T) {
+	var seen []string
+	o := newOutput(1<<10, 3*maxLineBytes, func(l string) { seen = append(seen, l) })
+	whole := strings.Repeat("y", 2*maxLineBytes+7)
+	over := strings.Repeat("z", 3*maxLineBytes+1)
+	o.pump(strings.NewReader(whole+"\n"+over+"\n"), nil)
+	if len(seen) != 3 || seen[0] != whole || len(seen[1]) != 3*maxLineBytes || seen[2] != "z" {
+		t.Errorf("callback saw lines of lengths %v, want %d, %d, 1", lens(seen), len(whole), 3*maxLineBytes)
 	}
 }
 
@@ -93,7 +106,7 @@ func lens(ss []string) []int {
 // starts late skips the dropped middle; the callback sees every line.
 func TestOutputBounded(t *testing.T) {
 	var all []string
-	o := newOutput(40, func(l string) { all = append(all, l) })
+	o := newOutput(40, 0, func(l string) { all = append(all, l) })
 	var in strings.Builder
 	for i := range 100 {
 		in.WriteString(strings.Repeat(string(rune('a'+i%26)), 3) + "\n") // 4 bytes a line

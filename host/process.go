@@ -74,8 +74,8 @@ func newProcess(where string, c Cmd) *Process {
 	return &Process{
 		where:  where,
 		argv:   append([]string(nil), c.Argv...),
-		stdout: newOutput(c.MaxOutputBytes, c.OnStdout),
-		stderr: newOutput(c.MaxOutputBytes, c.OnStderr),
+		stdout: newOutput(c.MaxOutputBytes, c.MaxLineBytes, c.OnStdout),
+		stderr: newOutput(c.MaxOutputBytes, c.MaxLineBytes, c.OnStderr),
 		done:   make(chan struct{}),
 		status: ExitStatus{Code: -1},
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,6 +55,26 @@ func TestPeerCallBounds(t *testing.T) {
 	var re *PeerReplyTooLargeError
 	if !errors.Is(err, ErrPeerReplyTooLarge) || !errors.As(err, &re) || re.Op != "netdev" || re.Max != bound {
 		t.Errorf("50 MB reply: %v, want a *PeerReplyTooLargeError naming the 1 MiB bound", err)
+	}
+
+	// In a session a reply is one line: one longer than host's default
+	// line split (64 KiB) arrives whole; one over the bound ends the
+	// session with the bound's error, and the next call starts a new one.
+	addr := strings.Repeat("a", 200<<10)
+	long := dial(fakeAgent(t, `echo '{"protocol":7,"session":true}'
+read -r req || exit 1
+id=$(echo "$req" | sed 's/^{"id":\([0-9]*\).*/\1/')
+printf '{"protocol":7,"id":%s,"result":{"addr":"%s"}}\n' "$id" "$(head -c 204800 /dev/zero | tr '\0' a)"
+read -r end`), PeerConfig{MaxReplyBytes: 300 << 10})
+	if nd, err := long.Netdev(ctx, "lo"); err != nil || nd.Addr != addr {
+		t.Errorf("200 KiB session reply: %d bytes of address, %v; want it whole", len(nd.Addr), err)
+	}
+	over := dial(fakeAgent(t, `echo '{"protocol":7,"session":true}'
+read -r req
+printf '{"protocol":7,"id":1,"result":{"addr":"%s"}}\n' "$(head -c 204800 /dev/zero | tr '\0' a)"
+sleep 600`), PeerConfig{MaxReplyBytes: 100 << 10})
+	if _, err := over.Netdev(ctx, "lo"); !errors.As(err, &re) || re.Op != "netdev" || re.Max != 100<<10 {
+		t.Errorf("200 KiB session reply over a 100 KiB bound: %v, want a *PeerReplyTooLargeError", err)
 	}
 
 	// Defaults: every operation has a deadline, and the bound is set.

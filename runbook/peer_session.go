@@ -124,12 +124,16 @@ type peerSession struct {
 	hello chan string   // the agent's first line
 	ended chan struct{} // closed once the agent has exited; err says why
 
-	wmu     sync.Mutex // one request line at a time
-	mu      sync.Mutex // the fields below
-	next    uint64
-	calls   map[uint64]*sessionCall
-	err     error
-	lastCPU int64 // the agent's own CPU in its latest reply
+	max int // Peer.MaxReplyBytes: a longer line ends the session
+
+	wmu      sync.Mutex // one request line at a time
+	mu       sync.Mutex // the fields below
+	next     uint64
+	calls    map[uint64]*sessionCall
+	err      error
+	tooLarge bool          // the agent wrote a line longer than max
+	started  *host.Process // the agent, once Start has returned
+	lastCPU  int64         // the agent's own CPU in its latest reply
 }
 
 // sessionCall is one call waiting in a session.
@@ -139,7 +143,20 @@ type sessionCall struct {
 }
 
 // line takes one line of the agent's output to the call it belongs to.
+// A line longer than the reply bound (host splits it there) cannot be
+// told apart from the call it answers: the agent is killed, and each
+// call waiting in the session fails with a *PeerReplyTooLargeError.
 func (s *peerSession) line(line string) {
+	if len(line) > s.max {
+		s.mu.Lock()
+		first, proc := !s.tooLarge, s.started
+		s.tooLarge = true
+		s.mu.Unlock()
+		if first && proc != nil {
+			go proc.Kill()
+		}
+		return
+	}
 	var r struct {
 		ID      uint64 `json:"id"`
 		Ready   bool   `json:"ready"`
@@ -229,9 +246,20 @@ func (s *peerSession) close(wait time.Duration) {
 	}
 }
 
+// endErr is the error of a call of op that the session's end cut off.
+func (s *peerSession) endErr(op string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tooLarge {
+		return &PeerError{Op: op, Err: &PeerReplyTooLargeError{Op: op, Max: s.max}}
+	}
+	return &PeerError{Op: op, Err: s.err}
+}
+
 // session returns the Peer's session, starting the agent when there is
-// none or the last one ended.
-func (p *Peer) session(ctx context.Context, timeout time.Duration) (*peerSession, error) {
+// none or the last one ended; op is the call that needs it, named in the
+// errors of the start.
+func (p *Peer) session(ctx context.Context, op string, timeout time.Duration) (*peerSession, error) {
 	p.sessMu.Lock()
 	defer p.sessMu.Unlock()
 	if s := p.sess; s != nil {
@@ -243,16 +271,23 @@ func (p *Peer) session(ctx context.Context, timeout time.Duration) (*peerSession
 	}
 	agent, dir := p.agentAndDir()
 	pr, pw := io.Pipe()
-	s := &peerSession{in: pw, hello: make(chan string, 1), ended: make(chan struct{}), calls: map[uint64]*sessionCall{}}
+	s := &peerSession{in: pw, hello: make(chan string, 1), ended: make(chan struct{}), calls: map[uint64]*sessionCall{}, max: p.maxReply()}
 	// The agent outlives the call that starts it: Close ends it.
 	proc, err := p.runner().Start(context.WithoutCancel(ctx), host.Cmd{
 		Argv:  []string{agent, "-protocol", fmt.Sprint(PeerProtocol), "-journal-dir", dir, "-netns", p.Netns, sessionOp},
-		Stdin: pr, OnStdout: s.line, MaxOutputBytes: 64 << 10})
+		Stdin: pr, OnStdout: s.line, MaxOutputBytes: 64 << 10, MaxLineBytes: s.max + 1})
 	if err != nil {
 		pw.Close()
-		return nil, &PeerError{Op: sessionOp, Err: err}
+		return nil, &PeerError{Op: op, Err: fmt.Errorf("starting the agent's session: %w", err)}
 	}
 	s.proc = proc
+	s.mu.Lock()
+	s.started = proc
+	killNow := s.tooLarge
+	s.mu.Unlock()
+	if killNow {
+		_ = proc.Kill()
+	}
 	go func() {
 		werr := proc.Wait(context.Background())
 		pw.CloseWithError(io.ErrClosedPipe)
@@ -270,14 +305,14 @@ func (p *Peer) session(ctx context.Context, timeout time.Duration) (*peerSession
 		select {
 		case hello = <-s.hello:
 		default:
-			return nil, &PeerError{Op: sessionOp, Msg: s.err.Error()}
+			return nil, s.endErr(op)
 		}
 	case <-t.C:
 		s.close(0)
-		return nil, &PeerError{Op: sessionOp, Err: &PeerTimeoutError{Op: sessionOp, Timeout: timeout}}
+		return nil, &PeerError{Op: op, Err: fmt.Errorf("starting the agent's session: %w", &PeerTimeoutError{Op: op, Timeout: timeout})}
 	case <-ctx.Done():
 		s.close(0)
-		return nil, &PeerError{Op: sessionOp, Err: context.Cause(ctx)}
+		return nil, &PeerError{Op: op, Err: context.Cause(ctx)}
 	}
 	cpu, err := decodeReply(sessionOp, []byte(hello), proc.Stderr().Bytes(), nil)
 	var r peerReply
@@ -296,8 +331,8 @@ func (p *Peer) session(ctx context.Context, timeout time.Duration) (*peerSession
 // sessionCall runs one call in the Peer's session: callSeeing's way
 // when KeepAgent is set.
 func (p *Peer) sessionCall(ctx context.Context, op string, arg []byte, out any, see func(line string)) error {
-	timeout, max := p.callTimeout(op), p.maxReply()
-	s, err := p.session(ctx, timeout)
+	timeout := p.callTimeout(op)
+	s, err := p.session(ctx, op, timeout)
 	if err != nil {
 		return err
 	}
@@ -316,16 +351,11 @@ func (p *Peer) sessionCall(ctx context.Context, op string, arg []byte, out any, 
 	}
 	select {
 	case line := <-c.reply:
-		if len(line) > max {
-			return &PeerError{Op: op, Err: &PeerReplyTooLargeError{Op: op, Max: max}}
-		}
 		cpu, err := decodeReply(op, []byte(line), nil, out)
 		s.addCPU(cpu)
 		return err
 	case <-s.ended:
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return &PeerError{Op: op, Err: s.err}
+		return s.endErr(op)
 	case <-t.C:
 		return end(&PeerTimeoutError{Op: op, Timeout: timeout})
 	case <-ctx.Done():
