@@ -66,4 +66,12 @@ func TestUDPSocketsDrops(t *testing.T) {
 	if _, err := (Root{}).UDPSockets(-1); err == nil {
 		t.Error("pid -1 accepted")
 	}
+	// Read again by the inode alone: the same socket, its drops not fewer.
+	again, err := Root{}.UDPSocketsIn(os.Getpid(), []uint64{got.Inode})
+	if err != nil || len(again) != 1 || again[0].Inode != got.Inode || again[0].Local != got.Local || again[0].Drops < got.Drops {
+		t.Errorf("UDPSocketsIn(inode %d) = %+v, %v; want the receiver again", got.Inode, again, err)
+	}
+	if none, err := (Root{}).UDPSocketsIn(os.Getpid(), []uint64{1}); err != nil || len(none) != 0 {
+		t.Errorf("an inode no socket has: %+v, %v", none, err)
+	}
 }
