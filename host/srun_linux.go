@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 )
 
 // Start starts c as a one-task step on the node and returns once the task
@@ -149,27 +148,11 @@ func (c *srunControl) signal(sig syscall.Signal) error {
 	if err := c.local.signal(syscall.SIGINT); err != nil {
 		return err
 	}
-	go func() {
-		timer := time.NewTimer(srunIntervalSIGINT)
-		defer timer.Stop()
-		select {
-		case <-c.ended:
-			return
-		case <-timer.C:
-		}
-		_ = c.local.signal(syscall.SIGINT)
-	}()
+	afterUnlessEnded(c.ended, srunIntervalSIGINT, func() { _ = c.local.signal(syscall.SIGINT) })
 	if sig == syscall.SIGKILL {
 		c.killOnce.Do(func() {
-			go func() {
-				timer := time.NewTimer(orDefault(c.srun.KillGrace, DefaultSrunKillGrace))
-				defer timer.Stop()
-				select {
-				case <-c.ended:
-				case <-timer.C:
-					_ = c.local.signal(syscall.SIGKILL)
-				}
-			}()
+			afterUnlessEnded(c.ended, orDefault(c.srun.KillGrace, DefaultSrunKillGrace),
+				func() { _ = c.local.signal(syscall.SIGKILL) })
 		})
 	}
 	return nil

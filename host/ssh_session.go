@@ -226,17 +226,23 @@ func (c *sshControl) signal(sig syscall.Signal) error {
 	}
 	err := c.ssh.runRaw(fmt.Sprintf("kill -s %s -- -%d", name, c.pid), remoteKillTimeout)
 	if err != nil && sig == syscall.SIGKILL {
-		go func() {
-			timer := time.NewTimer(drainTimeout)
-			defer timer.Stop()
-			select {
-			case <-c.ended:
-			case <-timer.C:
-				c.sess.Close()
-			}
-		}()
+		afterUnlessEnded(c.ended, drainTimeout, func() { c.sess.Close() })
 	}
 	return err
+}
+
+// afterUnlessEnded calls f on a goroutine of its own after d, unless ended
+// is closed first: the delayed escalations of the SSH and srun controls.
+func afterUnlessEnded(ended <-chan struct{}, d time.Duration, f func()) {
+	go func() {
+		timer := time.NewTimer(d)
+		defer timer.Stop()
+		select {
+		case <-ended:
+		case <-timer.C:
+			f()
+		}
+	}()
 }
 
 func (c *sshControl) tcpSockets(ctx context.Context) ([]TCPSocket, error) {

@@ -88,20 +88,29 @@ func (h *Handle) Ring(ctx context.Context, netdev string) (Ring, error) {
 //
 // Similar to: ethtool -G NAME rx N tx N
 func (h *Handle) SetRing(ctx context.Context, netdev string, u RingUpdate) (old Ring, err error) {
-	const op = "set ring"
-	if old, err = h.Ring(ctx, netdev); err != nil {
+	return setVerified(ctx, "set ring", netdev, h.Ring, u.apply, func(want Ring) error {
+		_, err := h.eth.SetRing(netdev, ethtool.Ring{RxPending: want.RxPending, RxMiniPending: want.RxMiniPending,
+			RxJumboPending: want.RxJumboPending, TxPending: want.TxPending})
+		return err
+	})
+}
+
+// setVerified reads a netdev's values with get, and unless apply leaves
+// them as they are, writes apply's result with set and reads it back
+// (ErrVerify when it differs). It returns the values it replaced.
+func setVerified[T comparable](ctx context.Context, op, netdev string,
+	get func(context.Context, string) (T, error), apply func(T) T, set func(T) error) (old T, err error) {
+	if old, err = get(ctx, netdev); err != nil {
 		return old, err
 	}
-	want := u.apply(old)
+	want := apply(old)
 	if want == old {
 		return old, nil
 	}
-	_, err = h.eth.SetRing(netdev, ethtool.Ring{RxPending: want.RxPending, RxMiniPending: want.RxMiniPending,
-		RxJumboPending: want.RxJumboPending, TxPending: want.TxPending})
-	if err != nil {
+	if err := set(want); err != nil {
 		return old, classify(op, netdev, err)
 	}
-	got, err := h.Ring(ctx, netdev)
+	got, err := get(ctx, netdev)
 	if err != nil {
 		return old, err
 	}
@@ -134,27 +143,11 @@ func (h *Handle) Channels(ctx context.Context, netdev string) (Channels, error) 
 //
 // Similar to: ethtool -L NAME combined N
 func (h *Handle) SetChannels(ctx context.Context, netdev string, u ChannelsUpdate) (old Channels, err error) {
-	const op = "set channels"
-	if old, err = h.Channels(ctx, netdev); err != nil {
-		return old, err
-	}
-	want := u.apply(old)
-	if want == old {
-		return old, nil
-	}
-	_, err = h.eth.SetChannels(netdev, ethtool.Channels{RxCount: want.Rx, TxCount: want.Tx,
-		OtherCount: want.Other, CombinedCount: want.Combined})
-	if err != nil {
-		return old, classify(op, netdev, err)
-	}
-	got, err := h.Channels(ctx, netdev)
-	if err != nil {
-		return old, err
-	}
-	if got != want {
-		return old, &Error{Op: op, Netdev: netdev, Kind: ErrVerify, Err: fmt.Errorf("set %+v, read back %+v", want, got)}
-	}
-	return old, nil
+	return setVerified(ctx, "set channels", netdev, h.Channels, u.apply, func(want Channels) error {
+		_, err := h.eth.SetChannels(netdev, ethtool.Channels{RxCount: want.Rx, TxCount: want.Tx,
+			OtherCount: want.Other, CombinedCount: want.Combined})
+		return err
+	})
 }
 
 // Features returns the offload features by their ethtool names

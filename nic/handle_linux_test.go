@@ -38,11 +38,18 @@ func testCtx(t *testing.T) context.Context {
 	return ctx
 }
 
-func TestRootMTU(t *testing.T) {
-	a := newNetns(t, "mtu")
+// vethHandle makes the namespace nictest-SUFFIX-PID holding the veth pair
+// ntv0 (198.18.25.1/24) and ntv1 (198.18.25.2/24), and a Handle on it.
+func vethHandle(t *testing.T, suffix string) (*testNetns, *Handle, context.Context) {
+	t.Helper()
+	a := newNetns(t, suffix)
 	vethPair(t, a, "ntv0", "198.18.25.1/24", a, "ntv1", "198.18.25.2/24")
 	ctx := testCtx(t)
-	h := openIn(t, a)
+	return a, openIn(t, a), ctx
+}
+
+func TestRootMTU(t *testing.T) {
+	a, h, ctx := vethHandle(t, "mtu")
 
 	if got, err := h.MTU(ctx, "ntv0"); err != nil || got != 1500 {
 		t.Fatalf("MTU = %d, %v", got, err)
@@ -125,10 +132,7 @@ func ethtoolChannels(t *testing.T, ctx context.Context, ns, dev string) [4]uint3
 }
 
 func TestRootEthtoolVeth(t *testing.T) {
-	a := newNetns(t, "eth")
-	vethPair(t, a, "ntv0", "198.18.25.1/24", a, "ntv1", "198.18.25.2/24")
-	ctx := testCtx(t)
-	h := openIn(t, a)
+	a, h, ctx := vethHandle(t, "eth")
 
 	di, err := h.Driver(ctx, "ntv0")
 	if err != nil {
@@ -408,10 +412,7 @@ func TestRootUDPLoss(t *testing.T) {
 }
 
 func TestRootSnapshot(t *testing.T) {
-	a := newNetns(t, "snap")
-	vethPair(t, a, "ntv0", "198.18.25.1/24", a, "ntv1", "198.18.25.2/24")
-	ctx := testCtx(t)
-	h := openIn(t, a)
+	a, h, ctx := vethHandle(t, "snap")
 	s, err := h.Snapshot(ctx, "ntv0")
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package nic
 import (
 	"fmt"
 	"os"
-	"runtime"
 	"testing"
 	"time"
 
@@ -32,28 +31,7 @@ func newNetns(t *testing.T, suffix string) *testNetns {
 // there).
 func (tn *testNetns) run(t *testing.T, f func()) {
 	t.Helper()
-	done := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		orig, err := netns.Get()
-		if err != nil {
-			done <- err
-			return
-		}
-		defer orig.Close()
-		if err := netns.Set(tn.ns); err != nil {
-			done <- err
-			return
-		}
-		f()
-		if err := netns.Set(orig); err == nil {
-			runtime.UnlockOSThread()
-		}
-		done <- nil
-	}()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	labtest.InNetns(t, tn.ns, f)
 }
 
 // vethPair makes a veth pair with one end in a and the other in b, both up,

@@ -2,11 +2,8 @@ package rxe
 
 import (
 	"encoding/hex"
-	"fmt"
 	"net/netip"
 	"strings"
-
-	"github.com/rocekit/rocekit/internal/sysfs"
 )
 
 // GID is a 128-bit InfiniBand/RoCE global identifier. For RoCE it is an IPv6
@@ -18,20 +15,7 @@ type GID [16]byte
 // ("fe80:0000:0000:0000:6c6a:e5ff:fe00:f29c"). A trailing newline is allowed.
 func ParseGID(s string) (GID, error) {
 	var g GID
-	t := sysfs.TrimNewline(s)
-	if len(t) != 39 {
-		return g, parseError("GID", s, fmt.Errorf("want 8 groups of 4 hex digits"))
-	}
-	for i := 0; i < 8; i++ {
-		grp := t[i*5 : i*5+4]
-		if i < 7 && t[i*5+4] != ':' {
-			return g, parseError("GID", s, fmt.Errorf("no ':' after group %d", i+1))
-		}
-		if _, err := hex.Decode(g[i*2:i*2+2], []byte(grp)); err != nil {
-			return g, parseError("GID", s, err)
-		}
-	}
-	return g, nil
+	return g, parseHexGroups("GID", s, g[:])
 }
 
 // GIDFromAddr returns the GID of an IP address: IPv6 as is, IPv4 mapped

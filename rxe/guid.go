@@ -16,19 +16,27 @@ type GUID [8]byte
 // ParseGUID parses a GUID in the form of sysfs node_guid and sys_image_guid.
 func ParseGUID(s string) (GUID, error) {
 	var g GUID
+	return g, parseHexGroups("GUID", s, g[:])
+}
+
+// parseHexGroups fills dst from len(dst)/2 groups of four hex digits
+// joined by ':', the form sysfs prints GIDs and GUIDs in. On an error dst
+// keeps the groups decoded so far.
+func parseHexGroups(what, s string, dst []byte) error {
+	n := len(dst) / 2
 	t := sysfs.TrimNewline(s)
-	if len(t) != 19 {
-		return g, parseError("GUID", s, fmt.Errorf("want 4 groups of 4 hex digits"))
+	if len(t) != n*5-1 {
+		return parseError(what, s, fmt.Errorf("want %d groups of 4 hex digits", n))
 	}
-	for i := 0; i < 4; i++ {
-		if i < 3 && t[i*5+4] != ':' {
-			return g, parseError("GUID", s, fmt.Errorf("no ':' after group %d", i+1))
+	for i := 0; i < n; i++ {
+		if i < n-1 && t[i*5+4] != ':' {
+			return parseError(what, s, fmt.Errorf("no ':' after group %d", i+1))
 		}
-		if _, err := hex.Decode(g[i*2:i*2+2], []byte(t[i*5:i*5+4])); err != nil {
-			return g, parseError("GUID", s, err)
+		if _, err := hex.Decode(dst[i*2:i*2+2], []byte(t[i*5:i*5+4])); err != nil {
+			return parseError(what, s, err)
 		}
 	}
-	return g, nil
+	return nil
 }
 
 // String formats g as sysfs and `rdma dev show` do.

@@ -55,9 +55,9 @@ func TestCrashChild(t *testing.T) {
 	time.Sleep(time.Hour) // until SIGKILL; no Restore, no Close
 }
 
-// crashAfterApply runs this test binary as a child that applies p and
-// kills it with SIGKILL once it has.
-func crashAfterApply(t *testing.T, p crashPlan) {
+// childCmd returns the command that runs this test binary as
+// TestCrashChild with plan p, not yet started.
+func childCmd(t *testing.T, p crashPlan) *exec.Cmd {
 	t.Helper()
 	raw, err := json.Marshal(p)
 	if err != nil {
@@ -65,6 +65,14 @@ func crashAfterApply(t *testing.T, p crashPlan) {
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.v")
 	cmd.Env = append(os.Environ(), envCrashChild+"="+string(raw))
+	return cmd
+}
+
+// crashAfterApply runs this test binary as a child that applies p and
+// kills it with SIGKILL once it has.
+func crashAfterApply(t *testing.T, p crashPlan) {
+	t.Helper()
+	cmd := childCmd(t, p)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -37,7 +36,7 @@ func TestTwoWritersOneJournal(t *testing.T) {
 		outcome := make([]string, 2)
 		cmds := make([]*exec.Cmd, 2)
 		for i, p := range plans {
-			cmds[i] = startChild(t, p)
+			cmds[i] = childCmd(t, p)
 		}
 		for i := range cmds {
 			wg.Go(func() { outcome[i] = firstWord(t, cmds[i]) })
@@ -56,17 +55,6 @@ func TestTwoWritersOneJournal(t *testing.T) {
 		}
 		fx.wantOriginal(t)
 	}
-}
-
-func startChild(t *testing.T, p crashPlan) *exec.Cmd {
-	t.Helper()
-	raw, err := json.Marshal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.v")
-	cmd.Env = append(os.Environ(), envCrashChild+"="+string(raw))
-	return cmd
 }
 
 // firstWord starts cmd and returns APPLIED or LOCKED, whichever it

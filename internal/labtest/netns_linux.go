@@ -20,26 +20,15 @@ func Netns(t testing.TB, name string) (netns.NsHandle, *netlink.Handle) {
 	t.Helper()
 	Root(t)
 	var ns netns.NsHandle
-	done := make(chan error, 1)
-	go func() {
-		// NewNamed moves the thread into the new namespace: move it back,
-		// or leave it locked so that Go discards it.
-		runtime.LockOSThread()
-		orig, err := netns.Get()
-		if err != nil {
-			done <- err
-			return
-		}
-		defer orig.Close()
+	// NewNamed moves the thread into the new namespace.
+	err, backErr := onThreadMovedBack(func() (err error) {
 		ns, err = netns.NewNamed(name)
-		if err == nil {
-			if err = netns.Set(orig); err == nil {
-				runtime.UnlockOSThread()
-			}
-		}
-		done <- err
-	}()
-	if err := <-done; err != nil {
+		return err
+	})
+	if err == nil {
+		err = backErr
+	}
+	if err != nil {
 		t.Fatalf("create netns %s: %v", name, err)
 	}
 	var nl *netlink.Handle
@@ -52,7 +41,6 @@ func Netns(t testing.TB, name string) (netns.NsHandle, *netlink.Handle) {
 			t.Errorf("delete netns %s: %v", name, err)
 		}
 	})
-	var err error
 	if nl, err = netlink.NewHandleAt(ns); err != nil {
 		t.Fatal(err)
 	}
@@ -64,6 +52,54 @@ func Netns(t testing.TB, name string) (netns.NsHandle, *netlink.Handle) {
 		t.Fatal(err)
 	}
 	return ns, nl
+}
+
+// InNetns calls f on an OS thread inside ns, for sockets that must be
+// made there; the calling thread stays where it was. It fails the test
+// when the thread cannot enter ns.
+//
+// Similar to: ip netns exec NAME ...
+func InNetns(t testing.TB, ns netns.NsHandle, f func()) {
+	t.Helper()
+	err, _ := onThreadMovedBack(func() error {
+		if err := netns.Set(ns); err != nil {
+			return err
+		}
+		f()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// onThreadMovedBack calls move on a locked OS thread that move puts in
+// another network namespace, then puts the thread back in its own. It
+// returns move's error and the error of going back; a thread that failed
+// either stays locked, so that Go discards it rather than reuse it.
+func onThreadMovedBack(move func() error) (err, backErr error) {
+	type result struct{ err, backErr error }
+	done := make(chan result, 1)
+	go func() {
+		runtime.LockOSThread()
+		orig, err := netns.Get()
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		defer orig.Close()
+		if err := move(); err != nil {
+			done <- result{err: err}
+			return
+		}
+		backErr := netns.Set(orig)
+		if backErr == nil {
+			runtime.UnlockOSThread()
+		}
+		done <- result{backErr: backErr}
+	}()
+	r := <-done
+	return r.err, r.backErr
 }
 
 // NetnsPair creates the namespaces near and far (as Netns does) joined by

@@ -30,33 +30,26 @@ walk /sys/class/infiniband
 modprobe rdma_rxe
 rdma link add rxe0 type rxe netdev v0
 sleep 2
-echo "# SCENARIO rxe0-ipv6-only"
-walk /proc/sys/kernel/osrelease
-walk /lib/modules/$rel/modules.dep
-walk /lib/modules/$rel/modules.builtin
-walk /sys/module 1
-walk /sys/module/rdma_rxe 1
-walk /sys/class/infiniband
-walk /sys/devices/virtual/infiniband
-cmd rdma-link rdma link show
-(timeout 60 ib_send_bw -d rxe0 -n 5 >/dev/null 2>&1 &)
-sleep 3
-cmd ib_send_bw timeout 40 ib_send_bw -d rxe0 -n 5 127.0.0.1
+rxe_up() { # rxe_up SCENARIO ADDR: rxe0's trees, then an ib_send_bw loopback pair to ADDR
+	sc=$1 addr=$2
+	echo "# SCENARIO $sc"
+	walk /proc/sys/kernel/osrelease
+	walk /lib/modules/$rel/modules.dep
+	walk /lib/modules/$rel/modules.builtin
+	walk /sys/module 1
+	walk /sys/module/rdma_rxe 1
+	walk /sys/class/infiniband
+	walk /sys/devices/virtual/infiniband
+	cmd rdma-link rdma link show
+	(timeout 60 ib_send_bw -d rxe0 -n 5 >/dev/null 2>&1 &)
+	sleep 3
+	cmd ib_send_bw timeout 40 ib_send_bw -d rxe0 -n 5 "$addr"
+}
+rxe_up rxe0-ipv6-only 127.0.0.1
 
 ip addr add 198.18.20.1/24 dev v0
 sleep 12
-echo "# SCENARIO rxe0-ipv4"
-walk /proc/sys/kernel/osrelease
-walk /lib/modules/$rel/modules.dep
-walk /lib/modules/$rel/modules.builtin
-walk /sys/module 1
-walk /sys/module/rdma_rxe 1
-walk /sys/class/infiniband
-walk /sys/devices/virtual/infiniband
-cmd rdma-link rdma link show
-(timeout 60 ib_send_bw -d rxe0 -n 5 >/dev/null 2>&1 &)
-sleep 3
-cmd ib_send_bw timeout 40 ib_send_bw -d rxe0 -n 5 198.18.20.1
+rxe_up rxe0-ipv4 198.18.20.1
 
 ip link set v0 down
 sleep 2
