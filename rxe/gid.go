@@ -15,7 +15,8 @@ type GID [16]byte
 // ("fe80:0000:0000:0000:6c6a:e5ff:fe00:f29c"). A trailing newline is allowed.
 func ParseGID(s string) (GID, error) {
 	var g GID
-	return g, parseHexGroups("GID", s, g[:])
+	err := parseHexGroups("GID", s, g[:]) // before g is read: a return's operands have no set order
+	return g, err
 }
 
 // GIDFromAddr returns the GID of an IP address: IPv6 as is, IPv4 mapped

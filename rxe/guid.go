@@ -16,7 +16,8 @@ type GUID [8]byte
 // ParseGUID parses a GUID in the form of sysfs node_guid and sys_image_guid.
 func ParseGUID(s string) (GUID, error) {
 	var g GUID
-	return g, parseHexGroups("GUID", s, g[:])
+	err := parseHexGroups("GUID", s, g[:]) // before g is read: a return's operands have no set order
+	return g, err
 }
 
 // parseHexGroups fills dst from len(dst)/2 groups of four hex digits
