@@ -12,7 +12,6 @@ import (
 
 	"github.com/rocekit/rocekit/internal/fixturefs"
 	"github.com/rocekit/rocekit/nic"
-	"github.com/rocekit/rocekit/sysroot"
 )
 
 func TestNetdevVirtio(t *testing.T) {
@@ -235,7 +234,7 @@ func TestNetdevOnBus(t *testing.T) {
 // A USB NIC: its PCI function is the host controller's, whose node, CPUs
 // and IRQ (xhci_hcd) are not the NIC's; nic.Root.Device agrees.
 func TestNetdevUSBNotOwnPCI(t *testing.T) {
-	root := nic.Root(sysroot.FromFS(fixturefs.USBNetdev().FS()))
+	root := nic.Root(fixturefs.USBNetdev().Root())
 	d, err := Root(root).Netdev("usb0")
 	want := Netdev{Name: "usb0", Device: "/sys/devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0", Driver: "cdc_ether", NUMANode: -1}
 	if err != nil {

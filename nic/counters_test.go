@@ -33,7 +33,7 @@ func TestClassifyCounter(t *testing.T) {
 // says loss, and every name must classify the same way twice.
 func TestClassifyCapturedCounters(t *testing.T) {
 	for _, s := range suites {
-		cmds := suiteCapture(t, s)["virtio-veth"].cmds
+		cmds := suiteCapture(t, s)["virtio-veth"].Cmds
 		for _, out := range []string{cmds["ethtool-S"], cmds["ethtool-S-veth"]} {
 			stats := ethtoolStats(t, out)
 			if len(stats) < 10 {

@@ -7,7 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rocekit/rocekit/internal/fixturefs"
-	"github.com/rocekit/rocekit/sysroot"
 )
 
 func TestDeviceFixtures(t *testing.T) {
@@ -59,7 +58,7 @@ func TestDeviceFixtures(t *testing.T) {
 // two-socket server's NIC reads, to check the node's CPU list is attached.
 func TestDeviceNUMA(t *testing.T) {
 	sc := suiteCapture(t, "trixie")["virtio-veth"]
-	sc.files["sys/devices/pci0000:00/0000:00:03.0/numa_node"].Data = []byte("0\n")
+	sc.Files["sys/devices/pci0000:00/0000:00:03.0/numa_node"].Data = []byte("0\n")
 	got, err := sc.root().Device("eth0")
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +66,7 @@ func TestDeviceNUMA(t *testing.T) {
 	if got.NUMANode != 0 || !cmp.Equal(got.NodeCPUs, []int{0, 1}) {
 		t.Errorf("NUMANode %d, NodeCPUs %v", got.NUMANode, got.NodeCPUs)
 	}
-	sc.files["sys/devices/pci0000:00/0000:00:03.0/numa_node"].Data = []byte("zero\n")
+	sc.Files["sys/devices/pci0000:00/0000:00:03.0/numa_node"].Data = []byte("zero\n")
 	if _, err := sc.root().Device("eth0"); !errors.Is(err, ErrParse) {
 		t.Errorf("garbled numa_node: %v", err)
 	}
@@ -76,7 +75,7 @@ func TestDeviceNUMA(t *testing.T) {
 // A USB NIC's nearest PCI function is its host controller's: Device
 // reports no PCI, node or local CPUs for it, as irq.Root.Netdev does.
 func TestDeviceUSBNotOwnPCI(t *testing.T) {
-	got, err := Root(sysroot.FromFS(fixturefs.USBNetdev().FS())).Device("usb0")
+	got, err := Root(fixturefs.USBNetdev().Root()).Device("usb0")
 	want := Device{Netdev: "usb0", DevicePath: "sys/devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0", Driver: "cdc_ether", NUMANode: -1}
 	if err != nil {
 		t.Fatal(err)

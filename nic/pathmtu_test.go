@@ -14,7 +14,7 @@ var activeMTU = regexp.MustCompile(`active_mtu:\s+(\d+)`)
 // ibv_devinfo printed for rxe0 after each `ip link set v0 mtu M` in the lab.
 func TestRXEPathMTUMatchesKernel(t *testing.T) {
 	for _, s := range suites {
-		cmds := suiteCapture(t, s)["after-udp-loss"].cmds // the MTU loop ran after the last scenario header
+		cmds := suiteCapture(t, s)["after-udp-loss"].Cmds // the MTU loop ran after the last scenario header
 		n := 0
 		for _, m := range []int{1500, 1103, 1104, 4175, 4176, 9000} {
 			out, ok := cmds[fmt.Sprintf("rxe-active-mtu-%d", m)]

@@ -37,7 +37,7 @@ func TestUDPLossFixtures(t *testing.T) {
 		d := u[1].Sub(u[0])
 		loss := d.Loss()
 		// netperf's last row: receiver socket size, time, messages received.
-		out := caps["virtio-veth"].cmds["netperf"] // it ran just before the second scenario
+		out := caps["virtio-veth"].Cmds["netperf"] // it ran just before the second scenario
 		m := netperfRecv.FindStringSubmatch(out)
 		if m == nil {
 			t.Fatalf("%s: no receive row in netperf output:\n%s", s, out)
@@ -110,7 +110,7 @@ func FuzzParseSNMP(f *testing.F) {
 }
 
 func BenchmarkParseSNMP(b *testing.B) {
-	data := suiteCapture(b, "trixie")["after-udp-loss"].files["proc/net/snmp"].Data
+	data := suiteCapture(b, "trixie")["after-udp-loss"].Files["proc/net/snmp"].Data
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		if _, err := ParseSNMP(strings.NewReader(string(data))); err != nil {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rocekit/rocekit/internal/fixturefs"
-	"github.com/rocekit/rocekit/sysroot"
 )
 
 // rxeCounterNames are the hw_counters of rdma_rxe in kernels 6.1 and 6.12
@@ -105,7 +104,7 @@ func counterRoot(t *testing.T) Root {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Root(sysroot.FromFS(scs["t"].FS()))
+	return Root(scs["t"].Root())
 }
 
 // TestPortCountersWarnings: unreadable and garbled files are warnings, the

@@ -36,7 +36,7 @@ func TestDeviceFixtures(t *testing.T) {
 				}
 				// The port formats exactly like the `rdma link show` the
 				// guest printed at the same moment.
-				if rdma := strings.TrimSpace(caps[scen].cmds["rdma-link"]); !strings.HasPrefix(rdma, got.Ports[0].String()+" \n") {
+				if rdma := strings.TrimSpace(caps[scen].Cmds["rdma-link"]); !strings.HasPrefix(rdma, got.Ports[0].String()+" \n") {
 					t.Errorf("%s: Port.String() = %q, rdma link show printed %q", scen, got.Ports[0].String(), rdma)
 				}
 				if got.Ports[0].Active() != (scen == "rxe0-ipv4") {

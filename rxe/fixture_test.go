@@ -30,9 +30,9 @@ var gidIndexLine = regexp.MustCompile(`(?m)^ GID index\s*: (\d+)$`)
 // perftestGIDIndex is the "GID index" perftest printed in a captured run.
 func perftestGIDIndex(t *testing.T, sc *scenario) int {
 	t.Helper()
-	m := gidIndexLine.FindStringSubmatch(sc.cmds["ib_send_bw"])
+	m := gidIndexLine.FindStringSubmatch(sc.Cmds["ib_send_bw"])
 	if m == nil {
-		t.Fatalf("no GID index line in the captured ib_send_bw output:\n%s", sc.cmds["ib_send_bw"])
+		t.Fatalf("no GID index line in the captured ib_send_bw output:\n%s", sc.Cmds["ib_send_bw"])
 	}
 	n, _ := strconv.Atoi(m[1])
 	return n

@@ -49,10 +49,10 @@ func TestGIDTableFixtures(t *testing.T) {
 func TestGIDTableEINVAL(t *testing.T) {
 	sc := suiteCapture(t, "bookworm")["rxe0-ipv4"]
 	const dir = "sys/devices/virtual/infiniband/rxe0/ports/1/"
-	if err, _ := sc.files[dir+"gid_attrs/types/5"].Sys.(error); !errors.Is(err, syscall.EINVAL) {
-		t.Fatalf("fixture: types/5 is not marked EINVAL: %v", sc.files[dir+"gid_attrs/types/5"].Sys)
+	if err, _ := sc.Files[dir+"gid_attrs/types/5"].Sys.(error); !errors.Is(err, syscall.EINVAL) {
+		t.Fatalf("fixture: types/5 is not marked EINVAL: %v", sc.Files[dir+"gid_attrs/types/5"].Sys)
 	}
-	sc.files[dir+"gids/5"] = &fstest.MapFile{Data: []byte("0000:0000:0000:0000:0000:ffff:c612:1402\n")}
+	sc.Files[dir+"gids/5"] = &fstest.MapFile{Data: []byte("0000:0000:0000:0000:0000:ffff:c612:1402\n")}
 	got, err := sc.root().GIDTable("rxe0", 1)
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +63,7 @@ func TestGIDTableEINVAL(t *testing.T) {
 
 	// An entry whose ndev reads EINVAL (an InfiniBand port) keeps its GID
 	// with no netdev.
-	sc.files[dir+"gid_attrs/ndevs/2"].Sys = syscall.EINVAL
+	sc.Files[dir+"gid_attrs/ndevs/2"].Sys = syscall.EINVAL
 	got, err = sc.root().GIDTable("rxe0", 1)
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +73,7 @@ func TestGIDTableEINVAL(t *testing.T) {
 	}
 
 	// Any other read error is reported.
-	sc.files[dir+"gid_attrs/types/1"].Sys = syscall.EIO
+	sc.Files[dir+"gid_attrs/types/1"].Sys = syscall.EIO
 	if _, err := sc.root().GIDTable("rxe0", 1); !errors.Is(err, syscall.EIO) {
 		t.Errorf("EIO on types/1: err = %v", err)
 	}
@@ -95,7 +95,7 @@ func TestGIDTableMissing(t *testing.T) {
 
 func TestGIDTableGarbage(t *testing.T) {
 	sc := suiteCapture(t, "trixie")["rxe0-ipv4"]
-	sc.files["sys/devices/virtual/infiniband/rxe0/ports/1/gids/1"].Data = []byte("2001::1\n")
+	sc.Files["sys/devices/virtual/infiniband/rxe0/ports/1/gids/1"].Data = []byte("2001::1\n")
 	if _, err := sc.root().GIDTable("rxe0", 1); !errors.Is(err, ErrParse) {
 		t.Errorf("garbled GID: err = %v, want ErrParse", err)
 	}

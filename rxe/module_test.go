@@ -105,8 +105,8 @@ func TestLoadModule(t *testing.T) {
 
 	// Not loaded: modprobe runs and the module appears.
 	sc := caps["before-load"]
-	loaded := caps["rxe0-ipv4"].files["sys/module/rdma_rxe"]
-	fc = fakeCommander{load: func() { sc.files["sys/module/rdma_rxe"] = loaded }}
+	loaded := caps["rxe0-ipv4"].Files["sys/module/rdma_rxe"]
+	fc = fakeCommander{load: func() { sc.Files["sys/module/rdma_rxe"] = loaded }}
 	was, err = LoadModule(ctx, sc.root(), &fc)
 	if err != nil || was || !cmp.Equal(fc.calls, [][]string{{"modprobe", "rdma_rxe"}}) {
 		t.Errorf("load: LoadModule = %v, %v, calls %v", was, err, fc.calls)
@@ -114,7 +114,7 @@ func TestLoadModule(t *testing.T) {
 
 	// modprobe "succeeds" but nothing appears.
 	fc = fakeCommander{}
-	delete(sc.files, "sys/module/rdma_rxe")
+	delete(sc.Files, "sys/module/rdma_rxe")
 	_, err = LoadModule(ctx, sc.root(), &fc)
 	if !errors.Is(err, ErrModuleMissing) {
 		t.Errorf("no effect: err = %v", err)

@@ -11,7 +11,7 @@ import (
 func TestParseModulesDepFixture(t *testing.T) {
 	for _, s := range suites {
 		sc := suiteCapture(t, s.name)["before-load"]
-		b := sc.files["lib/modules/"+s.release+"/modules.dep"].Data
+		b := sc.Files["lib/modules/"+s.release+"/modules.dep"].Data
 		deps, err := ParseModulesDep(strings.NewReader(string(b)))
 		if err != nil {
 			t.Fatal(err)
@@ -36,7 +36,7 @@ func TestParseModulesDepFixture(t *testing.T) {
 		if d := cmp.Diff(want, *rxe); d != "" {
 			t.Errorf("%s: rdma_rxe (-want +got):\n%s", s.name, d)
 		}
-		builtin, err := ParseModulesBuiltin(strings.NewReader(string(sc.files["lib/modules/"+s.release+"/modules.builtin"].Data)))
+		builtin, err := ParseModulesBuiltin(strings.NewReader(string(sc.Files["lib/modules/"+s.release+"/modules.builtin"].Data)))
 		if err != nil || len(builtin) < 10 {
 			t.Errorf("%s: modules.builtin: %d entries, %v", s.name, len(builtin), err)
 		}
@@ -76,7 +76,7 @@ func FuzzParseModulesDep(f *testing.F) {
 }
 
 func BenchmarkParseModulesDep(b *testing.B) {
-	data := suiteCapture(b, "trixie")["before-load"].files["lib/modules/6.12.117+deb13-amd64/modules.dep"].Data
+	data := suiteCapture(b, "trixie")["before-load"].Files["lib/modules/6.12.117+deb13-amd64/modules.dep"].Data
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		if _, err := ParseModulesDep(strings.NewReader(string(data))); err != nil {

@@ -7,7 +7,7 @@
 // the packages read /sys.
 //
 //	sc := fixturefs.Load(t, "testdata/trixie/capture.txt.gz")["rxe-up"]
-//	root := rxe.Root(sysroot.FromFS(sc.FS()))
+//	root := rxe.Root(sc.Root())
 package fixturefs
 
 import (
@@ -21,6 +21,8 @@ import (
 	"syscall"
 	"testing"
 	"testing/fstest"
+
+	"github.com/rocekit/rocekit/sysroot"
 )
 
 // Scenario is one "# SCENARIO" section: the kernel files as they were, and
@@ -33,6 +35,10 @@ type Scenario struct {
 // FS returns the scenario's files as a file system whose failed reads fail
 // again; it implements fs.ReadLinkFS for sysfs links.
 func (s *Scenario) FS() fs.FS { return errFS{s.Files} }
+
+// Root is FS as the root the packages read (nic.Root, rxe.Root are
+// conversions of it).
+func (s *Scenario) Root() sysroot.Root { return sysroot.FromFS(s.FS()) }
 
 // Load reads a capture file, gzip-compressed when its name ends in .gz,
 // and fails the test when it cannot.
