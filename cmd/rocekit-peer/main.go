@@ -43,51 +43,18 @@ package main
 
 import (
 	"context"
-	"flag"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/rocekit/rocekit/runbook"
 )
 
+// main is runbook.PeerAgentMain, ended early by SIGINT or SIGTERM (the
+// operation under way is cancelled and replies).
 func main() {
-	dir := flag.String("journal-dir", runbook.DefaultPeerJournalDir, "where journals of the changes are kept")
-	netns := flag.String("netns", "", "network namespace to work in")
-	timeout := flag.Duration("timeout", 5*time.Minute, "deadline of the operation")
-	protocol := flag.Int("protocol", runbook.PeerProtocol, "protocol version of the caller (the near side passes its own)")
-	flag.Usage = usage
-	flag.Parse()
-	if flag.NArg() < 1 || flag.NArg() > 2 {
-		flag.Usage()
-		os.Exit(2)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if flag.Arg(0) == "serve" && flag.NArg() == 1 {
-		// A session lasts as long as its input; each request has its own deadline.
-		if err := runbook.ServePeerSession(ctx, *protocol, *dir, *netns, os.Stdin, os.Stdout); err != nil {
-			fmt.Fprintln(os.Stderr, "rocekit-peer:", err)
-			os.Exit(1)
-		}
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, *timeout)
-	defer cancel()
-	if err := runbook.ServePeer(ctx, *protocol, *dir, *netns, flag.Arg(0), flag.Arg(1), os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "rocekit-peer:", err)
-		os.Exit(1)
-	}
-}
-
-// usage prints the flags and the operations of runbook's table.
-func usage() {
-	out := flag.CommandLine.Output()
-	fmt.Fprintf(out, "usage: rocekit-peer [flags] OPERATION [JSON-ARGUMENT]\n\nflags:\n")
-	flag.PrintDefaults()
-	fmt.Fprintf(out, "\noperations:\n")
-	runbook.WritePeerUsage(out, "rocekit-peer")
-	fmt.Fprintf(out, "  rocekit-peer serve   # a session: requests on stdin, one JSON object a line, replies by id\n")
+	code := runbook.PeerAgentMain(ctx, "rocekit-peer", os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
