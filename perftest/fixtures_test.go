@@ -439,31 +439,45 @@ func TestFixtures(t *testing.T) {
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no fixtures under ../rocekittest/captures/*/perftest: %v", err)
 	}
-	seen := map[string]bool{}
 	suites := map[string]bool{}
-	for _, dir := range dirs {
+	runCases(t, dirs, func(dir string) string {
 		suite := filepath.Base(filepath.Dir(filepath.Dir(dir)))
 		if suite == "realworld" {
-			continue // realworld_test.go reads those
+			return "" // realworld_test.go reads those
 		}
-		name := suite + "/" + filepath.Base(dir)
-		seen[name], suites[suite] = true, true
-		t.Run(name, func(t *testing.T) {
-			want, ok := fixtureTable[name]
-			if !ok {
-				t.Fatalf("%s has no entry in fixtureTable: read its files and add one", dir)
-			}
-			checkCase(t, dir, want)
-		})
-	}
-	for name := range fixtureTable {
-		if !seen[name] {
-			t.Errorf("fixtureTable has %s, but testdata has no such case folder", name)
-		}
-	}
+		suites[suite] = true
+		return suite + "/" + filepath.Base(dir)
+	}, fixtureTable, "fixtureTable", checkCase)
 	for _, s := range []string{"bookworm", "trixie"} {
 		if !suites[s] {
 			t.Errorf("no %s fixtures", s)
+		}
+	}
+}
+
+// runCases checks each case folder (named by name, "" to pass it over)
+// against its entry in table, and fails for a folder without an entry and
+// an entry without a folder: a recapture must be read and written down.
+func runCases[C any](t *testing.T, dirs []string, name func(dir string) string, table map[string]C, tableName string, check func(t *testing.T, dir string, want C)) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, dir := range dirs {
+		n := name(dir)
+		if n == "" {
+			continue
+		}
+		seen[n] = true
+		t.Run(n, func(t *testing.T) {
+			want, ok := table[n]
+			if !ok {
+				t.Fatalf("%s has no entry in %s: read its files and add one", dir, tableName)
+			}
+			check(t, dir, want)
+		})
+	}
+	for n := range table {
+		if !seen[n] {
+			t.Errorf("%s has %s, but there is no such case folder", tableName, n)
 		}
 	}
 }

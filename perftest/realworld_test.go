@@ -309,23 +309,7 @@ func TestRealWorld(t *testing.T) {
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no cases under ../testdata/realworld/perftest: %v", err)
 	}
-	seen := map[string]bool{}
-	for _, dir := range dirs {
-		name := filepath.Base(dir)
-		seen[name] = true
-		t.Run(name, func(t *testing.T) {
-			c, ok := realWorldTable[name]
-			if !ok {
-				t.Fatalf("%s has no entry in realWorldTable: read its files and add one", dir)
-			}
-			checkRealWorldCase(t, dir, c)
-		})
-	}
-	for name := range realWorldTable {
-		if !seen[name] {
-			t.Errorf("realWorldTable has %s, but there is no such case folder", name)
-		}
-	}
+	runCases(t, dirs, filepath.Base, realWorldTable, "realWorldTable", checkRealWorldCase)
 }
 
 func checkRealWorldCase(t *testing.T, dir string, c rwCase) {
