@@ -556,19 +556,7 @@ func checkSide(t *testing.T, role string, stdout, stderr []byte, w sideWant) {
 	if res == nil {
 		t.Fatal("nil Result")
 	}
-	var e *Error
-	switch {
-	case w.errKind != KindUnknown:
-		if !errors.As(err, &e) || e.Kind != w.errKind || res.Failure != e || e.Raw == "" {
-			t.Errorf("err = %v, want a %v *Error", err, w.errKind)
-		}
-	case w.errIs != nil:
-		if !errors.Is(err, w.errIs) {
-			t.Errorf("err = %v, want %v", err, w.errIs)
-		}
-	case err != nil:
-		t.Errorf("err = %v", err)
-	}
+	checkErr(t, res, err, w.errKind, w.errIs)
 	if res.Kind != w.kind || res.Test != w.test {
 		t.Errorf("kind %v test %q, want %v %q", res.Kind, res.Test, w.kind, w.test)
 	}
@@ -601,6 +589,25 @@ func checkSide(t *testing.T, role string, stdout, stderr []byte, w sideWant) {
 	}
 	if n := len(res.BW) + len(res.Lat); len(p.BW)+len(p.Lat) != n || streamed != n {
 		t.Errorf("Parse gave %d rows, Stream %d, ParseOutput %d", len(p.BW)+len(p.Lat), streamed, n)
+	}
+}
+
+// checkErr wants err to be a *Error of kind (also in res.Failure, with
+// the lines it came from), else to wrap is, else nil.
+func checkErr(t *testing.T, res *Result, err error, kind ErrorKind, is error) {
+	t.Helper()
+	var e *Error
+	switch {
+	case kind != KindUnknown:
+		if !errors.As(err, &e) || e.Kind != kind || res.Failure != e || e.Raw == "" {
+			t.Errorf("err = %v, want a %v *Error", err, kind)
+		}
+	case is != nil:
+		if !errors.Is(err, is) {
+			t.Errorf("err = %v, want %v", err, is)
+		}
+	case err != nil:
+		t.Errorf("err = %v", err)
 	}
 }
 

@@ -3,7 +3,6 @@ package perftest
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"math"
 	"path/filepath"
 	"slices"
@@ -333,19 +332,7 @@ func checkRealWorldCase(t *testing.T, dir string, c rwCase) {
 
 func checkRealWorldSide(t *testing.T, in []byte, w rwSide) {
 	res, err := Parse(bytes.NewReader(in))
-	var e *Error
-	switch {
-	case w.errKind != KindUnknown:
-		if !errors.As(err, &e) || e.Kind != w.errKind || res.Failure != e {
-			t.Errorf("err = %v, want a %v *Error", err, w.errKind)
-		}
-	case w.errIs != nil:
-		if !errors.Is(err, w.errIs) {
-			t.Errorf("err = %v, want %v", err, w.errIs)
-		}
-	case err != nil:
-		t.Errorf("err = %v", err)
-	}
+	checkErr(t, res, err, w.errKind, w.errIs)
 	h := res.Header
 	got := []any{res.Test, h.Device, h.QPs, h.Connection, h.MTU, h.BWUnitLabel}
 	want := []any{w.test, w.device, w.qps, w.conn, w.mtu, w.unit}
