@@ -560,9 +560,7 @@ func checkSide(t *testing.T, role string, stdout, stderr []byte, w sideWant) {
 	if res.Kind != w.kind || res.Test != w.test {
 		t.Errorf("kind %v test %q, want %v %q", res.Kind, res.Test, w.kind, w.test)
 	}
-	if d := cmp.Diff(w.warnings, warningKinds(res.Warnings)); d != "" {
-		t.Errorf("warnings (-want +got):\n%s\n%v", d, res.Warnings)
-	}
+	wantWarnings(t, res, w.warnings...)
 	if w.kind == ResultBare {
 		v, _ := strconv.ParseFloat(w.bare, 64)
 		if res.Value != v || len(res.Values) != 1 {
@@ -748,9 +746,7 @@ func checkJSON(t *testing.T, data []byte, w *jsonWant, client sideWant) {
 	}
 	// The file holds the same numbers as the client's table, without a
 	// unit: MsgRate × MsgSize tells it (MiB/s, no --report_gbits).
-	if d := cmp.Diff([]WarningKind(nil), warningKinds(res.Warnings)); d != "" {
-		t.Errorf("warnings (-want +got):\n%s", d)
-	}
+	wantWarnings(t, res)
 	if client.kind == ResultBW {
 		if r := res.BW[0]; r.Printed.Unit != UnitMiBps || r.BWAvgGbps != r.Printed.Avg*mibToGbps {
 			t.Errorf("unit %v, BWAvgGbps = %v from %v", r.Printed.Unit, r.BWAvgGbps, r.Printed.Avg)

@@ -339,9 +339,7 @@ func checkRealWorldSide(t *testing.T, in []byte, w rwSide) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("test, device, qps, connection, mtu, unit (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff(w.warnings, warningKinds(res.Warnings)); d != "" {
-		t.Errorf("warnings (-want +got):\n%s\n%v", d, res.Warnings)
-	}
+	wantWarnings(t, res, w.warnings...)
 	for _, f := range h.Unknown {
 		if knownKey(f.Key) || strings.Contains(f.Value, " : ") {
 			t.Errorf("pair split wrong: %+v", f)
