@@ -168,25 +168,23 @@ func (x *fields) float(i int, what string) float64 {
 }
 
 func (x *fields) int(i int, what string) int {
-	s, ok := x.field(i, what)
-	if !ok {
-		return 0
-	}
-	n, ok := parseInt(s)
-	if !ok {
-		x.fail(what + " is not an integer")
-	}
-	return n
+	return wholeField(x, i, what, parseInt, " is not an integer")
 }
 
 func (x *fields) count(i int, what string) uint64 {
+	return wholeField(x, i, what, parseCount, " is not a count")
+}
+
+// wholeField reads field i with parse; a field it refuses fails the line
+// with what+refused.
+func wholeField[T int | uint64](x *fields, i int, what string, parse func(string) (T, bool), refused string) T {
 	s, ok := x.field(i, what)
 	if !ok {
 		return 0
 	}
-	n, ok := parseCount(s)
+	n, ok := parse(s)
 	if !ok {
-		x.fail(what + " is not a count")
+		x.fail(what + refused)
 	}
 	return n
 }
