@@ -226,13 +226,28 @@ func (x *fields) cpu(i int, method, side string) *CPU {
 	return x.cpuAt(i, i+2, method, side)
 }
 
-// cpus reads the -c/-C columns of the stream and RR rows from field i on
-// (local and remote utilisation, then service demand) and returns where
-// the brand starts.
-func (x *fields) cpus(i int, local, remote string) (*CPU, *CPU, int) {
-	l, r := x.cpu(i, local, "local"), x.cpu(i+1, remote, "remote")
+// rowEnd checks a stream or RR row's last column, field i-1, and with
+// cpu reads the -c/-C columns that follow it (local and remote
+// utilisation, then service demand). It returns them and the field the
+// brand starts at.
+func (x *fields) rowEnd(i int, cpu bool, local, remote string) (l, r *CPU, brand int) {
+	x.lastNumber(i-1, 2)
+	if !cpu {
+		return nil, nil, i
+	}
+	l, r = x.cpu(i, local, "local"), x.cpu(i+1, remote, "remote")
 	x.lastNumber(i+3, 3)
 	return l, r, i + 4
+}
+
+// keep notes whether the row parsed and, when it did, takes the brand
+// from field brand on; it reports whether to keep the row.
+func (p *classicParser) keep(x *fields, brand int) bool {
+	p.rows = !x.bad
+	if p.rows {
+		p.c.Brand = x.rest(brand)
+	}
+	return p.rows
 }
 
 // cpuAt reads a side's utilisation and service demand from fields u and
@@ -259,14 +274,9 @@ func (p *classicParser) streamRow(l line, cpu bool, local, remote string) {
 		ElapsedSec:       x.float(3, "elapsed time"),
 		Throughput:       x.float(4, "throughput"),
 	}
-	next := 5
-	x.lastNumber(4, 2)
-	if cpu {
-		r.LocalCPU, r.RemoteCPU, next = x.cpus(5, local, remote)
-	}
-	p.rows = !x.bad
-	if p.rows {
-		p.c.Brand = x.rest(next)
+	var brand int
+	r.LocalCPU, r.RemoteCPU, brand = x.rowEnd(5, cpu, local, remote)
+	if p.keep(x, brand) {
 		p.c.Stream = r
 	}
 }
@@ -283,14 +293,9 @@ func (p *classicParser) rrRow(l line, cpu bool, local, remote string) {
 		RemoteSendSocketBytes: -1,
 		RemoteRecvSocketBytes: -1,
 	}
-	next := 6
-	x.lastNumber(5, 2)
-	if cpu {
-		r.LocalCPU, r.RemoteCPU, next = x.cpus(6, local, remote)
-	}
-	p.rows = !x.bad
-	if p.rows {
-		p.c.Brand = x.rest(next)
+	var brand int
+	r.LocalCPU, r.RemoteCPU, brand = x.rowEnd(6, cpu, local, remote)
+	if p.keep(x, brand) {
 		p.c.RR = r
 	}
 }
@@ -356,9 +361,7 @@ func (p *classicParser) terse(body []line, i int, fs []string) int {
 		t.Method = fs[1]
 		next = 2
 	}
-	p.rows = !x.bad
-	if p.rows {
-		c.Brand = x.rest(next)
+	if p.keep(x, next) {
 		c.Terse = t
 	}
 	return i + 1
