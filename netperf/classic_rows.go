@@ -141,15 +141,24 @@ func newFields(f *frame, l line) *fields {
 	return &fields{f: f, l: l, fs: strings.Fields(l.text)}
 }
 
-// float returns field i as a number, flagging inf/nan.
-func (x *fields) float(i int, what string) float64 {
+// field returns field i; a line without it fails as truncated.
+func (x *fields) field(i int, what string) (string, bool) {
 	if i >= len(x.fs) {
 		x.fail("truncated: no " + what)
+		return "", false
+	}
+	return x.fs[i], true
+}
+
+// float returns field i as a number, flagging inf/nan.
+func (x *fields) float(i int, what string) float64 {
+	s, ok := x.field(i, what)
+	if !ok {
 		return 0
 	}
-	v, special, ok := parseNumber(x.fs[i])
+	v, special, ok := parseNumber(s)
 	if !ok {
-		x.fail(notNumber(what, x.fs[i]))
+		x.fail(notNumber(what, s))
 		return 0
 	}
 	if special {
@@ -159,25 +168,23 @@ func (x *fields) float(i int, what string) float64 {
 }
 
 func (x *fields) int(i int, what string) int {
-	if i >= len(x.fs) {
-		x.fail("truncated: no " + what)
-		return 0
-	}
-	n, ok := parseInt(x.fs[i])
-	if !ok {
-		x.fail(what + " is not an integer")
-	}
-	return n
+	return wholeField(x, i, what, parseInt, " is not an integer")
 }
 
 func (x *fields) count(i int, what string) uint64 {
-	if i >= len(x.fs) {
-		x.fail("truncated: no " + what)
+	return wholeField(x, i, what, parseCount, " is not a count")
+}
+
+// wholeField reads field i with parse; a field it refuses fails the line
+// with what+refused.
+func wholeField[T int | uint64](x *fields, i int, what string, parse func(string) (T, bool), refused string) T {
+	s, ok := x.field(i, what)
+	if !ok {
 		return 0
 	}
-	n, ok := parseCount(x.fs[i])
+	n, ok := parse(s)
 	if !ok {
-		x.fail(what + " is not a count")
+		x.fail(what + refused)
 	}
 	return n
 }
@@ -219,6 +226,30 @@ func (x *fields) cpu(i int, method, side string) *CPU {
 	return x.cpuAt(i, i+2, method, side)
 }
 
+// rowEnd checks a stream or RR row's last column, field i-1, and with
+// cpu reads the -c/-C columns that follow it (local and remote
+// utilisation, then service demand). It returns them and the field the
+// brand starts at.
+func (x *fields) rowEnd(i int, cpu bool, local, remote string) (l, r *CPU, brand int) {
+	x.lastNumber(i-1, 2)
+	if !cpu {
+		return nil, nil, i
+	}
+	l, r = x.cpu(i, local, "local"), x.cpu(i+1, remote, "remote")
+	x.lastNumber(i+3, 3)
+	return l, r, i + 4
+}
+
+// keep notes whether the row parsed and, when it did, takes the brand
+// from field brand on; it reports whether to keep the row.
+func (p *classicParser) keep(x *fields, brand int) bool {
+	p.rows = !x.bad
+	if p.rows {
+		p.c.Brand = x.rest(brand)
+	}
+	return p.rows
+}
+
 // cpuAt reads a side's utilisation and service demand from fields u and
 // sd. A negative utilisation (seen when -c/-C were given a wrong CPU rate)
 // is kept as printed and flagged.
@@ -243,17 +274,9 @@ func (p *classicParser) streamRow(l line, cpu bool, local, remote string) {
 		ElapsedSec:       x.float(3, "elapsed time"),
 		Throughput:       x.float(4, "throughput"),
 	}
-	next := 5
-	x.lastNumber(4, 2)
-	if cpu {
-		r.LocalCPU = x.cpu(5, local, "local")
-		r.RemoteCPU = x.cpu(6, remote, "remote")
-		next = 9
-		x.lastNumber(8, 3)
-	}
-	p.rows = !x.bad
-	if p.rows {
-		p.c.Brand = x.rest(next)
+	var brand int
+	r.LocalCPU, r.RemoteCPU, brand = x.rowEnd(5, cpu, local, remote)
+	if p.keep(x, brand) {
 		p.c.Stream = r
 	}
 }
@@ -270,17 +293,9 @@ func (p *classicParser) rrRow(l line, cpu bool, local, remote string) {
 		RemoteSendSocketBytes: -1,
 		RemoteRecvSocketBytes: -1,
 	}
-	next := 6
-	x.lastNumber(5, 2)
-	if cpu {
-		r.LocalCPU = x.cpu(6, local, "local")
-		r.RemoteCPU = x.cpu(7, remote, "remote")
-		next = 10
-		x.lastNumber(9, 3)
-	}
-	p.rows = !x.bad
-	if p.rows {
-		p.c.Brand = x.rest(next)
+	var brand int
+	r.LocalCPU, r.RemoteCPU, brand = x.rowEnd(6, cpu, local, remote)
+	if p.keep(x, brand) {
 		p.c.RR = r
 	}
 }
@@ -346,9 +361,7 @@ func (p *classicParser) terse(body []line, i int, fs []string) int {
 		t.Method = fs[1]
 		next = 2
 	}
-	p.rows = !x.bad
-	if p.rows {
-		c.Brand = x.rest(next)
+	if p.keep(x, next) {
 		c.Terse = t
 	}
 	return i + 1
@@ -371,31 +384,30 @@ func (p *classicParser) alignment(body []line, i int) int {
 		p.f.warnf(body[i].n, "a -v 2 block without a table")
 		return i + 1
 	}
+	// Every form starts with the alignment and offset columns.
+	a := RRDetail{
+		LocalSendAlign: x.int(0, "local send alignment"), RemoteRecvAlign: x.int(1, "remote receive alignment"),
+		LocalSendOffset: x.int(2, "local send offset"), RemoteRecvOffset: x.int(3, "remote receive offset"),
+	}
 	if !rr && p.c.Table == TableRR {
 		// Before the omni migration (2.4) TCP_RR -v 2 printed only the
 		// alignment and offset lines.
-		p.c.RRDetail = &RRDetail{
-			LocalSendAlign: x.int(0, "local send alignment"), RemoteRecvAlign: x.int(1, "remote receive alignment"),
-			LocalSendOffset: x.int(2, "local send offset"), RemoteRecvOffset: x.int(3, "remote receive offset"),
-		}
+		p.c.RRDetail = &a
 		return i + 1
 	}
 	if rr {
-		p.c.RRDetail = &RRDetail{
-			Rates:          true,
-			LocalSendAlign: x.int(0, "local send alignment"), RemoteRecvAlign: x.int(1, "remote receive alignment"),
-			LocalSendOffset: x.int(2, "local send offset"), RemoteRecvOffset: x.int(3, "remote receive offset"),
-			RoundTripLatencyMicros: x.float(4, "round-trip latency"),
-			TransPerSec:            x.float(5, "transaction rate"),
-			Outbound:               x.float(6, "outbound throughput"),
-			Inbound:                x.float(7, "inbound throughput"),
-			Unit:                   titleUnit(titles, TableStream),
-		}
+		a.Rates = true
+		a.RoundTripLatencyMicros = x.float(4, "round-trip latency")
+		a.TransPerSec = x.float(5, "transaction rate")
+		a.Outbound = x.float(6, "outbound throughput")
+		a.Inbound = x.float(7, "inbound throughput")
+		a.Unit = titleUnit(titles, TableStream)
+		p.c.RRDetail = &a
 		return i + 1
 	}
 	d := p.streamDetail()
-	d.LocalSendAlign, d.RemoteRecvAlign = x.int(0, "local send alignment"), x.int(1, "remote receive alignment")
-	d.LocalSendOffset, d.RemoteRecvOffset = x.int(2, "local send offset"), x.int(3, "remote receive offset")
+	d.LocalSendAlign, d.RemoteRecvAlign = a.LocalSendAlign, a.RemoteRecvAlign
+	d.LocalSendOffset, d.RemoteRecvOffset = a.LocalSendOffset, a.RemoteRecvOffset
 	d.BytesXfered = x.count(4, "bytes transferred")
 	d.BytesPerSend = x.float(5, "bytes per send")
 	d.Sends = x.count(6, "sends")

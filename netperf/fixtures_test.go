@@ -209,6 +209,7 @@ func parseDirect(f Form, in []byte) func([]byte) (*Result, error) {
 	return nil
 }
 
+// checkWarnings wants as many warnings as want, each containing its want.
 func checkWarnings(t *testing.T, got, want []string) {
 	t.Helper()
 	if len(got) != len(want) {

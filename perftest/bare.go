@@ -51,9 +51,7 @@ func newBareParser() *bareParser {
 }
 
 func (p *bareParser) readBytes(data []byte) {
-	for len(data) > 0 {
-		var line []byte
-		line, data = nextLine(data)
+	for line := range lines(data) {
 		p.feed(line)
 	}
 }

@@ -47,9 +47,7 @@ func TestParseBare(t *testing.T) {
 			if len(tt.values) > 0 && res.Value != tt.values[len(tt.values)-1] {
 				t.Errorf("Value = %v, want the last", res.Value)
 			}
-			if d := cmp.Diff(tt.kinds, warningKinds(res.Warnings)); d != "" {
-				t.Errorf("warnings (-want +got):\n%s", d)
-			}
+			wantWarnings(t, res, tt.kinds...)
 			if res.Kind != ResultBare {
 				t.Errorf("kind = %v", res.Kind)
 			}

@@ -65,36 +65,21 @@ func benchParse(b *testing.B, in []byte, rows int, parse func(io.Reader) int) {
 	}
 }
 
-// BenchmarkParseBW parses 8 MiB of -a --report_gbits rows (perftest 25.01,
-// 2- and 6-decimal rows mixed).
-func BenchmarkParseBW(b *testing.B) {
-	in, rows := largeInput(b, "bench-seed-bw.txt", 8<<20)
-	benchParse(b, in, rows, func(r io.Reader) int {
+// wholeRows, streamRows, streamJSONRows and naiveRows are the parsers
+// the benchmarks time, each returning the rows it read; b is the
+// benchmark that fails on an error.
+func wholeRows(b *testing.B) func(io.Reader) int {
+	return func(r io.Reader) int {
 		res, err := Parse(r)
 		if err != nil {
 			b.Fatal(err)
 		}
-		return len(res.BW)
-	})
+		return len(res.BW) + len(res.Lat)
+	}
 }
 
-// BenchmarkParseLat parses 8 MiB of ib_send_lat -a rows (perftest 4.5),
-// where 5 rows in 23 hold inf or -nan and so make a warning each.
-func BenchmarkParseLat(b *testing.B) {
-	in, rows := largeInput(b, "bench-seed-lat.txt", 8<<20)
-	benchParse(b, in, rows, func(r io.Reader) int {
-		res, err := Parse(r)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return len(res.Lat)
-	})
-}
-
-// BenchmarkStreamBW reads the BW input row by row, keeping none.
-func BenchmarkStreamBW(b *testing.B) {
-	in, rows := largeInput(b, "bench-seed-bw.txt", 8<<20)
-	benchParse(b, in, rows, func(r io.Reader) int {
+func streamRows(b *testing.B) func(io.Reader) int {
+	return func(r io.Reader) int {
 		n := 0
 		for _, err := range NewStream(r).Rows() {
 			if err != nil {
@@ -103,7 +88,54 @@ func BenchmarkStreamBW(b *testing.B) {
 			n++
 		}
 		return n
-	})
+	}
+}
+
+func streamJSONRows(b *testing.B) func(io.Reader) int {
+	return func(r io.Reader) int {
+		n := 0
+		var buf []byte
+		for row, err := range NewStream(r).Rows() {
+			if err != nil {
+				b.Fatal(err)
+			}
+			if buf, err = AppendRow(buf[:0], row); err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		return n
+	}
+}
+
+func naiveRows(b *testing.B) func(io.Reader) int {
+	return func(r io.Reader) int {
+		got, err := naiveParse(r)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return len(got)
+	}
+}
+
+// BenchmarkParseBW parses 8 MiB of -a --report_gbits rows (perftest 25.01,
+// 2- and 6-decimal rows mixed).
+func BenchmarkParseBW(b *testing.B) {
+	in, rows := largeInput(b, "bench-seed-bw.txt", 8<<20)
+	benchParse(b, in, rows, wholeRows(b))
+}
+
+// BenchmarkParseLat parses 8 MiB of ib_send_lat -a rows (perftest 4.5),
+// where 5 rows in 23 hold inf or -nan and so make a warning each.
+func BenchmarkParseLat(b *testing.B) {
+	in, rows := largeInput(b, "bench-seed-lat.txt", 8<<20)
+	benchParse(b, in, rows, wholeRows(b))
+}
+
+// BenchmarkStreamBW reads the BW input row by row, keeping none.
+func BenchmarkStreamBW(b *testing.B) {
+	in, rows := largeInput(b, "bench-seed-bw.txt", 8<<20)
+	benchParse(b, in, rows, streamRows(b))
 }
 
 // BenchmarkParseHeader parses one real output: the header block, address
@@ -174,31 +206,27 @@ func naiveParse(r io.Reader) ([]naiveRow, error) {
 	return rows, sc.Err()
 }
 
+// benchSideBySide runs each parser as a sub-benchmark "bw/NAME" and
+// "lat/NAME" over the same two 8 MiB inputs.
+func benchSideBySide(b *testing.B, parsers []benchParser) {
+	for _, in := range []struct{ name, seed string }{{"bw", "bench-seed-bw.txt"}, {"lat", "bench-seed-lat.txt"}} {
+		data, rows := largeInput(b, in.seed, 8<<20)
+		for _, p := range parsers {
+			b.Run(in.name+"/"+p.name, func(b *testing.B) { benchParse(b, data, rows, p.rows(b)) })
+		}
+	}
+}
+
+type benchParser struct {
+	name string
+	rows func(*testing.B) func(io.Reader) int
+}
+
 // BenchmarkParseVsNaive parses the same 8 MiB inputs with Parse and with
 // naiveParse, side by side (issue 13: Parse stays at least 1.3x as fast).
 // Compare the MB/s of the rocekit and naive sub-benchmarks.
 func BenchmarkParseVsNaive(b *testing.B) {
-	for _, in := range []struct{ name, seed string }{{"bw", "bench-seed-bw.txt"}, {"lat", "bench-seed-lat.txt"}} {
-		data, rows := largeInput(b, in.seed, 8<<20)
-		b.Run(in.name+"/rocekit", func(b *testing.B) {
-			benchParse(b, data, rows, func(r io.Reader) int {
-				res, err := Parse(r)
-				if err != nil {
-					b.Fatal(err)
-				}
-				return len(res.BW) + len(res.Lat)
-			})
-		})
-		b.Run(in.name+"/naive", func(b *testing.B) {
-			benchParse(b, data, rows, func(r io.Reader) int {
-				got, err := naiveParse(r)
-				if err != nil {
-					b.Fatal(err)
-				}
-				return len(got)
-			})
-		})
-	}
+	benchSideBySide(b, []benchParser{{"rocekit", wholeRows}, {"naive", naiveRows}})
 }
 
 // BenchmarkParsers runs the three parsers side by side on the same inputs
@@ -210,53 +238,5 @@ func BenchmarkParseVsNaive(b *testing.B) {
 // least 2x naive, stream within 2x of whole. Compare MB/s (or cpu-ns/op on
 // a loaded machine) of the sub-benchmarks of one run.
 func BenchmarkParsers(b *testing.B) {
-	for _, in := range []struct{ name, seed string }{{"bw", "bench-seed-bw.txt"}, {"lat", "bench-seed-lat.txt"}} {
-		data, rows := largeInput(b, in.seed, 8<<20)
-		b.Run(in.name+"/whole", func(b *testing.B) {
-			benchParse(b, data, rows, func(r io.Reader) int {
-				res, err := Parse(r)
-				if err != nil {
-					b.Fatal(err)
-				}
-				return len(res.BW) + len(res.Lat)
-			})
-		})
-		b.Run(in.name+"/stream", func(b *testing.B) {
-			benchParse(b, data, rows, func(r io.Reader) int {
-				n := 0
-				for _, err := range NewStream(r).Rows() {
-					if err != nil {
-						b.Fatal(err)
-					}
-					n++
-				}
-				return n
-			})
-		})
-		b.Run(in.name+"/stream-json", func(b *testing.B) {
-			benchParse(b, data, rows, func(r io.Reader) int {
-				n := 0
-				var buf []byte
-				for row, err := range NewStream(r).Rows() {
-					if err != nil {
-						b.Fatal(err)
-					}
-					if buf, err = AppendRow(buf[:0], row); err != nil {
-						b.Fatal(err)
-					}
-					n++
-				}
-				return n
-			})
-		})
-		b.Run(in.name+"/naive", func(b *testing.B) {
-			benchParse(b, data, rows, func(r io.Reader) int {
-				got, err := naiveParse(r)
-				if err != nil {
-					b.Fatal(err)
-				}
-				return len(got)
-			})
-		})
-	}
+	benchSideBySide(b, []benchParser{{"whole", wholeRows}, {"stream", streamRows}, {"stream-json", streamJSONRows}, {"naive", naiveRows}})
 }

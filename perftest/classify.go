@@ -2,6 +2,7 @@ package perftest
 
 import (
 	"bytes"
+	"iter"
 	"strings"
 )
 
@@ -164,9 +165,7 @@ func (f *failures) err() *Error {
 func Classify(outputs ...[]byte) error {
 	var f failures
 	for _, out := range outputs {
-		for len(out) > 0 {
-			var line []byte
-			line, out = nextLine(out)
+		for line := range lines(out) {
 			if kind, prio := classifyLine(string(line)); kind != KindUnknown {
 				f.add(string(line), kind, prio)
 			}
@@ -176,6 +175,19 @@ func Classify(outputs ...[]byte) error {
 		return e
 	}
 	return nil
+}
+
+// lines yields the lines of data as nextLine cuts them.
+func lines(data []byte) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for len(data) > 0 {
+			var line []byte
+			line, data = nextLine(data)
+			if !yield(line) {
+				return
+			}
+		}
+	}
 }
 
 // nextLine splits data at the first newline and returns the line without

@@ -99,27 +99,19 @@ type caseWant struct {
 	json                *jsonWant
 }
 
+// both is a case whose server and client sides printed the same table
+// and warnings.
+func both(s sideWant) caseWant { return caseWant{server: s, client: s} }
+
 var fixtureTable = map[string]caseWant{
-	"bookworm/atomic-bw": {
-		server: bw(aBW, "MB/sec", 1, " 8          300              0.16               0.13   \t\t   0.017476").w(WarnToolMessage),
-		client: bw(aBW, "MB/sec", 1, " 8          300              0.16               0.13   \t\t   0.017476").w(WarnToolMessage),
-	},
-	"bookworm/atomic-bw-gbits": {
-		server: bw(aBW, "Gb/sec", 1, " 8          300           0.001347            0.000711            0.011114").w(WarnToolMessage),
-		client: bw(aBW, "Gb/sec", 1, " 8          300           0.001347            0.000711            0.011114").w(WarnToolMessage),
-	},
+	"bookworm/atomic-bw":       both(bw(aBW, "MB/sec", 1, " 8          300              0.16               0.13   \t\t   0.017476").w(WarnToolMessage)),
+	"bookworm/atomic-bw-gbits": both(bw(aBW, "Gb/sec", 1, " 8          300           0.001347            0.000711            0.011114").w(WarnToolMessage)),
 	"bookworm/atomic-lat": {
 		server: lat(aLat, 0, "").w(WarnToolMessage, WarnNoTable),
 		client: lat(aLat, 1, " 8       500          22.70          3615.67      24.09    \t       33.87       \t59.88  \t\t415.94  \t\t3615.67").w(WarnCoarsePercentile, WarnToolMessage),
 	},
-	"bookworm/read-bw": {
-		server: bw(rBW, "MB/sec", 1, " 65536      300              12.86              9.79   \t\t   0.000157").w(WarnToolMessage),
-		client: bw(rBW, "MB/sec", 1, " 65536      300              12.86              9.79   \t\t   0.000157").w(WarnToolMessage),
-	},
-	"bookworm/read-bw-gbits": {
-		server: bw(rBW, "Gb/sec", 1, " 65536      300              0.27               0.12   \t\t   0.000232").w(WarnToolMessage),
-		client: bw(rBW, "Gb/sec", 1, " 65536      300              0.27               0.12   \t\t   0.000232").w(WarnToolMessage),
-	},
+	"bookworm/read-bw":       both(bw(rBW, "MB/sec", 1, " 65536      300              12.86              9.79   \t\t   0.000157").w(WarnToolMessage)),
+	"bookworm/read-bw-gbits": both(bw(rBW, "Gb/sec", 1, " 65536      300              0.27               0.12   \t\t   0.000232").w(WarnToolMessage)),
 	"bookworm/read-lat": {
 		server: lat(rLat, 0, "").w(WarnToolMessage, WarnNoTable),
 		client: lat(rLat, 1, " 2       500          66.99          6724.19      88.02    \t       121.32      \t288.41 \t\t957.25  \t\t6724.19").w(WarnCoarsePercentile, WarnToolMessage),
@@ -137,10 +129,7 @@ var fixtureTable = map[string]caseWant{
 		client:  fail(KindGIDIndex),
 		failure: KindGIDIndex,
 	},
-	"bookworm/send-bw-bidir": {
-		server: bw(sBiBW, "MB/sec", 1, " 65536      300              67.08              27.69  \t\t   0.000443"),
-		client: bw(sBiBW, "MB/sec", 1, " 65536      300              67.08              27.69  \t\t   0.000443"),
-	},
+	"bookworm/send-bw-bidir": both(bw(sBiBW, "MB/sec", 1, " 65536      300              67.08              27.69  \t\t   0.000443")),
 	"bookworm/send-bw-duration": {
 		server: bw(sBW, "MB/sec", 1, " 65536      422              0.00               13.03  \t\t   0.000208").notMeasured(1).w(WarnPeakNotMeasured),
 		client: bw(sBW, "MB/sec", 1, " 65536      304              0.00               9.49   \t\t   0.000152").notMeasured(1).w(WarnPeakNotMeasured),
@@ -219,10 +208,7 @@ var fixtureTable = map[string]caseWant{
 	"bookworm/version": {
 		cmd: version("6.06"),
 	},
-	"bookworm/write-bw": {
-		server: bw(wBW, "MB/sec", 1, " 65536      300              26.27              13.67  \t\t   0.000219"),
-		client: bw(wBW, "MB/sec", 1, " 65536      300              26.27              13.67  \t\t   0.000219"),
-	},
+	"bookworm/write-bw": both(bw(wBW, "MB/sec", 1, " 65536      300              26.27              13.67  \t\t   0.000219")),
 	"bookworm/write-bw-a": {
 		server: bw(wBW, "MB/sec", 1, " 8388608    20               13.32              13.32  \t\t   0.000002"),
 		client: bw(wBW, "MB/sec", 23, " 2          20               0.05               0.03   \t\t   0.013677").notMeasured(1).w(WarnPeakNotMeasured, WarnClock),
@@ -231,26 +217,11 @@ var fixtureTable = map[string]caseWant{
 		server: bw(wBW, "Gb/sec", 1, " 8388608    20               0.13               0.13   \t\t   0.000002"),
 		client: bw(wBW, "Gb/sec", 23, " 2          20           0.000435            0.000216            0.013470").notMeasured(1).w(WarnPeakNotMeasured, WarnClock),
 	},
-	"bookworm/write-bw-bidir": {
-		server: bw(wBiBW, "MB/sec", 1, " 65536      300              64.33              29.99  \t\t   0.000480"),
-		client: bw(wBiBW, "MB/sec", 1, " 65536      300              64.33              29.99  \t\t   0.000480"),
-	},
-	"bookworm/write-bw-duration": {
-		server: bw(wBW, "MB/sec", 1, " 65536      624              0.00               19.42  \t\t   0.000311").notMeasured(1).w(WarnPeakNotMeasured),
-		client: bw(wBW, "MB/sec", 1, " 65536      624              0.00               19.42  \t\t   0.000311").notMeasured(1).w(WarnPeakNotMeasured),
-	},
-	"bookworm/write-bw-gbits": {
-		server: bw(wBW, "Gb/sec", 1, " 65536      300              0.27               0.11   \t\t   0.000211"),
-		client: bw(wBW, "Gb/sec", 1, " 65536      300              0.27               0.11   \t\t   0.000211"),
-	},
-	"bookworm/write-bw-q4": {
-		server: bw(wBW, "MB/sec", 1, " 65536      800              34.04              19.00  \t\t   0.000304").q(4),
-		client: bw(wBW, "MB/sec", 1, " 65536      800              34.04              19.00  \t\t   0.000304").q(4),
-	},
-	"bookworm/write-bw-rdma-cm": {
-		server: bw(wBW, "MB/sec", 1, " 65536      300              17.25              7.01   \t\t   0.000112").rdmaCM(),
-		client: bw(wBW, "MB/sec", 1, " 65536      300              17.25              7.01   \t\t   0.000112").rdmaCM(),
-	},
+	"bookworm/write-bw-bidir":    both(bw(wBiBW, "MB/sec", 1, " 65536      300              64.33              29.99  \t\t   0.000480")),
+	"bookworm/write-bw-duration": both(bw(wBW, "MB/sec", 1, " 65536      624              0.00               19.42  \t\t   0.000311").notMeasured(1).w(WarnPeakNotMeasured)),
+	"bookworm/write-bw-gbits":    both(bw(wBW, "Gb/sec", 1, " 65536      300              0.27               0.11   \t\t   0.000211")),
+	"bookworm/write-bw-q4":       both(bw(wBW, "MB/sec", 1, " 65536      800              34.04              19.00  \t\t   0.000304").q(4)),
+	"bookworm/write-bw-rdma-cm":  both(bw(wBW, "MB/sec", 1, " 65536      300              17.25              7.01   \t\t   0.000112").rdmaCM()),
 	"bookworm/write-bw-size-mismatch": {
 		server:  bw(wBW, "MB/sec", 0, "").err(KindHandshake),
 		client:  bw(wBW, "MB/sec", 0, "").err(KindCompletion),
@@ -260,26 +231,14 @@ var fixtureTable = map[string]caseWant{
 		server: lat(wLat, 1, " 2       500          31.70          9555.70      33.35    \t       146.21      \t633.39 \t\t3429.33 \t\t9555.70").w(WarnCoarsePercentile),
 		client: lat(wLat, 1, " 2       500          31.91          9520.02      33.36    \t       137.05      \t548.08 \t\t3471.86 \t\t9520.02").w(WarnCoarsePercentile),
 	},
-	"trixie/atomic-bw": {
-		server: bw(aBW, "MiB/sec", 1, " 8          300              0.06               0.05   \t\t     0.006222").w(WarnToolMessage),
-		client: bw(aBW, "MiB/sec", 1, " 8          300              0.06               0.05   \t\t     0.006222").w(WarnToolMessage),
-	},
-	"trixie/atomic-bw-gbits": {
-		server: bw(aBW, "Gb/sec", 1, " 8          300           0.000866            0.000709            0.011077").w(WarnToolMessage),
-		client: bw(aBW, "Gb/sec", 1, " 8          300           0.000866            0.000709            0.011077").w(WarnToolMessage),
-	},
+	"trixie/atomic-bw":       both(bw(aBW, "MiB/sec", 1, " 8          300              0.06               0.05   \t\t     0.006222").w(WarnToolMessage)),
+	"trixie/atomic-bw-gbits": both(bw(aBW, "Gb/sec", 1, " 8          300           0.000866            0.000709            0.011077").w(WarnToolMessage)),
 	"trixie/atomic-lat": {
 		server: lat(aLat, 0, "").w(WarnToolMessage, WarnNoTable),
 		client: lat(aLat, 1, " 8       500          23.70          18753.21      26.47    \t       486.29      \t1822.35\t\t10051.50 \t\t18753.21").w(WarnCoarsePercentile, WarnToolMessage),
 	},
-	"trixie/read-bw": {
-		server: bw(rBW, "MiB/sec", 1, " 65536      300              14.34              11.36  \t\t     0.000182").w(WarnToolMessage),
-		client: bw(rBW, "MiB/sec", 1, " 65536      300              14.34              11.36  \t\t     0.000182").w(WarnToolMessage),
-	},
-	"trixie/read-bw-gbits": {
-		server: bw(rBW, "Gb/sec", 1, " 65536      300              0.24               0.11   \t\t     0.000204").w(WarnToolMessage),
-		client: bw(rBW, "Gb/sec", 1, " 65536      300              0.24               0.11   \t\t     0.000204").w(WarnToolMessage),
-	},
+	"trixie/read-bw":       both(bw(rBW, "MiB/sec", 1, " 65536      300              14.34              11.36  \t\t     0.000182").w(WarnToolMessage)),
+	"trixie/read-bw-gbits": both(bw(rBW, "Gb/sec", 1, " 65536      300              0.24               0.11   \t\t     0.000204").w(WarnToolMessage)),
 	"trixie/read-lat": {
 		server: lat(rLat, 0, "").w(WarnToolMessage, WarnNoTable),
 		client: lat(rLat, 1, " 2       500          23.80          27801.81      176.03   \t       4025.34     \t5354.57\t\t20391.84 \t\t27801.81").w(WarnCoarsePercentile, WarnToolMessage),
@@ -297,10 +256,7 @@ var fixtureTable = map[string]caseWant{
 		client:  fail(KindGIDIndex),
 		failure: KindGIDIndex,
 	},
-	"trixie/send-bw-bidir": {
-		server: bw(sBiBW, "MiB/sec", 1, " 65536      300              39.20              31.42  \t\t     0.000503"),
-		client: bw(sBiBW, "MiB/sec", 1, " 65536      300              39.20              31.42  \t\t     0.000503"),
-	},
+	"trixie/send-bw-bidir": both(bw(sBiBW, "MiB/sec", 1, " 65536      300              39.20              31.42  \t\t     0.000503")),
 	"trixie/send-bw-duration": {
 		server: bw(sBW, "MiB/sec", 1, " 65536      651              0.00               20.26  \t\t     0.000324").notMeasured(1).w(WarnPeakNotMeasured),
 		client: bw(sBW, "MiB/sec", 1, " 65536      650              0.00               20.30  \t\t     0.000325").notMeasured(1).w(WarnPeakNotMeasured),
@@ -379,10 +335,7 @@ var fixtureTable = map[string]caseWant{
 	"trixie/version": {
 		cmd: version("6.24"),
 	},
-	"trixie/write-bw": {
-		server: bw(wBW, "MiB/sec", 1, " 65536      300              12.19              8.22   \t\t     0.000132"),
-		client: bw(wBW, "MiB/sec", 1, " 65536      300              12.19              8.22   \t\t     0.000132"),
-	},
+	"trixie/write-bw": both(bw(wBW, "MiB/sec", 1, " 65536      300              12.19              8.22   \t\t     0.000132")),
 	"trixie/write-bw-a": {
 		server: bw(wBW, "MiB/sec", 1, " 8388608    20               21.43              21.43  \t\t     0.000003"),
 		client: bw(wBW, "MiB/sec", 23, " 2          20               0.00               0.00   \t\t     0.000746").notMeasured(1).w(WarnPeakNotMeasured),
@@ -391,26 +344,11 @@ var fixtureTable = map[string]caseWant{
 		server: bw(wBW, "Gb/sec", 1, " 8388608    20               0.20               0.20   \t\t     0.000003"),
 		client: bw(wBW, "Gb/sec", 23, " 2          20           0.000107            0.000062            0.003891"),
 	},
-	"trixie/write-bw-bidir": {
-		server: bw(wBiBW, "MiB/sec", 1, " 65536      300              39.86              32.34  \t\t     0.000517"),
-		client: bw(wBiBW, "MiB/sec", 1, " 65536      300              39.86              32.34  \t\t     0.000517"),
-	},
-	"trixie/write-bw-duration": {
-		server: bw(wBW, "MiB/sec", 1, " 65536      550              0.00               17.18  \t\t     0.000275").notMeasured(1).w(WarnPeakNotMeasured),
-		client: bw(wBW, "MiB/sec", 1, " 65536      550              0.00               17.18  \t\t     0.000275").notMeasured(1).w(WarnPeakNotMeasured),
-	},
-	"trixie/write-bw-gbits": {
-		server: bw(wBW, "Gb/sec", 1, " 65536      300           0.111742            0.094467            0.000180"),
-		client: bw(wBW, "Gb/sec", 1, " 65536      300           0.111742            0.094467            0.000180"),
-	},
-	"trixie/write-bw-q4": {
-		server: bw(wBW, "MiB/sec", 1, " 65536      800              53.44              45.19  \t\t     0.000723").q(4),
-		client: bw(wBW, "MiB/sec", 1, " 65536      800              53.44              45.19  \t\t     0.000723").q(4),
-	},
-	"trixie/write-bw-rdma-cm": {
-		server: bw(wBW, "MiB/sec", 1, " 65536      300              14.78              12.78  \t\t     0.000205").rdmaCM(),
-		client: bw(wBW, "MiB/sec", 1, " 65536      300              14.78              12.78  \t\t     0.000205").rdmaCM(),
-	},
+	"trixie/write-bw-bidir":    both(bw(wBiBW, "MiB/sec", 1, " 65536      300              39.86              32.34  \t\t     0.000517")),
+	"trixie/write-bw-duration": both(bw(wBW, "MiB/sec", 1, " 65536      550              0.00               17.18  \t\t     0.000275").notMeasured(1).w(WarnPeakNotMeasured)),
+	"trixie/write-bw-gbits":    both(bw(wBW, "Gb/sec", 1, " 65536      300           0.111742            0.094467            0.000180")),
+	"trixie/write-bw-q4":       both(bw(wBW, "MiB/sec", 1, " 65536      800              53.44              45.19  \t\t     0.000723").q(4)),
+	"trixie/write-bw-rdma-cm":  both(bw(wBW, "MiB/sec", 1, " 65536      300              14.78              12.78  \t\t     0.000205").rdmaCM()),
 	"trixie/write-bw-size-mismatch": {
 		server:  bw(wBW, "MiB/sec", 0, "").err(KindHandshake),
 		client:  bw(wBW, "MiB/sec", 0, "").err(KindCompletion),
@@ -439,31 +377,45 @@ func TestFixtures(t *testing.T) {
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no fixtures under ../rocekittest/captures/*/perftest: %v", err)
 	}
-	seen := map[string]bool{}
 	suites := map[string]bool{}
-	for _, dir := range dirs {
+	runCases(t, dirs, func(dir string) string {
 		suite := filepath.Base(filepath.Dir(filepath.Dir(dir)))
 		if suite == "realworld" {
-			continue // realworld_test.go reads those
+			return "" // realworld_test.go reads those
 		}
-		name := suite + "/" + filepath.Base(dir)
-		seen[name], suites[suite] = true, true
-		t.Run(name, func(t *testing.T) {
-			want, ok := fixtureTable[name]
-			if !ok {
-				t.Fatalf("%s has no entry in fixtureTable: read its files and add one", dir)
-			}
-			checkCase(t, dir, want)
-		})
-	}
-	for name := range fixtureTable {
-		if !seen[name] {
-			t.Errorf("fixtureTable has %s, but testdata has no such case folder", name)
-		}
-	}
+		suites[suite] = true
+		return suite + "/" + filepath.Base(dir)
+	}, fixtureTable, "fixtureTable", checkCase)
 	for _, s := range []string{"bookworm", "trixie"} {
 		if !suites[s] {
 			t.Errorf("no %s fixtures", s)
+		}
+	}
+}
+
+// runCases checks each case folder (named by name, "" to pass it over)
+// against its entry in table, and fails for a folder without an entry and
+// an entry without a folder: a recapture must be read and written down.
+func runCases[C any](t *testing.T, dirs []string, name func(dir string) string, table map[string]C, tableName string, check func(t *testing.T, dir string, want C)) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, dir := range dirs {
+		n := name(dir)
+		if n == "" {
+			continue
+		}
+		seen[n] = true
+		t.Run(n, func(t *testing.T) {
+			want, ok := table[n]
+			if !ok {
+				t.Fatalf("%s has no entry in %s: read its files and add one", dir, tableName)
+			}
+			check(t, dir, want)
+		})
+	}
+	for n := range table {
+		if !seen[n] {
+			t.Errorf("%s has %s, but there is no such case folder", tableName, n)
 		}
 	}
 }
@@ -542,25 +494,11 @@ func checkSide(t *testing.T, role string, stdout, stderr []byte, w sideWant) {
 	if res == nil {
 		t.Fatal("nil Result")
 	}
-	var e *Error
-	switch {
-	case w.errKind != KindUnknown:
-		if !errors.As(err, &e) || e.Kind != w.errKind || res.Failure != e || e.Raw == "" {
-			t.Errorf("err = %v, want a %v *Error", err, w.errKind)
-		}
-	case w.errIs != nil:
-		if !errors.Is(err, w.errIs) {
-			t.Errorf("err = %v, want %v", err, w.errIs)
-		}
-	case err != nil:
-		t.Errorf("err = %v", err)
-	}
+	checkErr(t, res, err, w.errKind, w.errIs)
 	if res.Kind != w.kind || res.Test != w.test {
 		t.Errorf("kind %v test %q, want %v %q", res.Kind, res.Test, w.kind, w.test)
 	}
-	if d := cmp.Diff(w.warnings, warningKinds(res.Warnings)); d != "" {
-		t.Errorf("warnings (-want +got):\n%s\n%v", d, res.Warnings)
-	}
+	wantWarnings(t, res, w.warnings...)
 	if w.kind == ResultBare {
 		v, _ := strconv.ParseFloat(w.bare, 64)
 		if res.Value != v || len(res.Values) != 1 {
@@ -587,6 +525,25 @@ func checkSide(t *testing.T, role string, stdout, stderr []byte, w sideWant) {
 	}
 	if n := len(res.BW) + len(res.Lat); len(p.BW)+len(p.Lat) != n || streamed != n {
 		t.Errorf("Parse gave %d rows, Stream %d, ParseOutput %d", len(p.BW)+len(p.Lat), streamed, n)
+	}
+}
+
+// checkErr wants err to be a *Error of kind (also in res.Failure, with
+// the lines it came from), else to wrap is, else nil.
+func checkErr(t *testing.T, res *Result, err error, kind ErrorKind, is error) {
+	t.Helper()
+	var e *Error
+	switch {
+	case kind != KindUnknown:
+		if !errors.As(err, &e) || e.Kind != kind || res.Failure != e || e.Raw == "" {
+			t.Errorf("err = %v, want a %v *Error", err, kind)
+		}
+	case is != nil:
+		if !errors.Is(err, is) {
+			t.Errorf("err = %v, want %v", err, is)
+		}
+	case err != nil:
+		t.Errorf("err = %v", err)
 	}
 }
 
@@ -727,9 +684,7 @@ func checkJSON(t *testing.T, data []byte, w *jsonWant, client sideWant) {
 	}
 	// The file holds the same numbers as the client's table, without a
 	// unit: MsgRate × MsgSize tells it (MiB/s, no --report_gbits).
-	if d := cmp.Diff([]WarningKind(nil), warningKinds(res.Warnings)); d != "" {
-		t.Errorf("warnings (-want +got):\n%s", d)
-	}
+	wantWarnings(t, res)
 	if client.kind == ResultBW {
 		if r := res.BW[0]; r.Printed.Unit != UnitMiBps || r.BWAvgGbps != r.Printed.Avg*mibToGbps {
 			t.Errorf("unit %v, BWAvgGbps = %v from %v", r.Printed.Unit, r.BWAvgGbps, r.Printed.Avg)

@@ -33,16 +33,12 @@ func TestParseJSONStandardCPU(t *testing.T) {
 		r.BWAvgGbps != 93.981234 || r.CPUUtilPercent != 38.5 || !r.HasCPUUtil || r.MsgRateMpps != 0.179202 {
 		t.Errorf("row = %+v", r)
 	}
-	if d := cmp.Diff([]WarningKind{WarnPeakNotMeasured}, warningKinds(res.Warnings)); d != "" {
-		t.Errorf("warnings (-want +got):\n%s", d)
-	}
+	wantWarnings(t, res, WarnPeakNotMeasured)
 	res.AssumeBWUnit(UnitMiBps) // a known unit stays
 	if r := res.BW[0]; r.BWAvgGbps != 93.981234 || r.BWPeakGbps != 0 || r.Printed.Unit != UnitGbps || res.Header.BWUnit != UnitGbps {
 		t.Errorf("after AssumeBWUnit: %+v", r)
 	}
-	if d := cmp.Diff([]WarningKind{WarnPeakNotMeasured}, warningKinds(res.Warnings)); d != "" {
-		t.Errorf("warnings after AssumeBWUnit (-want +got):\n%s", d)
-	}
+	wantWarnings(t, res, WarnPeakNotMeasured)
 }
 
 func TestParseJSONOutputBandwidth(t *testing.T) {
@@ -69,9 +65,7 @@ func TestParseJSONLegacyInf(t *testing.T) {
 		!math.IsNaN(r.TStdevMicros) || !math.IsInf(r.P999Micros, 1) || r.P99Micros != 415.94 {
 		t.Errorf("row = %+v", r)
 	}
-	if d := cmp.Diff([]WarningKind{WarnNonFinite, WarnNonFinite, WarnNonFinite}, warningKinds(res.Warnings)); d != "" {
-		t.Errorf("warnings (-want +got):\n%s", d)
-	}
+	wantWarnings(t, res, WarnNonFinite, WarnNonFinite, WarnNonFinite)
 }
 
 func TestParseJSONForms(t *testing.T) {

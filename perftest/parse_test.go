@@ -29,6 +29,24 @@ func parseString(t *testing.T, s string) (*Result, error) {
 	return res, err
 }
 
+// wantWarnings wants res's warnings to be of these kinds, in order.
+func wantWarnings(t *testing.T, res *Result, want ...WarningKind) {
+	t.Helper()
+	if d := cmp.Diff(want, warningKinds(res.Warnings)); d != "" {
+		t.Errorf("warnings (-want +got):\n%s\n%v", d, res.Warnings)
+	}
+}
+
+// parseTestdata parses testdata/name with Parse and fails on an error.
+func parseTestdata(t *testing.T, name string) *Result {
+	t.Helper()
+	res, err := Parse(strings.NewReader(string(readTestdata(t, name))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 func warningKinds(ws []error) []WarningKind {
 	var k []WarningKind
 	for _, w := range ws {
@@ -50,10 +68,7 @@ func warningAt(t *testing.T, res *Result, i int) Warning {
 // The 26.x header: Lock-free, Using Enhanced Reorder, CQE Poll Batch,
 // NUMA node, MiB/sec and the 24.07 row format.
 func TestParseV26SendBW(t *testing.T) {
-	res, err := Parse(strings.NewReader(string(readTestdata(t, "v26-send-bw-client.txt"))))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := parseTestdata(t, "v26-send-bw-client.txt")
 	h := res.Header
 	want := newHeader()
 	want.Verb = "Send"
@@ -82,9 +97,7 @@ func TestParseV26SendBW(t *testing.T) {
 	if !math.IsInf(res.BW[2].Printed.Peak, 1) || !math.IsInf(res.BW[2].BWPeakGbps, 1) {
 		t.Errorf("row 2 peak = %v, want +Inf", res.BW[2].Printed.Peak)
 	}
-	if d := cmp.Diff([]WarningKind{WarnToolMessage, WarnNonFinite}, warningKinds(res.Warnings)); d != "" {
-		t.Errorf("warnings (-want +got):\n%s\n%v", d, res.Warnings)
-	}
+	wantWarnings(t, res, WarnToolMessage, WarnNonFinite)
 	if w := warningAt(t, res, 1); w.Line != 28 || !strings.Contains(w.Text, "BW peak inf") {
 		t.Errorf("non-finite warning = %+v", w)
 	}
@@ -93,10 +106,7 @@ func TestParseV26SendBW(t *testing.T) {
 // IB without -x: no GID index and no GID lines; the HAVE_RO-less
 // "Lock-free\t:" variant; LIDs with 0x.
 func TestParseV26WriteLat(t *testing.T) {
-	res, err := Parse(strings.NewReader(string(readTestdata(t, "v26-write-lat-client.txt"))))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := parseTestdata(t, "v26-write-lat-client.txt")
 	h := res.Header
 	if h.GIDIndex != -1 || h.LinkType != "IB" || h.PCIeRelaxOrder != "Unsupported" || h.LockFree != "OFF" ||
 		!h.EnhancedReorder || h.MaxInlineBytes != 220 || h.CQModeration != 0 || h.NUMANode != -1 {
@@ -114,16 +124,11 @@ func TestParseV26WriteLat(t *testing.T) {
 	if res.Kind != ResultLat || res.FullRTT {
 		t.Errorf("kind %v, FullRTT %v", res.Kind, res.FullRTT)
 	}
-	if d := cmp.Diff([]WarningKind{WarnToolMessage}, warningKinds(res.Warnings)); d != "" {
-		t.Errorf("warnings (-want +got):\n%s", d)
-	}
+	wantWarnings(t, res, WarnToolMessage)
 }
 
 func TestParsePerPortCPU(t *testing.T) {
-	res, err := Parse(strings.NewReader(string(readTestdata(t, "per-port-cpu.txt"))))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := parseTestdata(t, "per-port-cpu.txt")
 	if !res.Header.DualPort || res.Header.QPs != 2 || len(res.Header.Local) != 2 || res.Header.DDP {
 		t.Errorf("header = %+v", res.Header)
 	}
@@ -140,16 +145,11 @@ func TestParsePerPortCPU(t *testing.T) {
 	if d := cmp.Diff(want, r); d != "" {
 		t.Errorf("row (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]WarningKind{WarnPeakNotMeasured}, warningKinds(res.Warnings)); d != "" {
-		t.Errorf("warnings (-want +got):\n%s", d)
-	}
+	wantWarnings(t, res, WarnPeakNotMeasured)
 }
 
 func TestParseReportBoth(t *testing.T) {
-	res, err := Parse(strings.NewReader(string(readTestdata(t, "report-both.txt"))))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := parseTestdata(t, "report-both.txt")
 	if !res.Header.Bidirectional || res.Test != "RDMA_Write Bidirectional BW Test" {
 		t.Errorf("title: %q %+v", res.Test, res.Header)
 	}
@@ -160,16 +160,11 @@ func TestParseReportBoth(t *testing.T) {
 	if rb == nil || len(rb.Local) != 1 || len(rb.Remote) != 1 || rb.Local[0].Printed.Avg != 15.01 || rb.Remote[0].Printed.Avg != 14.98 {
 		t.Fatalf("ReportBoth = %+v", rb)
 	}
-	if d := cmp.Diff([]WarningKind{WarnReportBoth}, warningKinds(res.Warnings)); d != "" {
-		t.Errorf("warnings (-want +got):\n%s", d)
-	}
+	wantWarnings(t, res, WarnReportBoth)
 }
 
 func TestParseRunInfinitely(t *testing.T) {
-	res, err := Parse(strings.NewReader(string(readTestdata(t, "run-infinitely.txt"))))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := parseTestdata(t, "run-infinitely.txt")
 	var avg []float64
 	for _, r := range res.BW {
 		if r.PeakMeasured {
@@ -181,9 +176,7 @@ func TestParseRunInfinitely(t *testing.T) {
 		t.Errorf("BWAvgGbps (-want +got):\n%s", d)
 	}
 	// The tool's own WARNING stands for the peak; no second one.
-	if d := cmp.Diff([]WarningKind{WarnPeakNotMeasured, WarnToolMessage}, warningKinds(res.Warnings)); d != "" {
-		t.Errorf("warnings (-want +got):\n%s\n%v", d, res.Warnings)
-	}
+	wantWarnings(t, res, WarnPeakNotMeasured, WarnToolMessage)
 }
 
 func TestParseErrors(t *testing.T) {
@@ -235,9 +228,7 @@ func TestParseErrors(t *testing.T) {
 			if len(res.BW) != tt.rows {
 				t.Errorf("%d rows kept, want %d", len(res.BW), tt.rows)
 			}
-			if d := cmp.Diff(tt.kinds, warningKinds(res.Warnings)); d != "" {
-				t.Errorf("warnings (-want +got):\n%s", d)
-			}
+			wantWarnings(t, res, tt.kinds...)
 		})
 	}
 }

@@ -3,7 +3,6 @@ package perftest
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"math"
 	"path/filepath"
 	"slices"
@@ -309,23 +308,7 @@ func TestRealWorld(t *testing.T) {
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no cases under ../testdata/realworld/perftest: %v", err)
 	}
-	seen := map[string]bool{}
-	for _, dir := range dirs {
-		name := filepath.Base(dir)
-		seen[name] = true
-		t.Run(name, func(t *testing.T) {
-			c, ok := realWorldTable[name]
-			if !ok {
-				t.Fatalf("%s has no entry in realWorldTable: read its files and add one", dir)
-			}
-			checkRealWorldCase(t, dir, c)
-		})
-	}
-	for name := range realWorldTable {
-		if !seen[name] {
-			t.Errorf("realWorldTable has %s, but there is no such case folder", name)
-		}
-	}
+	runCases(t, dirs, filepath.Base, realWorldTable, "realWorldTable", checkRealWorldCase)
 }
 
 func checkRealWorldCase(t *testing.T, dir string, c rwCase) {
@@ -349,28 +332,14 @@ func checkRealWorldCase(t *testing.T, dir string, c rwCase) {
 
 func checkRealWorldSide(t *testing.T, in []byte, w rwSide) {
 	res, err := Parse(bytes.NewReader(in))
-	var e *Error
-	switch {
-	case w.errKind != KindUnknown:
-		if !errors.As(err, &e) || e.Kind != w.errKind || res.Failure != e {
-			t.Errorf("err = %v, want a %v *Error", err, w.errKind)
-		}
-	case w.errIs != nil:
-		if !errors.Is(err, w.errIs) {
-			t.Errorf("err = %v, want %v", err, w.errIs)
-		}
-	case err != nil:
-		t.Errorf("err = %v", err)
-	}
+	checkErr(t, res, err, w.errKind, w.errIs)
 	h := res.Header
 	got := []any{res.Test, h.Device, h.QPs, h.Connection, h.MTU, h.BWUnitLabel}
 	want := []any{w.test, w.device, w.qps, w.conn, w.mtu, w.unit}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("test, device, qps, connection, mtu, unit (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff(w.warnings, warningKinds(res.Warnings)); d != "" {
-		t.Errorf("warnings (-want +got):\n%s\n%v", d, res.Warnings)
-	}
+	wantWarnings(t, res, w.warnings...)
 	for _, f := range h.Unknown {
 		if knownKey(f.Key) || strings.Contains(f.Value, " : ") {
 			t.Errorf("pair split wrong: %+v", f)

@@ -215,14 +215,8 @@ func (s *soakSide) stopAfter(ctx context.Context, p *host.Process) {
 	s.mu.Lock()
 	wait := s.stopAt - s.clock.every - time.Since(s.clock.first)
 	s.mu.Unlock()
-	t := time.NewTimer(max(wait, 0))
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-p.Done():
-		return
-	case <-ctx.Done():
-		return
+	if !waitGrace(ctx, p, max(wait, 0)) {
+		return // the client ended, or ctx did
 	}
 	s.mu.Lock()
 	s.stopped = true
@@ -252,13 +246,8 @@ func interrupt(ctx context.Context, p *host.Process) {
 	if p.Signal(syscall.SIGINT) != nil {
 		return
 	}
-	t := time.NewTimer(soakStopGrace)
-	defer t.Stop()
-	select {
-	case <-p.Done():
-	case <-t.C:
+	if waitGrace(ctx, p, soakStopGrace) {
 		p.Kill()
-	case <-ctx.Done():
 	}
 }
 

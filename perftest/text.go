@@ -91,9 +91,7 @@ func newTextParser(keepRows bool) *textParser {
 // lines, and no row is shorter than minRowLen.
 func (p *textParser) feedAll(data []byte) {
 	p.rowHint = min(bytes.Count(data, []byte{'\n'})+1, len(data)/minRowLen+1)
-	for len(data) > 0 {
-		var line []byte
-		line, data = nextLine(data)
+	for line := range lines(data) {
 		p.feed(line)
 	}
 }
