@@ -5,7 +5,6 @@ package netperf
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rocekit/rocekit/internal/lab/capture"
 )
 
 // captureFlag regenerates testdata/loopback from the netperf installed on
@@ -26,7 +27,7 @@ import (
 //
 // Each case starts its own "netserver -D -p PORT" on 127.0.0.1, waits for
 // its listening socket, runs netperf, stops that netserver by its PID and
-// writes the outputs with a case.json in the shape of the lab's fixtures.
+// writes the outputs with a case.json written by the lab's capture package.
 var captureFlag = flag.Bool("capture", false, "capture netperf/testdata/loopback from the local netperf")
 
 // loopbackCase is one capture: netperf ARGS against a private netserver.
@@ -101,35 +102,6 @@ func loopbackCases() []loopbackCase {
 	}
 }
 
-// caseJSON is the lab's case.json shape (see internal/lab/capture).
-type caseJSON struct {
-	ID          string     `json:"id"`
-	Suite       string     `json:"suite"`
-	Kernel      string     `json:"kernel"`
-	Captured    string     `json:"captured"`
-	Tool        string     `json:"tool"`
-	ToolVersion string     `json:"tool_version"`
-	Note        string     `json:"note"`
-	Expect      string     `json:"expect"`
-	Sides       []caseSide `json:"sides"`
-	Files       []string   `json:"files"`
-	Log         []string   `json:"log,omitempty"`
-}
-
-type caseSide struct {
-	Role     string  `json:"role"`
-	Command  string  `json:"command"`
-	Wrapper  string  `json:"wrapper"`
-	Netns    string  `json:"netns"`
-	Exit     int     `json:"exit"`
-	TimedOut bool    `json:"timed_out"`
-	Seconds  float64 `json:"seconds"`
-	Stdout   string  `json:"stdout"`
-	Stderr   string  `json:"stderr"`
-	Signal   string  `json:"signal,omitempty"`
-	Stopped  bool    `json:"stopped,omitempty"`
-}
-
 func TestCaptureLoopback(t *testing.T) {
 	if !*captureFlag {
 		t.Skip("run with -capture to regenerate testdata/loopback")
@@ -143,7 +115,7 @@ func TestCaptureLoopback(t *testing.T) {
 	toolVersion := fmt.Sprintf("%s (%s)", pkg, version)
 	root := filepath.Join("testdata", "loopback")
 
-	base := caseJSON{Suite: "loopback", Kernel: kernel, Tool: "netperf", ToolVersion: toolVersion, Files: []string{}}
+	base := capture.Case{Suite: "loopback", Kernel: kernel, Tool: "netperf", ToolVersion: toolVersion, Files: []string{}}
 	writeVersionCase(t, root, base)
 	for i, c := range loopbackCases() {
 		t.Run(c.name, func(t *testing.T) {
@@ -161,25 +133,25 @@ func mustOutput(t *testing.T, name string, args ...string) []byte {
 	return out
 }
 
-func writeVersionCase(t *testing.T, root string, base caseJSON) {
+func writeVersionCase(t *testing.T, root string, base capture.Case) {
 	dir := filepath.Join(root, "version")
 	cj := base
-	cj.ID, cj.Note, cj.Expect = "netperf/version", "netperf -V", "ok"
-	cj.Captured = time.Now().UTC().Format(time.RFC3339)
-	side := runSide(t, dir, "cmd", []string{"netperf", "-V"}, nil)
-	cj.Sides = []caseSide{side}
+	cj.ID, cj.Note, cj.Expect = "netperf/version", "netperf -V", capture.ExpectOK
+	cj.Captured = nowSecond()
+	side := runSide(t, dir, capture.RoleCmd, []string{"netperf", "-V"}, nil)
+	cj.Sides = []capture.Side{side}
 	writeCase(t, dir, cj)
 }
 
-func captureOne(t *testing.T, root string, base caseJSON, c loopbackCase, port int) {
+func captureOne(t *testing.T, root string, base capture.Case, c loopbackCase, port int) {
 	dir := filepath.Join(root, c.name)
 	cj := base
 	cj.ID, cj.Note = "netperf/"+c.name, c.note
-	cj.Expect = "ok"
+	cj.Expect = capture.ExpectOK
 	if c.fail {
-		cj.Expect = "fail"
+		cj.Expect = capture.ExpectFail
 	}
-	cj.Captured = time.Now().UTC().Format(time.RFC3339)
+	cj.Captured = nowSecond()
 	p := strconv.Itoa(port)
 	client := append([]string{"netperf", "-H", "127.0.0.1", "-p", p}, strings.Fields(c.args)...)
 
@@ -216,8 +188,8 @@ func captureOne(t *testing.T, root string, base caseJSON, c loopbackCase, port i
 			_ = syscall.Kill(child, syscall.SIGKILL)
 		}
 	}
-	side := runSide(t, dir, "client", client, during)
-	sides := []caseSide{}
+	side := runSide(t, dir, capture.RoleClient, client, during)
+	sides := []capture.Side{}
 	if server != nil {
 		// netserver forks a child per test; a child whose test failed can
 		// outlive its parent, so stop the children too, by PID.
@@ -227,8 +199,8 @@ func captureOne(t *testing.T, root string, base caseJSON, c loopbackCase, port i
 		for _, c := range children {
 			_ = syscall.Kill(c, syscall.SIGTERM)
 		}
-		ss := caseSide{
-			Role: "server", Command: strings.Join(server.Args, " "), Exit: -1,
+		ss := capture.Side{
+			Role: capture.RoleServer, Command: strings.Join(server.Args, " "), Exit: -1,
 			Seconds: round3(time.Since(serverStart).Seconds()),
 			Stdout:  "server.stdout", Stderr: "server.stderr", Signal: "SIGTERM", Stopped: true,
 		}
@@ -248,7 +220,7 @@ func captureOne(t *testing.T, root string, base caseJSON, c loopbackCase, port i
 
 // runSide runs argv, stores role.stdout and role.stderr in dir, and calls
 // during (when not nil) once the process has started.
-func runSide(t *testing.T, dir, role string, argv []string, during func(pid int)) caseSide {
+func runSide(t *testing.T, dir, role string, argv []string, during func(pid int)) capture.Side {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -263,7 +235,7 @@ func runSide(t *testing.T, dir, role string, argv []string, during func(pid int)
 		during(cmd.Process.Pid)
 	}
 	err := cmd.Wait()
-	side := caseSide{
+	side := capture.Side{
 		Role: role, Command: strings.Join(argv, " "),
 		Seconds: round3(time.Since(start).Seconds()),
 		Stdout:  role + ".stdout", Stderr: role + ".stderr",
@@ -330,14 +302,15 @@ func waitChild(pid int, limit time.Duration) (int, error) {
 	return 0, fmt.Errorf("netserver %d forked no child within %v", pid, limit)
 }
 
-func writeCase(t *testing.T, dir string, cj caseJSON) {
+func writeCase(t *testing.T, dir string, cj capture.Case) {
 	t.Helper()
-	b, err := json.MarshalIndent(cj, "", "  ")
-	if err != nil {
+	if err := capture.WriteCase(dir, &cj); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(dir, "case.json"), append(b, '\n'))
 }
+
+// nowSecond is capture's Captured stamp: UTC, to the second.
+func nowSecond() time.Time { return time.Now().UTC().Truncate(time.Second) }
 
 func writeFile(t *testing.T, path string, b []byte) {
 	t.Helper()
