@@ -125,14 +125,8 @@ func storeSuite(dst string, files map[string][]byte, merge bool) error {
 		defer os.RemoveAll(tmp)
 		target = tmp
 	}
-	for name, data := range files {
-		p := filepath.Join(target, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			return err
-		}
+	if err := writeFiles(target, files); err != nil {
+		return err
 	}
 	if merge {
 		return nil
