@@ -180,22 +180,35 @@ func netperfPlan(hosts []Host, name string) Plan {
 		Measurer: NetperfMeasurer{Options: netperf.Options{Test: netperf.TestTCPStream, Length: 2 * time.Second, Family: netperf.IPv4}}}
 }
 
+// netperfMatrix runs netperfPlan over hosts and logs its matrix; every
+// pair must have been measured (a throttled one too), or the test stops.
+func netperfMatrix(t *testing.T, hosts []Host, name string) *Matrix {
+	t.Helper()
+	m, err := netperfPlan(hosts, name).Run(ctxFor(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	logMatrix(t, m)
+	failed := false
+	for _, c := range m.Cells {
+		if !c.OK {
+			t.Errorf("pair %s–%s failed: %s", c.A, c.B, c.Error)
+			failed = true
+		}
+	}
+	if failed {
+		t.FailNow()
+	}
+	return m
+}
+
 // TestNetnsMatrixSlowLink: three namespaces, the link h0–h2 throttled to
 // 20 Mbit/s at both ends; the matrix names that link, and only it.
 func TestNetnsMatrixSlowLink(t *testing.T) {
 	hosts, ns := netnsMesh(t, "sl", 3)
 	throttle(t, ns[0], "to2", "20mbit")
 	throttle(t, ns[2], "to0", "20mbit")
-	m, err := netperfPlan(hosts, "slow-link").Run(ctxFor(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	logMatrix(t, m)
-	for _, c := range m.Cells {
-		if !c.OK {
-			t.Fatalf("pair %s–%s failed: %s", c.A, c.B, c.Error)
-		}
-	}
+	m := netperfMatrix(t, hosts, "slow-link")
 	if c, _ := m.Cell(0, 2); c.BWGbps > 0.025 || c.ANIC != "to2" || c.BNIC != "to0" {
 		t.Errorf("throttled pair: %+v", c)
 	}
@@ -217,16 +230,7 @@ func TestNetnsMatrixSlowHost(t *testing.T) {
 	for _, n := range []string{ns[0], ns[2], ns[3]} {
 		throttle(t, n, "to1", "20mbit")
 	}
-	m, err := netperfPlan(hosts, "slow-host").Run(ctxFor(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	logMatrix(t, m)
-	for _, c := range m.Cells {
-		if !c.OK {
-			t.Errorf("pair %s–%s failed: %s", c.A, c.B, c.Error)
-		}
-	}
+	m := netperfMatrix(t, hosts, "slow-host")
 	out := Outliers(m, 0.2) // see TestNetnsMatrixSlowLink
 	if len(out) != 1 || out[0].Blame != BlameHost || out[0].Host != "h1" || len(out[0].Pairs) != 3 {
 		t.Errorf("outliers %v, want host h1", out)
@@ -283,11 +287,7 @@ func TestNetnsGateOnVethSpeed(t *testing.T) {
 	t.Logf("veth line rate read: %v Gbit/s", rate)
 	throttle(t, ns[0], "to1", "50mbit")
 	throttle(t, ns[1], "to0", "50mbit")
-	m, err := netperfPlan(hosts, "gate").Run(ctxFor(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	logMatrix(t, m)
+	m := netperfMatrix(t, hosts, "gate")
 	c := m.Cells[0]
 	if !c.OK || c.LineRateGbps != rate || c.BWGbps <= 0 || c.BWGbps > 0.06 {
 		t.Fatalf("cell %+v: want a measured pair under 60 Mbit/s at line rate %v", c, rate)
@@ -302,13 +302,6 @@ func TestNetnsGateOnVethSpeed(t *testing.T) {
 	if err := (LineRateGate{MinRatio: 0.001 / rate}).Check(m); err != nil {
 		t.Errorf("gate at 1 Mbit/s of %v Gbit/s: %v", rate, err)
 	}
-}
-
-func logMatrix(t *testing.T, m *Matrix) {
-	t.Helper()
-	var b strings.Builder
-	m.WriteMarkdown(&b)
-	t.Logf("\n%s", b.String())
 }
 
 // TestSweepStaleOnlyDeadRuns: a namespace of a run whose process is gone
@@ -350,21 +343,9 @@ func ringPass(t *testing.T, hosts []Host, name string) *SecondPass {
 	t.Helper()
 	p := netperfPlan(hosts, name)
 	p.Schedule, _ = Ring(len(hosts), 1)
-	first, err := p.Run(ctxFor(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	logMatrix(t, first)
 	// The throttle is a hundredfold; unthrottled veth pairs on a loaded
 	// two-core machine vary by four: judge at a fifth, not at 0.7.
-	sp, err := p.SecondPass(ctxFor(t), first, SecondPassOptions{SlowRatio: 0.2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range sp.Suspects {
-		t.Logf("%s: %s: %s", s.Name, s.Culprit, s.Why)
-	}
-	return sp
+	return runSecondPass(t, p, SecondPassOptions{SlowRatio: 0.2})
 }
 
 // TestNetnsSecondPassSlowHost: five namespaces, every link of h2

@@ -30,6 +30,24 @@ func synthetic(n int, bw func(a, b int) float64) *Matrix {
 	return m
 }
 
+// noisy is a healthy pair's bandwidth for synthetic: 90 to 99, varying
+// with the pair as a real fleet's do.
+func noisy(a, b int) float64 { return 90 + float64((a*31+b*17)%10) }
+
+// slowHostAndLink is a bandwidth for synthetic: host h at 30 with every
+// partner, the link la–lb at 40, every other pair noisy.
+func slowHostAndLink(h, la, lb int) func(a, b int) float64 {
+	return func(a, b int) float64 {
+		switch {
+		case a == h || b == h:
+			return 30
+		case a == la && b == lb:
+			return 40
+		}
+		return noisy(a, b)
+	}
+}
+
 func TestOutliersSlowLinkOfThree(t *testing.T) {
 	// The lab's case: three hosts, the link between h0 and h2 slowed.
 	m := synthetic(3, func(a, b int) float64 {
@@ -236,15 +254,7 @@ func TestHeatmapSVG(t *testing.T) {
 // was not blamed (seen at 1,000 hosts); each host's own median keeps it.
 func TestOutliersSlowHostBesideSlowLink(t *testing.T) {
 	for _, n := range []int{10, 50} {
-		m := synthetic(n, func(a, b int) float64 {
-			switch {
-			case a == 7 || b == 7:
-				return 30
-			case a == 3 && b == 9:
-				return 40
-			}
-			return 90 + float64((a*31+b*17)%10)
-		})
+		m := synthetic(n, slowHostAndLink(7, 3, 9))
 		out := Outliers(m, 0)
 		if len(out) != 2 || out[0].Host != "h7" || len(out[0].Pairs) != n-1 || out[1].Names[0] != "h3–h9" {
 			t.Errorf("n=%d: outliers %v, want host h7 and link h3–h9", n, out)

@@ -32,15 +32,7 @@ func TestScale1000(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	m := synthetic(n, func(a, b int) float64 {
-		switch {
-		case a == 417 || b == 417:
-			return 30
-		case a == 3 && b == 999:
-			return 40
-		}
-		return 90 + float64((a*31+b*17)%10)
-	})
+	m := synthetic(n, slowHostAndLink(417, 3, 999))
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	t.Logf("matrix of %d cells: %.0f MB live", len(m.Cells), float64(after.HeapAlloc-before.HeapAlloc)/1e6)

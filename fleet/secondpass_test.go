@@ -51,17 +51,19 @@ func ringPlan(t *testing.T, m Measurer) Plan {
 func secondPass(t *testing.T, model *bwModel) *SecondPass {
 	t.Helper()
 	model.seen = map[string]int{}
-	return runSecondPass(t, ringPlan(t, model))
+	return runSecondPass(t, ringPlan(t, model), SecondPassOptions{})
 }
 
-// runSecondPass runs p, then its second pass, and logs the suspects.
-func runSecondPass(t *testing.T, p Plan) *SecondPass {
+// runSecondPass runs p, then its second pass with o, and logs the first
+// matrix and the suspects.
+func runSecondPass(t *testing.T, p Plan, o SecondPassOptions) *SecondPass {
 	t.Helper()
-	first, err := p.Run(context.Background())
+	first, err := p.Run(ctxFor(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp, err := p.SecondPass(context.Background(), first, SecondPassOptions{})
+	logMatrix(t, first)
+	sp, err := p.SecondPass(ctxFor(t), first, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,6 +71,13 @@ func runSecondPass(t *testing.T, p Plan) *SecondPass {
 		t.Logf("%s: %s (%s)", s.Name, s.Culprit, s.Why)
 	}
 	return sp
+}
+
+func logMatrix(t *testing.T, m *Matrix) {
+	t.Helper()
+	var b strings.Builder
+	m.WriteMarkdown(&b)
+	t.Logf("\n%s", b.String())
 }
 
 func TestSecondPassSlowHost(t *testing.T) {
@@ -135,7 +144,7 @@ func TestSecondPassThreeHosts(t *testing.T) {
 	}{{&bwModel{slowHost: "h2"}, CulpritHost, "h2"}, {&bwModel{slowLink: [2]string{"h0", "h2"}}, CulpritLink, ""}} {
 		c.model.seen = map[string]int{}
 		s, _ := AllPairs(3, 1)
-		sp := runSecondPass(t, Plan{Name: "three", Hosts: fleetOf(3), Schedule: s, Measurer: c.model})
+		sp := runSecondPass(t, Plan{Name: "three", Hosts: fleetOf(3), Schedule: s, Measurer: c.model}, SecondPassOptions{})
 		if len(sp.Suspects) == 0 {
 			t.Fatalf("%+v: no suspects", c.model)
 		}

@@ -24,7 +24,7 @@ func writeCells(tb testing.TB, n int) (string, []string, int) {
 		if (a*7+b)%50 == 0 {
 			return -1
 		}
-		return 90 + float64((a*31+b*17)%10)
+		return noisy(a, b)
 	})
 	path := filepath.Join(tb.TempDir(), "fleet.jsonl")
 	f, err := os.Create(path)

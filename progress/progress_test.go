@@ -17,6 +17,17 @@ func clocked(b *bytes.Buffer, total int) (*Printer, func(time.Duration)) {
 
 func lines(b *bytes.Buffer) string { return strings.TrimSpace(b.String()) }
 
+// twoSteps is what a Printer of total steps prints for the step first,
+// then, d later, the step second.
+func twoSteps(total int, first string, d time.Duration, second string) string {
+	var b bytes.Buffer
+	p, tick := clocked(&b, total)
+	p.Step("%s", first)
+	tick(d)
+	p.Step("%s", second)
+	return lines(&b)
+}
+
 func TestPlain(t *testing.T) {
 	var b bytes.Buffer
 	p, tick := clocked(&b, 3)
@@ -38,12 +49,8 @@ func TestPlain(t *testing.T) {
 // TestNoETAFromAnInstant: a first step that took no time used to give
 // "ETA 0s" for the whole run.
 func TestNoETAFromAnInstant(t *testing.T) {
-	var b bytes.Buffer
-	p, tick := clocked(&b, 3)
-	p.Step("read the netdev")
-	tick(200 * time.Millisecond)
-	p.Step("run 1 (30s)")
-	if got := strings.Split(lines(&b), "\n")[1]; got != "[2/3] run 1 (30s) (0s elapsed, ETA unknown)" {
+	out := twoSteps(3, "read the netdev", 200*time.Millisecond, "run 1 (30s)")
+	if got := strings.Split(out, "\n")[1]; got != "[2/3] run 1 (30s) (0s elapsed, ETA unknown)" {
 		t.Errorf("second step: %q", got)
 	}
 }
@@ -51,20 +58,10 @@ func TestNoETAFromAnInstant(t *testing.T) {
 // TestPastTheTotal: a step more than announced grows the total; with no
 // total there is a count and no ETA.
 func TestPastTheTotal(t *testing.T) {
-	var b bytes.Buffer
-	p, tick := clocked(&b, 1)
-	p.Step("a")
-	tick(4 * time.Second)
-	p.Step("b")
-	if got := strings.Split(lines(&b), "\n")[1]; got != "[2/2] b (4s elapsed, ETA 4s)" {
+	if got := strings.Split(twoSteps(1, "a", 4*time.Second, "b"), "\n")[1]; got != "[2/2] b (4s elapsed, ETA 4s)" {
 		t.Errorf("past the total: %q", got)
 	}
-	b.Reset()
-	p, tick = clocked(&b, 0)
-	p.Step("a")
-	tick(4 * time.Second)
-	p.Step("b")
-	if got := lines(&b); got != "[1] a (0s elapsed, ETA unknown)\n[2] b (4s elapsed, ETA unknown)" {
+	if got := twoSteps(0, "a", 4*time.Second, "b"); got != "[1] a (0s elapsed, ETA unknown)\n[2] b (4s elapsed, ETA unknown)" {
 		t.Errorf("no total: %q", got)
 	}
 }

@@ -195,13 +195,10 @@ func Lookup(id string) (*Case, error) {
 	if strings.HasPrefix(id, RealworldSuite+"/") {
 		return lookupRealworld(id)
 	}
-	b, err := captures.ReadFile(dir + "/case.json")
-	if err != nil {
-		return nil, fmt.Errorf("%w: %q", ErrNoCase, id)
-	}
 	var cf caseFile
-	if err := json.Unmarshal(b, &cf); err != nil {
-		return nil, fmt.Errorf("rocekittest: %s/case.json: %w", id, err)
+	err := readCaseJSON(dir, id, "case.json", &cf)
+	if err != nil {
+		return nil, err
 	}
 	c := &Case{ID: id, Suite: cf.Suite, Group: strings.Split(id, "/")[1], Tool: cf.Tool, Name: path.Base(id), Kernel: cf.Kernel,
 		ToolVersion: cf.ToolVersion, Note: cf.Note, Expect: cf.Expect, Log: cf.Log, Files: map[string][]byte{}, dir: dir}
@@ -224,6 +221,19 @@ func Lookup(id string) (*Case, error) {
 		c.Files[f] = b
 	}
 	return c, nil
+}
+
+// readCaseJSON decodes the JSON file name of case id, in the folder dir
+// of captures, into v: ErrNoCase when the file is not there.
+func readCaseJSON(dir, id, name string, v any) error {
+	b, err := captures.ReadFile(dir + "/" + name)
+	if err != nil {
+		return fmt.Errorf("%w: %q", ErrNoCase, id)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("rocekittest: %s/%s: %w", id, name, err)
+	}
+	return nil
 }
 
 // readOptional reads a file of a case folder ("cmd.stdout",

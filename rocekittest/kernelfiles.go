@@ -1,7 +1,6 @@
 package rocekittest
 
 import (
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
@@ -70,13 +69,9 @@ type sourceFile struct {
 // lookupRealworld reads "realworld/AREA/NAME": its source.json and its
 // outputs, the main one (output.txt) also as the side "cmd".
 func lookupRealworld(id string) (*Case, error) {
-	b, err := captures.ReadFile(id + "/source.json")
-	if err != nil {
-		return nil, fmt.Errorf("%w: %q", ErrNoCase, id)
-	}
 	var sf sourceFile
-	if err := json.Unmarshal(b, &sf); err != nil {
-		return nil, fmt.Errorf("rocekittest: %s/source.json: %w", id, err)
+	if err := readCaseJSON(id, id, "source.json", &sf); err != nil {
+		return nil, err
 	}
 	note := sf.Title
 	for _, s := range []string{sf.Device, sf.Notes} {

@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -48,21 +47,8 @@ func (p UDPPreflight) WriteMarkdown(w io.Writer) error {
 // WriteFiles writes preflight.md and preflight.json into dir, and the
 // Markdown to out when not nil.
 func (p UDPPreflight) WriteFiles(dir string, out io.Writer) error {
-	var md strings.Builder
-	if err := p.WriteMarkdown(&md); err != nil {
+	if _, err := udpWriteMarkdown(dir, "preflight.md", out, p.WriteMarkdown); err != nil {
 		return err
 	}
-	if out != nil {
-		if _, err := io.WriteString(out, md.String()); err != nil {
-			return err
-		}
-	}
-	if err := udpWriteFile(dir, "preflight.md", []byte(md.String())); err != nil {
-		return err
-	}
-	b, err := json.MarshalIndent(p, "", "  ")
-	if err != nil {
-		return err
-	}
-	return udpWriteFile(dir, "preflight.json", append(b, '\n'))
+	return udpWriteJSON(dir, "preflight.json", p)
 }

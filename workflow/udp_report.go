@@ -138,23 +138,11 @@ func udpNicDrops(d nic.StatsDelta) uint64 {
 // summary.json, report.html and the plots (throughput.svg,
 // interims-throughput.svg, cpu-LETTER.svg) into dir.
 func WriteUDPReport(dir string, out io.Writer, sides *runbook.Sides, results []UDPRoundResult) error {
-	var md strings.Builder
-	if err := WriteUDPMarkdown(&md, sides, results); err != nil {
-		return err
-	}
-	if out != nil {
-		if _, err := io.WriteString(out, md.String()); err != nil {
-			return err
-		}
-	}
-	if err := udpWriteFile(dir, "report.md", []byte(md.String())); err != nil {
-		return err
-	}
-	b, err := json.MarshalIndent(SummarizeUDP(sides.Mode, results), "", "  ")
+	md, err := udpWriteMarkdown(dir, "report.md", out, func(w io.Writer) error { return WriteUDPMarkdown(w, sides, results) })
 	if err != nil {
 		return err
 	}
-	if err := udpWriteFile(dir, "summary.json", append(b, '\n')); err != nil {
+	if err := udpWriteJSON(dir, "summary.json", SummarizeUDP(sides.Mode, results)); err != nil {
 		return err
 	}
 	rounds := udpRoundsOf(results, false)
@@ -189,7 +177,31 @@ func WriteUDPReport(dir string, out io.Writer, sides *runbook.Sides, results []U
 	}
 	report.SortFindings(findings)
 	return page.WriteFiles(dir, page.Page{Title: fmt.Sprintf("netperf UDP_STREAM tuning (%s)", sides.Mode),
-		Sections: []page.Section{{Title: "netperf-udp-tuning", Findings: findings, Rounds: udpRoundsOf(results, true), Figures: figs, Markdown: md.String()}}})
+		Sections: []page.Section{{Title: "netperf-udp-tuning", Findings: findings, Rounds: udpRoundsOf(results, true), Figures: figs, Markdown: md}}})
+}
+
+// udpWriteMarkdown writes the Markdown that write renders as dir/name,
+// and to out when not nil; it returns the Markdown.
+func udpWriteMarkdown(dir, name string, out io.Writer, write func(io.Writer) error) (string, error) {
+	var md strings.Builder
+	if err := write(&md); err != nil {
+		return "", err
+	}
+	if out != nil {
+		if _, err := io.WriteString(out, md.String()); err != nil {
+			return "", err
+		}
+	}
+	return md.String(), udpWriteFile(dir, name, []byte(md.String()))
+}
+
+// udpWriteJSON writes v indented as dir/name, with a final newline.
+func udpWriteJSON(dir, name string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return udpWriteFile(dir, name, append(b, '\n'))
 }
 
 // udpWriteFile writes dir/name whole (ownfile).

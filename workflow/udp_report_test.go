@@ -353,3 +353,33 @@ func TestSocketText(t *testing.T) {
 		}
 	}
 }
+
+// TestUDPPreflightWriteFiles: preflight.md is the Markdown also written
+// to out, and preflight.json reads back as the preflight.
+func TestUDPPreflightWriteFiles(t *testing.T) {
+	p := UDPPreflight{Hosts: []report.HostFacts{{Role: "near", Host: "h0", Kernel: "6.12.0"}},
+		Findings: []report.Finding{{Rule: "x", Severity: report.SeverityWarning, Summary: "a finding"}}}
+	dir := t.TempDir()
+	var out bytes.Buffer
+	if err := p.WriteFiles(dir, &out); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "preflight.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(md) != out.String() || !strings.Contains(string(md), "- near: h0, kernel 6.12.0") || !strings.Contains(string(md), "a finding") {
+		t.Errorf("preflight.md:\n%s\nout:\n%s", md, out.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "preflight.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back UDPPreflight
+	if err := json.Unmarshal(b, &back); err != nil || !bytes.HasSuffix(b, []byte("}\n")) {
+		t.Fatalf("preflight.json: %v\n%s", err, b)
+	}
+	if len(back.Hosts) != 1 || back.Hosts[0].Host != "h0" || len(back.Findings) != 1 || back.Findings[0].Summary != "a finding" {
+		t.Errorf("preflight.json read back: %+v", back)
+	}
+}

@@ -2,6 +2,7 @@ package plot
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,7 +39,7 @@ func Interims(rounds []report.Round, name string) (Figure, error) {
 			series[rep] = append(series[rep], pt{t, m.Values[0]})
 			unit = m.Unit
 		}
-		reps := slices.SortedFunc(mapKeysS(series), func(a, b string) int { return cmpFloat(atof(a), atof(b)) })
+		reps := slices.SortedFunc(maps.Keys(series), func(a, b string) int { return cmpFloat(atof(a), atof(b)) })
 		for k, rep := range reps {
 			ps := series[rep]
 			slices.SortFunc(ps, func(a, b pt) int { return cmpFloat(a.X, b.X) })
@@ -63,14 +64,4 @@ func Interims(rounds []report.Round, name string) (Figure, error) {
 func labelOr(m report.Metric, key string) string {
 	v, _ := m.Label(key)
 	return v
-}
-
-func mapKeysS[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }

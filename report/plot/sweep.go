@@ -3,6 +3,7 @@ package plot
 import (
 	"fmt"
 	"image/color"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -135,7 +136,7 @@ func sizePanel(ls []sizeLine, ylabel string, mtus map[float64][]string) *gonum.P
 		}
 	}
 	i := 0
-	for _, k := range slices.Sorted(mapKeys(mtus)) {
+	for _, k := range slices.Sorted(maps.Keys(mtus)) {
 		p.Add(lines{Segs: []seg{{k, 0, k, ymax}}, Style: mtuStyle(i), NoRange: true})
 		i++
 	}
@@ -147,16 +148,6 @@ func mtuStyle(i int) draw.LineStyle {
 	s := dashed(grey)
 	s.Dashes = [][]vg.Length{{4, 3}, {1, 2}, {6, 2, 1, 2}}[i%3]
 	return s
-}
-
-func mapKeys[V any](m map[float64]V) func(func(float64) bool) {
-	return func(yield func(float64) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // pow2Ticks marks powers of two on a log axis with at most six labels:
