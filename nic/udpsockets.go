@@ -66,6 +66,9 @@ func (r Root) UDPSocketsIn(pid int, inodes []uint64) ([]UDPSocket, error) {
 	}
 	var out []UDPSocket
 	for _, read := range []func() (procfs.NetUDP, error){pfs.NetUDP, pfs.NetUDP6} {
+		if len(out) == len(inodes) {
+			break // all found in the IPv4 table: no need to read the IPv6 one
+		}
 		lines, err := read()
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // no IPv6 in that namespace
