@@ -1,7 +1,7 @@
 // Package runbook is the two ends of a run, so that a test framework (or a
 // small main) reads like the runbook it replaces. A Side is one end: Local
 // is this host or a network namespace on it; Peer is another host reached
-// over SSH, read and changed by the rocekit-peer agent there (ServePeer,
+// over SSH, read and changed by the rocekit-peer agent there (PeerAgentMain,
 // cmd/rocekit-peer), which runs the same Local code. Each side prepares
 // rxe, sets MTUs and sysctls, spreads IRQs and sets governors through a
 // tune journal that Restore undoes, and reads what a round compares: its
