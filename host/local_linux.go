@@ -300,6 +300,30 @@ func (c *localControl) tcpSockets(ctx context.Context) ([]TCPSocket, error) {
 	return socks, nil
 }
 
+// ownsListener looks for the listeners' socket:[INODE] among the links in
+// /proc/PID/fd, the kernel's word for which process holds a socket.
+func (c *localControl) ownsListener(socks []TCPSocket, port uint16) (bool, error) {
+	want := listenerInodes(socks, port)
+	if len(want) == 0 {
+		return false, nil
+	}
+	dir := fmt.Sprintf("/proc/%d/fd", c.pid)
+	fds, err := os.ReadDir(dir)
+	if err != nil {
+		return false, c.orEnded(err)
+	}
+	for _, fd := range fds {
+		link, err := os.Readlink(filepath.Join(dir, fd.Name()))
+		if err != nil {
+			continue // closed since the listing
+		}
+		if inode, ok := socketInode(link); ok && want[inode] {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // orEnded returns errProcessEnded instead of err once the leader has
 // exited: its /proc entry no longer answers.
 func (c *localControl) orEnded(err error) error {

@@ -373,3 +373,31 @@ func TestLongLineKeptExactly(t *testing.T) {
 		t.Errorf("%d lines, want 18", lines)
 	}
 }
+
+// Another program's listener on the port is not the process's readiness:
+// a server about to fail to bind (a second netserver on a busy port) must
+// not be reported listening because the first one is.
+func TestWaitProcessListeningOthersListener(t *testing.T) {
+	l, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := uint16(l.Addr().(*net.TCPAddr).Port)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	p, err := Local{}.Start(ctx, Cmd{Argv: []string{"sleep", "30"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Kill()
+	short, cancelShort := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancelShort()
+	err = WaitProcessListening(short, p, port)
+	if !errors.Is(err, ErrNotListening) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("port %d held by the test, not by sleep: %v, want ErrNotListening at the deadline", port, err)
+	}
+	if err := WaitListening(ctx, Local{}, port); err != nil {
+		t.Fatalf("the namespace-wide wait: %v", err)
+	}
+}

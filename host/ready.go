@@ -38,10 +38,14 @@ func WaitListening(ctx context.Context, r Runner, port uint16) error {
 // WaitProcessListening waits until a TCP socket in LISTEN state on port
 // appears in the network namespace of p (/proc/PID/net/tcp and tcp6, which
 // list every socket of the namespace that PID is in; over SSH read on the
-// remote host). It fails early, with p's exit error, when p ends before the
-// port is listening, so a server that cannot bind is reported at once.
+// remote host) and, on this host and over SSH, is one of p's own open
+// files (/proc/PID/fd): another program's listener on the port is not p's
+// readiness, and p is about to fail to bind. It fails early, with p's exit
+// error, when p ends before the port is listening, so a server that cannot
+// bind is reported at once. Srun tasks and fakes are checked by the
+// namespace's table alone.
 //
-// Similar to: cat /proc/PID/net/tcp /proc/PID/net/tcp6 | grep ':PORT .* 0A'
+// Similar to: cat /proc/PID/net/tcp /proc/PID/net/tcp6 | grep ':PORT .* 0A'; ls -l /proc/PID/fd | grep socket:[INODE]
 func WaitProcessListening(ctx context.Context, p *Process, port uint16) error {
 	ended := func() bool {
 		select {
@@ -61,6 +65,9 @@ func WaitProcessListening(ctx context.Context, p *Process, port uint16) error {
 		}
 		if err != nil {
 			return false, err
+		}
+		if o, ok := p.ctl.(socketOwner); ok {
+			return o.ownsListener(socks, port)
 		}
 		return ListeningOn(socks, port), nil
 	}
@@ -89,6 +96,14 @@ func WaitProcessListening(ctx context.Context, p *Process, port uint16) error {
 		return fmt.Errorf("%w: port %d of %s (pid %d) on %s: %w", ErrNotListening, port, argvName(p.argv), p.pid, p.where, err)
 	}
 	return nil
+}
+
+// socketOwner is a process control that can tell its process's sockets
+// from the rest of the namespace's.
+type socketOwner interface {
+	// ownsListener reports whether one of socks in LISTEN state on port
+	// is an open file of the process.
+	ownsListener(socks []TCPSocket, port uint16) (bool, error)
 }
 
 // errProcessEnded is poll's result when ended is closed first.

@@ -22,14 +22,19 @@ type listenWaiter interface {
 // errNoListenLoop: the remote host lacks what the loop needs (grep).
 var errNoListenLoop = errors.New("host: no remote readiness loop")
 
-// listenLoop is the remote side of sshControl.waitListening: it checks
-// /proc/PID/net/tcp and tcp6 for a row in state 0A (LISTEN) on the port
-// every 10 ms while the process lives. Exit 0: listening; 3: the process
-// is gone; 4: no grep.
-const listenLoop = `d=/proc/$1/net p=$2
+// listenLoop is the remote side of sshControl.waitListening: every 10 ms
+// while the process lives it looks in /proc/PID/net/tcp and tcp6 for rows
+// in state 0A (LISTEN) on the port and in /proc/PID/fd for their
+// socket:[INODE] (field 10), so that another program's listener on the
+// port does not count. Exit 0: the process listens; 3: it is gone; 4: no
+// grep.
+const listenLoop = `d=/proc/$1 p=$2
 command -v grep >/dev/null 2>&1 || exit 4
-while [ -r "$d/tcp" ]; do
-	if cat "$d/tcp" "$d/tcp6" 2>/dev/null | grep -q "^ *[0-9]*: [0-9A-Fa-f]*:$p [0-9A-Fa-f]*:[0-9A-Fa-f]* 0A "; then exit 0; fi
+while [ -r "$d/net/tcp" ]; do
+	for i in $(cat "$d/net/tcp" "$d/net/tcp6" 2>/dev/null | grep "^ *[0-9]*: [0-9A-Fa-f]*:$p [0-9A-Fa-f]*:[0-9A-Fa-f]* 0A " |
+		while read -r _ _ _ _ _ _ _ _ _ i _; do echo "$i"; done); do
+		ls -l "$d/fd/" 2>/dev/null | grep -q "socket:\\[$i\\]" && exit 0
+	done
 	sleep 0.01 2>/dev/null || sleep 1
 done
 exit 3`

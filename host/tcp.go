@@ -66,6 +66,34 @@ func ListeningOn(socks []TCPSocket, port uint16) bool {
 	return false
 }
 
+// listenerInodes returns the inodes of socks in LISTEN state on port.
+func listenerInodes(socks []TCPSocket, port uint16) map[uint64]bool {
+	var in map[uint64]bool
+	for _, s := range socks {
+		if s.State == TCPListen && s.Local.Port() == port && s.Inode != 0 {
+			if in == nil {
+				in = map[uint64]bool{}
+			}
+			in[s.Inode] = true
+		}
+	}
+	return in
+}
+
+// socketInode reads the inode out of a /proc/PID/fd link "socket:[INODE]".
+func socketInode(link string) (uint64, bool) {
+	rest, ok := strings.CutPrefix(link, "socket:[")
+	if !ok {
+		return 0, false
+	}
+	rest, ok = strings.CutSuffix(rest, "]")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(rest, 10, 64)
+	return n, err == nil
+}
+
 // ParseTCPTable parses /proc/net/tcp or /proc/net/tcp6, or both one after
 // the other: a header line starting with "sl" (anywhere) and one row per
 // socket.

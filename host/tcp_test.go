@@ -133,3 +133,27 @@ func FuzzParseTCPTable(f *testing.F) {
 		}
 	})
 }
+
+func TestSocketInode(t *testing.T) {
+	for link, want := range map[string]uint64{
+		"socket:[31337]": 31337, "socket:[0]": 0, "socket:[]": 0, "socket:[12": 0,
+		"pipe:[31337]": 0, "/dev/null": 0, "socket:[-1]": 0, "socket:[18446744073709551615]": 18446744073709551615,
+	} {
+		got, ok := socketInode(link)
+		if got != want || ok != (want != 0 || link == "socket:[0]") {
+			t.Errorf("socketInode(%q) = %d, %v", link, got, ok)
+		}
+	}
+	socks := []TCPSocket{
+		{Local: netip.MustParseAddrPort("0.0.0.0:12865"), State: TCPListen, Inode: 7},
+		{Local: netip.MustParseAddrPort("[::]:12865"), State: TCPListen, Inode: 8},
+		{Local: netip.MustParseAddrPort("127.0.0.1:12865"), State: TCPEstablished, Inode: 9},
+		{Local: netip.MustParseAddrPort("0.0.0.0:18515"), State: TCPListen, Inode: 10},
+	}
+	if got := listenerInodes(socks, 12865); len(got) != 2 || !got[7] || !got[8] {
+		t.Errorf("listenerInodes = %v, want 7 and 8", got)
+	}
+	if got := listenerInodes(socks, 1); got != nil {
+		t.Errorf("listenerInodes(port 1) = %v", got)
+	}
+}
