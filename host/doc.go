@@ -22,7 +22,9 @@
 // Readiness is polled, never slept for and never probed by connecting (a
 // perftest server accepts exactly one connection): WaitListening and
 // WaitProcessListening read /proc/net/tcp and tcp6 of the target namespace
-// until the port is in LISTEN state. ParseTCPTable parses those files.
+// until the port is in LISTEN state, and WaitProcessListening also wants
+// the socket among the process's own files, so that a server that cannot
+// bind a busy port is not taken for ready. ParseTCPTable parses those files.
 //
 // Start a server, wait until it listens, run the client, stop the server:
 //
