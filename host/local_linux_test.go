@@ -378,26 +378,33 @@ func TestLongLineKeptExactly(t *testing.T) {
 // a server about to fail to bind (a second netserver on a busy port) must
 // not be reported listening because the first one is.
 func TestWaitProcessListeningOthersListener(t *testing.T) {
+	checkOthersListener(t, Local{}, 300*time.Millisecond)
+}
+
+// checkOthersListener holds a port in the test process and starts sleep
+// through r (on this host, so in the port's namespace): the process's wait
+// must run into its deadline, the namespace-wide one must not.
+func checkOthersListener(t *testing.T, r Runner, deadline time.Duration) {
 	l, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
 	port := uint16(l.Addr().(*net.TCPAddr).Port)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	p, err := Local{}.Start(ctx, Cmd{Argv: []string{"sleep", "30"}})
+	p, err := r.Start(ctx, Cmd{Argv: []string{"sleep", "30"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Kill()
-	short, cancelShort := context.WithTimeout(ctx, 300*time.Millisecond)
+	short, cancelShort := context.WithTimeout(ctx, deadline)
 	defer cancelShort()
 	err = WaitProcessListening(short, p, port)
 	if !errors.Is(err, ErrNotListening) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("port %d held by the test, not by sleep: %v, want ErrNotListening at the deadline", port, err)
+		t.Fatalf("port %d held by the test, not by sleep on %s: %v, want ErrNotListening at the deadline", port, r, err)
 	}
-	if err := WaitListening(ctx, Local{}, port); err != nil {
+	if err := WaitListening(ctx, r, port); err != nil {
 		t.Fatalf("the namespace-wide wait: %v", err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os/exec"
 	"strings"
 	"testing"
@@ -70,27 +69,5 @@ func TestSSHWaitListeningLoop(t *testing.T) {
 // Over SSH too, another program's listener on the port (here the test's
 // own, on the same host as sshd) is not the remote process's readiness.
 func TestSSHWaitListeningOthersListener(t *testing.T) {
-	s := startSSHD(t).dial(t)
-	l, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	port := uint16(l.Addr().(*net.TCPAddr).Port)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	p, err := s.Start(ctx, Cmd{Argv: []string{"sleep", "30"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Kill()
-	short, cancelShort := context.WithTimeout(ctx, 1500*time.Millisecond)
-	defer cancelShort()
-	err = WaitProcessListening(short, p, port)
-	if !errors.Is(err, ErrNotListening) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("port %d held by the test, not by the remote sleep: %v, want ErrNotListening at the deadline", port, err)
-	}
-	if err := WaitListening(ctx, s, port); err != nil {
-		t.Fatalf("the namespace-wide wait: %v", err)
-	}
+	checkOthersListener(t, startSSHD(t).dial(t), 1500*time.Millisecond)
 }
