@@ -43,7 +43,7 @@ func alive(pid int) bool {
 	return ok && st.state != 'Z'
 }
 
-// procsWhere lists the live processes for which keep is true.
+// procsWhere lists the processes, zombies included, for which keep is true.
 func procsWhere(keep func(pid int, st procStat) bool) []int {
 	entries, _ := os.ReadDir("/proc")
 	var pids []int
@@ -52,15 +52,17 @@ func procsWhere(keep func(pid int, st procStat) bool) []int {
 		if err != nil {
 			continue
 		}
-		if st, ok := readProcStat(pid); ok && st.state != 'Z' && keep(pid, st) {
+		if st, ok := readProcStat(pid); ok && keep(pid, st) {
 			pids = append(pids, pid)
 		}
 	}
 	return pids
 }
 
+// groupMembers lists the live processes of group pgid: a zombie runs no
+// more, so it does not count as left behind.
 func groupMembers(pgid int) []int {
-	return procsWhere(func(_ int, st procStat) bool { return st.pgid == pgid })
+	return procsWhere(func(_ int, st procStat) bool { return st.pgid == pgid && st.state != 'Z' })
 }
 
 // waitGone waits until none of pids is alive; the kill happened before, so
@@ -166,18 +168,7 @@ func newFDs(before, after map[string]string) []string {
 // children lists the live or zombie children of the test process.
 func children() []int {
 	self := os.Getpid()
-	entries, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if st, ok := readProcStat(pid); ok && st.ppid == self {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
+	return procsWhere(func(_ int, st procStat) bool { return st.ppid == self })
 }
 
 func writeFile(t *testing.T, dir, name, content string, mode os.FileMode) string {

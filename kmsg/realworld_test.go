@@ -235,13 +235,18 @@ func checkFile(t *testing.T, path string, want fileWant) {
 	if len(l.Records) > 0 {
 		checkFirst(t, path, l.Records[0], want.first)
 	}
-	var got []findWant
-	for _, f := range Summarize(l.Records) {
-		got = append(got, findWant{f.Kind, f.Name, f.Source.String(), f.Count})
-	}
-	if !slices.Equal(got, want.findings) {
+	if got := findings(l.Records); !slices.Equal(got, want.findings) {
 		t.Errorf("%s: findings\n got %v\nwant %v", path, got, want.findings)
 	}
+}
+
+// findings is Summarize(records) in the form the tables write it.
+func findings(records []Record) []findWant {
+	var got []findWant
+	for _, f := range Summarize(records) {
+		got = append(got, findWant{f.Kind, f.Name, f.Source.String(), f.Count})
+	}
+	return got
 }
 
 func checkFirst(t *testing.T, path string, r Record, w firstWant) {
@@ -328,11 +333,7 @@ func TestRealworldUnwrapped(t *testing.T) {
 			if !slices.ContainsFunc(l.Records, func(r Record) bool { return r.Text == c.text }) {
 				t.Errorf("no record %q", c.text)
 			}
-			var got []findWant
-			for _, f := range Summarize(l.Records) {
-				got = append(got, findWant{f.Kind, f.Name, f.Source.String(), f.Count})
-			}
-			if !slices.Equal(got, c.findings) {
+			if got := findings(l.Records); !slices.Equal(got, c.findings) {
 				t.Errorf("findings\n got %v\nwant %v", got, c.findings)
 			}
 		})

@@ -28,13 +28,8 @@ func (u CoalesceUpdate) Empty() bool {
 }
 
 func (u CoalesceUpdate) apply(c Coalesce) Coalesce {
-	setBool := func(dst *bool, v *bool) {
-		if v != nil {
-			*dst = *v
-		}
-	}
-	setBool(&c.AdaptiveRx, u.AdaptiveRx)
-	setBool(&c.AdaptiveTx, u.AdaptiveTx)
+	set(&c.AdaptiveRx, u.AdaptiveRx)
+	set(&c.AdaptiveTx, u.AdaptiveTx)
 	set(&c.RxUsecs, u.RxUsecs)
 	set(&c.RxFrames, u.RxFrames)
 	set(&c.TxUsecs, u.TxUsecs)

@@ -177,7 +177,8 @@ func (c Channels) Update() ChannelsUpdate {
 	return ChannelsUpdate{Rx: &c.Rx, Tx: &c.Tx, Other: &c.Other, Combined: &c.Combined}
 }
 
-func set(dst *uint32, v *uint32) {
+// set copies *v to *dst when an update sets the field (v non-nil).
+func set[T any](dst, v *T) {
 	if v != nil {
 		*dst = *v
 	}

@@ -36,6 +36,33 @@ func nicChannels(t *testing.T, ctx context.Context, ns, dev string) nic.Channels
 	return c
 }
 
+// beginSession begins a Session journaling to a fresh file, closed when
+// the test ends.
+func beginSession(t *testing.T) *Session {
+	t.Helper()
+	s, err := Begin(filepath.Join(t.TempDir(), "journal.jsonl"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// wantUndone checks what Restore and Recover must bring back after the
+// MTU, link and channel changes: tv0's MTU 1500 and channels ch, tv1 up.
+func wantUndone(t *testing.T, ctx context.Context, tn *testNetns, ch nic.Channels, after string) {
+	t.Helper()
+	if a := tn.link(t, "tv0"); a.MTU != 1500 {
+		t.Errorf("tv0 MTU %d after %s", a.MTU, after)
+	}
+	if a := tn.link(t, "tv1"); a.Flags&net.FlagUp == 0 {
+		t.Errorf("tv1 down after %s", after)
+	}
+	if c := nicChannels(t, ctx, tn.name, "tv0"); c != ch {
+		t.Errorf("tv0 channels %+v after %s, want %+v", c, after, ch)
+	}
+}
+
 // otherCount is a queue count other than cur that max allows, or cur when
 // there is none.
 func otherCount(cur, max uint32) uint32 {
@@ -60,11 +87,7 @@ func TestRootMTULinkChannels(t *testing.T) {
 	rx := otherCount(ch.Rx, ch.MaxRx)
 	t.Logf("tv0 channels %+v; setting rx and tx to %d", ch, rx)
 
-	s, err := Begin(filepath.Join(t.TempDir(), "journal.jsonl"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := beginSession(t)
 	made, err := s.Apply(ctx,
 		MTU(tn.name, "tv0", 9000),
 		LinkUp(tn.name, "tv1", false),
@@ -105,15 +128,7 @@ func TestRootMTULinkChannels(t *testing.T) {
 	if err != nil || len(rep.Undone) != 3 {
 		t.Fatalf("Restore = %+v, %v", rep, err)
 	}
-	if a := tn.link(t, "tv0"); a.MTU != 1500 {
-		t.Errorf("tv0 MTU %d after Restore", a.MTU)
-	}
-	if a := tn.link(t, "tv1"); a.Flags&net.FlagUp == 0 {
-		t.Errorf("tv1 down after Restore")
-	}
-	if c := nicChannels(t, ctx, tn.name, "tv0"); c != ch {
-		t.Errorf("tv0 channels %+v after Restore, want %+v", c, ch)
-	}
+	wantUndone(t, ctx, tn, ch, "Restore")
 	rep, err = s.Restore(ctx)
 	if err != nil || len(rep.Undone) != 0 || rep.AlreadyRestored != 3 {
 		t.Errorf("second Restore = %+v, %v", rep, err)
@@ -128,11 +143,7 @@ func TestRootInterfaceRemoved(t *testing.T) {
 	tn.veth(t, "tv0", "198.18.60.1/24", "tv1", "198.18.60.2/24")
 	tn.veth(t, "tw0", "198.18.60.3/24", "tw1", "198.18.60.4/24")
 	ctx := rootCtx(t)
-	s, err := Begin(filepath.Join(t.TempDir(), "journal.jsonl"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := beginSession(t)
 	if _, err := s.Apply(ctx, MTU(tn.name, "tv0", 9000), MTU(tn.name, "tw0", 9000), LinkUp(tn.name, "tv1", false)); err != nil {
 		t.Fatal(err)
 	}
@@ -163,11 +174,7 @@ func TestRootInvalidInputChangesNothing(t *testing.T) {
 	tn := newNetns(t, "invalid")
 	tn.veth(t, "tv0", "198.18.60.1/24", "tv1", "198.18.60.2/24")
 	ctx := rootCtx(t)
-	s, err := Begin(filepath.Join(t.TempDir(), "journal.jsonl"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := beginSession(t)
 	for _, bad := range []Change{
 		MTU(tn.name, "../tv0", 9000),
 		MTU(tn.name, "nosuchdev0", 9000),
@@ -218,17 +225,9 @@ func TestRootCrashRecoverNetns(t *testing.T) {
 	if err != nil || len(rep.Undone) != 6 {
 		t.Fatalf("Recover = %+v, %v", rep, err)
 	}
-	if a := tn.link(t, "tv0"); a.MTU != 1500 {
-		t.Errorf("tv0 MTU %d after Recover", a.MTU)
-	}
+	wantUndone(t, ctx, tn, ch, "Recover")
 	if a := tn.link(t, "tv1"); a.MTU != 1500 {
 		t.Errorf("tv1 MTU %d after Recover", a.MTU)
-	}
-	if a := tn.link(t, "tv1"); a.Flags&net.FlagUp == 0 {
-		t.Errorf("tv1 down after Recover")
-	}
-	if c := nicChannels(t, ctx, tn.name, "tv0"); c != ch {
-		t.Errorf("tv0 channels %+v after Recover, want %+v", c, ch)
 	}
 	fx.wantOriginal(t)
 
