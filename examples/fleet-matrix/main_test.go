@@ -1,14 +1,13 @@
 package main
 
 import (
-	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/examples/internal/clitest"
 	"github.com/rocekit/rocekit/internal/labtest"
 )
 
@@ -35,11 +34,8 @@ func TestValidate(t *testing.T) {
 		{Set: func(c *config) { c.Hosts = c.Hosts[:1] }, Want: "-host: at least two hosts"},
 		{Set: func(c *config) { c.Tool = "netpref" }, Want: `-tool "netpref": want one of perftest, netperf (did you mean "netperf"?)`},
 		{Set: func(c *config) { c.Schedule = "rign" }, Want: `-schedule: fleet: invalid schedule: "rign": "rign" is not HOST-HOST of the host names (did you mean "ring"?)`},
-	}, config.validate, quietRun, cli.ErrBadFlag)
+	}, config.validate, clitest.Quiet(run), cli.ErrBadFlag)
 	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
 		t.Error("-out made by a refused run")
 	}
 }
-
-// quietRun runs the example with its output discarded.
-func quietRun(c config) error { return run(context.Background(), c, io.Discard, io.Discard) }

@@ -90,17 +90,13 @@ func (c config) validate() error {
 
 // run does the sweep and restores every change it made before it returns,
 // whatever happened.
-func run(ctx context.Context, c config, out, status io.Writer) (err error) {
-	if err := c.validate(); err != nil {
-		return err
-	}
-	mtus, _ := parseMTUs(c.MTUs) // validated
-	sides, err := c.OpenChecked(ctx, c.Out, c.Store, status)
-	if err != nil {
-		return err
-	}
-	defer func() { err = errors.Join(err, sides.Restore()) }()
+func run(ctx context.Context, c config, out, status io.Writer) error {
+	return c.OpenRun(ctx, c.validate, status, func(sides *runbook.Sides) error { return sweep(ctx, c, sides, out, status) })
+}
 
+// sweep measures every MTU on the opened sides and writes the outputs.
+func sweep(ctx context.Context, c config, sides *runbook.Sides, out, status io.Writer) error {
+	mtus, _ := parseMTUs(c.MTUs) // validated
 	prog := progress.New(status, 1+len(mtus)*(1+c.Count))
 	prog.Step("prepare rxe at MTU %d", mtus[0])
 	if err := sides.PrepareRXE(ctx, c.RXE, mtus[0], nil); err != nil {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"io"
 	"testing"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
@@ -15,8 +13,9 @@ import (
 func TestValidate(t *testing.T) {
 	clitest.CheckStepRefusals(t, goodConfig, func(c *config) *cli.StepFlags { return &c.StepFlags }, []labtest.Refusal[config]{
 		{Set: func(c *config) { c.MTUs = "1500,70000" }, Want: `-mtus "1500,70000": 70000 is outside 68–65535`},
+		{Set: func(c *config) { c.MTUs = "1500,x" }, Want: `-mtus "1500,x": "x" is not a number`},
 		{Set: func(c *config) { c.Size = -1 }, Want: "-s -1: want 1 to 1073741824"},
-	}, config.validate, quietRun)
+	}, config.validate, clitest.Quiet(run))
 }
 
 func goodConfig(dir string) config {
@@ -31,6 +30,3 @@ func TestValidateAllSizes(t *testing.T) {
 		t.Errorf("-a with -s 0: %v", err)
 	}
 }
-
-// quietRun runs the example with its output discarded.
-func quietRun(c config) error { return run(context.Background(), c, io.Discard, io.Discard) }

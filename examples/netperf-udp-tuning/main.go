@@ -75,6 +75,7 @@ import (
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/progress"
 	"github.com/rocekit/rocekit/report"
+	"github.com/rocekit/rocekit/runbook"
 	"github.com/rocekit/rocekit/workflow"
 )
 
@@ -120,20 +121,13 @@ var errLoopback = errors.New("NIC UDP tuning needs two ends: give -peer-netns NS
 
 // run does the rounds and restores every change it made before it
 // returns, whatever happened.
-func run(ctx context.Context, c config, out, status io.Writer) (err error) {
-	if err := c.validate(); err != nil {
-		return err
-	}
+func run(ctx context.Context, c config, out, status io.Writer) error {
+	return c.OpenRun(ctx, c.validate, c.Out, c.Store, status, func(sides *runbook.Sides) error { return rounds(ctx, c, sides, out, status) })
+}
+
+// rounds runs the rounds on the opened sides and writes the report.
+func rounds(ctx context.Context, c config, sides *runbook.Sides, out, status io.Writer) error {
 	o, _ := c.options() // validated
-	if err := c.CheckPaths(c.Out, c.Store, status); err != nil {
-		return err
-	}
-	c.Log = status
-	sides, err := c.Open(ctx)
-	if err != nil {
-		return err
-	}
-	defer func() { err = errors.Join(err, sides.Restore()) }()
 	if spreads(o.Rounds) {
 		// Before round A changes anything: a governor a host's driver
 		// does not offer would fail round C only.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/examples/internal/clitest"
 	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/workflow"
 )
@@ -73,7 +74,7 @@ func TestValidate(t *testing.T) {
 		{Set: func(c *config) { c.SockBuf = "2X" }, Want: "-sockbuf"},
 		{Set: func(c *config) { c.Rounds = "B,A" }, Want: "round A after B"},
 		{Set: func(c *config) { c.Rounds = "2,S" }, Want: "round S after 2 would undo MTU 9000"},
-	}, config.validate, quietRun, cli.ErrBadFlag)
+	}, config.validate, clitest.Quiet(run), cli.ErrBadFlag)
 	// The governor is only read with a round that spreads IRQs.
 	c := good()
 	c.Rounds, c.Governor = "A,B", "perfomance"
@@ -81,6 +82,3 @@ func TestValidate(t *testing.T) {
 		t.Errorf("-governor without round C: %v", err)
 	}
 }
-
-// quietRun runs the example with its output discarded.
-func quietRun(c config) error { return run(context.Background(), c, io.Discard, io.Discard) }

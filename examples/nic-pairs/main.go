@@ -196,7 +196,7 @@ func prepare(ctx context.Context, c config, sides *runbook.Sides, far, near []st
 		if c.Tool == "perftest" {
 			*h.dst, err = fleet.PrepareHost(ctx, h.name, h.side, h.netdevs, c.MTU, nil)
 		} else {
-			*h.dst, err = addresses(ctx, h.name, h.side, h.netdevs, c.MTU)
+			*h.dst, err = fleet.PrepareNetperfHost(ctx, h.name, h.side, h.netdevs, c.MTU)
 		}
 		if err != nil {
 			return server, client, err
@@ -208,32 +208,6 @@ func prepare(ctx context.Context, c config, sides *runbook.Sides, far, near []st
 		}
 	}
 	return server, client, nil
-}
-
-// addresses describes NICs for netperf: address, subnet, speed, CPUs.
-func addresses(ctx context.Context, name string, side runbook.Side, netdevs []string, mtu int) (fleet.Host, error) {
-	h := fleet.Host{Name: name, Runner: side.Runner()}
-	for _, nd := range netdevs {
-		if mtu > 0 {
-			if err := side.SetMTU(ctx, nd, mtu); err != nil {
-				return h, err
-			}
-		}
-		info, err := side.Netdev(ctx, nd)
-		if err != nil {
-			return h, err
-		}
-		p, err := fleet.IPv4Prefix(ctx, h.Runner, nd)
-		if err != nil {
-			return h, err
-		}
-		n := fleet.NIC{Netdev: nd, Addr: p.Addr(), Prefix: p.Masked(), CPUs: info.LocalCPUs}
-		if l := info.Snapshot.Link; l != nil && l.SpeedMbps > 0 {
-			n.LineRateGbps = float64(l.SpeedMbps) / 1000
-		}
-		h.NICs = append(h.NICs, n)
-	}
-	return h, nil
 }
 
 // pairRow is one pair in the output.

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rocekit/rocekit/examples/internal/cli"
+	"github.com/rocekit/rocekit/examples/internal/clitest"
 	"github.com/rocekit/rocekit/internal/labtest"
 )
 
@@ -57,7 +56,7 @@ func TestValidate(t *testing.T) {
 		{Set: func(c *config) { c.PeerNetdevs = "b0"; c.PeerNetdev = "b1" }, Want: "-peer-netdev and -peer-netdevs exclude each other"},
 		{Set: func(c *config) { c.Netdev = "a9" }, Want: "-netdev and -netdevs exclude each other"},
 		{Set: func(c *config) { c.Peer = ""; c.PeerNetdevs = "b0,b1" }, Want: "-peer-netdevs needs -peer or -peer-netns"},
-	}, config.validate, quietRun, cli.ErrBadFlag)
+	}, config.validate, clitest.Quiet(run), cli.ErrBadFlag)
 	// -D is not read with -n.
 	c := goodConfig(dir)
 	c.Duration, c.Iterations = 0, 1000
@@ -68,6 +67,3 @@ func TestValidate(t *testing.T) {
 		t.Error("-out written by a refused run")
 	}
 }
-
-// quietRun runs the example with its output discarded.
-func quietRun(c config) error { return run(context.Background(), c, io.Discard, io.Discard) }

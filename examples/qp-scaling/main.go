@@ -96,17 +96,14 @@ func (c config) validate() error {
 
 // run does the QP steps and restores every change it made before it
 // returns, whatever happened.
-func run(ctx context.Context, c config, out, status io.Writer) (err error) {
-	if err := c.validate(); err != nil {
-		return err
-	}
-	qps, _ := parseQPs(c.QPs) // validated
-	sides, err := c.OpenChecked(ctx, c.Out, c.Store, status)
-	if err != nil {
-		return err
-	}
-	defer func() { err = errors.Join(err, sides.Restore()) }()
+func run(ctx context.Context, c config, out, status io.Writer) error {
+	return c.OpenRun(ctx, c.validate, status, func(sides *runbook.Sides) error { return scale(ctx, c, sides, out, status) })
+}
 
+// scale measures every QP count on the opened sides and writes the
+// outputs.
+func scale(ctx context.Context, c config, sides *runbook.Sides, out, status io.Writer) error {
+	qps, _ := parseQPs(c.QPs) // validated
 	prog := progress.New(status, 1+len(qps)*c.Count)
 	prog.Step("prepare rxe")
 	if err := sides.PrepareRXE(ctx, c.RXE, c.MTU, nil); err != nil {

@@ -2,43 +2,28 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"io"
 	"math"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/rocekit/rocekit/examples/internal/cli"
 	"github.com/rocekit/rocekit/examples/internal/clitest"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/report"
 	"github.com/rocekit/rocekit/runbook"
 )
 
+// TestParseQPs: -qps is a list flag from 1 to maxQPs.
 func TestParseQPs(t *testing.T) {
-	clitest.CheckList(t, "parseQPs", parseQPs, []clitest.ListCase{
-		{In: "1,2,4,8", Want: []int{1, 2, 4, 8}},
-		{In: "8, 1 ,4", Want: []int{1, 4, 8}},
-		{In: "16", Want: []int{16}},
-		{In: "", WantErr: "empty entry"},
-		{In: "1,2,", WantErr: "empty entry"},
-		{In: "1,two", WantErr: `"two" is not a number`},
-		{In: "0,1", WantErr: "0 is outside"},
-		{In: "-1", WantErr: "-1 is outside"},
-		{In: "1,4096", WantErr: "4096 is outside"},
-		{In: "1,2,2", WantErr: "2 twice"},
-	})
-}
-
-// TestRunBadQPs fails before touching the system (no root needed).
-func TestRunBadQPs(t *testing.T) {
-	err := run(context.Background(), config{StepFlags: cli.StepFlags{Count: 1}, QPs: "1,0"}, io.Discard, io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "outside") {
-		t.Fatalf("run with -qps 1,0: %v, want a parse error", err)
-	}
+	clitest.CheckList(t, "parseQPs", parseQPs, append(clitest.ListBounds(1, maxQPs),
+		clitest.ListCase{In: "1,2,4,8", Want: []int{1, 2, 4, 8}},
+		clitest.ListCase{In: "8, 1 ,4", Want: []int{1, 4, 8}},
+		clitest.ListCase{In: "16", Want: []int{16}},
+		clitest.ListCase{In: "-1", WantErr: "-1 is outside"},
+		clitest.ListCase{In: "1,4096", WantErr: "4096 is outside"},
+	))
 }
 
 // steps makes steps from QP counts and medians; NaN is "no bandwidth".

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"io"
 	"testing"
 
 	"github.com/rocekit/rocekit/examples/internal/cli"
@@ -16,12 +14,9 @@ func TestValidate(t *testing.T) {
 	clitest.CheckStepRefusals(t, goodConfig, func(c *config) *cli.StepFlags { return &c.StepFlags }, []labtest.Refusal[config]{
 		{Set: func(c *config) { c.MTU = 70000 }, Want: "-mtu 70000: want 68 to 65535"},
 		{Set: func(c *config) { c.QPs = "1,0" }, Want: `-qps "1,0": 0 is outside`},
-	}, config.validate, quietRun)
+	}, config.validate, clitest.Quiet(run))
 }
 
 func goodConfig(dir string) config {
 	return config{StepFlags: clitest.GoodStepFlags(dir), MTU: 9000, QPs: "1,2,4"}
 }
-
-// quietRun runs the example with its output discarded.
-func quietRun(c config) error { return run(context.Background(), c, io.Discard, io.Discard) }

@@ -86,24 +86,18 @@ func main() {
 
 // run does the baseline and restores every change it made before it
 // returns, whatever happened.
-func run(ctx context.Context, c config, out, status io.Writer) (err error) {
-	if err := c.validate(); err != nil {
-		return err
-	}
-	sides, err := c.OpenChecked(ctx, c.Out, c.Store, status)
-	if err != nil {
-		return err
-	}
-	defer func() { err = errors.Join(err, sides.Restore()) }()
-	prepare := 2
-	if sides.Mode == runbook.Loopback {
-		prepare = 1
-	}
-	prog := progress.New(status, prepare+len(tests)*c.Count+soakSteps(c))
-	if err := sides.PrepareRXE(ctx, c.RXE, c.MTU, prog); err != nil {
-		return err
-	}
-	return baseline(ctx, c, sides, prog, out)
+func run(ctx context.Context, c config, out, status io.Writer) error {
+	return c.OpenRun(ctx, c.validate, status, func(sides *runbook.Sides) error {
+		prepare := 2
+		if sides.Mode == runbook.Loopback {
+			prepare = 1
+		}
+		prog := progress.New(status, prepare+len(tests)*c.Count+soakSteps(c))
+		if err := sides.PrepareRXE(ctx, c.RXE, c.MTU, prog); err != nil {
+			return err
+		}
+		return baseline(ctx, c, sides, prog, out)
+	})
 }
 
 // tests are the baseline's, in order.

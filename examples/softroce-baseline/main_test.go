@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +31,7 @@ func TestValidate(t *testing.T) {
 		{Set: func(c *config) { c.Soak = -5 * time.Second }, Want: "-soak -5s: want 0 or more"},
 		{Set: func(c *config) { c.RXE = "rxe/../x" }, Want: `-rxe "rxe/../x"`},
 		{Set: func(c *config) { c.Netdev = "" }, Want: "-netdev is required"},
-	}, config.validate, quietRun)
+	}, config.validate, clitest.Quiet(run))
 }
 
 // bothTests is one fake host that plays trixie's captured ib_send_bw
@@ -125,6 +124,3 @@ func TestValidateCPUsAndGovernor(t *testing.T) {
 		t.Errorf("cpus = %v %v %v", s, cl, err)
 	}
 }
-
-// quietRun runs the example with its output discarded.
-func quietRun(c config) error { return run(context.Background(), c, io.Discard, io.Discard) }

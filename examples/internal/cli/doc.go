@@ -2,7 +2,7 @@
 // the two ends of a run (-netdev, -peer, -peer-netns, -peer-netdev,
 // -peer-agent, -identity, -known-hosts, -journal, -timeout,
 // -ssh-timeout) and their Open into runbook.Sides, restoring the journals
-// an earlier run left first; StepFlags, the flags of the examples that
+// an earlier run left first, and OpenRun, the frame of a run around it; StepFlags, the flags of the examples that
 // run ib_send_bw steps (-rxe, -count, -n, -qp-timeout, -store, -out); Main and Context (Ctrl-C cancels with
 // ErrInterrupted so that deferred restores run, a second one exits);
 // ParseList for "-mtus 1500,9000"; and the
@@ -31,18 +31,14 @@
 //		flag.StringVar(&c.Out, "out", "example-out", "folder of the outputs")
 //		flag.StringVar(&c.Store, "store", "rocekit-rounds.jsonl", "round store")
 //		cli.Parse("example")
-//		cli.Main("example", c.Timeout, func(ctx context.Context) (err error) {
-//			if err := c.Validate(); err != nil { // and the example's own flags
-//				return err
-//			}
-//			sides, err := c.OpenChecked(ctx, c.Out, c.Store, os.Stderr)
-//			if err != nil {
-//				return err
-//			}
-//			defer func() { err = errors.Join(err, sides.Restore()) }()
-//			prog := progress.New(os.Stderr, 4)
-//			err = sides.PrepareRXE(ctx, "rxe0", 9000, prog) // sides.NearRXE, sides.FarRXE
-//			...
+//		cli.Main("example", c.Timeout, func(ctx context.Context) error {
+//			// Validate (and the example's own flags) before anything is
+//			// touched; the sides restored whatever the body returns.
+//			return c.OpenRun(ctx, c.Validate, c.Out, c.Store, os.Stderr, func(sides *runbook.Sides) error {
+//				prog := progress.New(os.Stderr, 4)
+//				err := sides.PrepareRXE(ctx, "rxe0", 9000, prog) // sides.NearRXE, sides.FarRXE
+//				...
+//			})
 //		})
 //	}
 package cli

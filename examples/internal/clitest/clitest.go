@@ -6,6 +6,7 @@ package clitest
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
@@ -52,6 +53,12 @@ func CheckStepRefusals[C any](t *testing.T, good func(dir string) C, flags func(
 		filepath.Join(dir, "out"), filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "rounds.jsonl"))
 }
 
+// Quiet is an example's run with its output discarded, as
+// CheckRefusals and CheckStepRefusals call it: only the error counts.
+func Quiet[C any](run func(ctx context.Context, c C, out, status io.Writer) error) func(C) error {
+	return func(c C) error { return run(context.Background(), c, io.Discard, io.Discard) }
+}
+
 // LabStepFlags is, in a lab guest (the test is skipped elsewhere), a veth
 // pair netdev–peer with netdev at cidr, and the step flags of a loopback
 // run on it: the rxe link rxe, count runs of 200 iterations at the lab's
@@ -89,6 +96,24 @@ type ListCase struct {
 	In      string
 	Want    []int
 	WantErr string
+}
+
+// ListBounds are the cases every list flag parsed by cli.ParseList
+// within [lo, hi] must get right, whatever its own values: both bounds
+// taken and sorted, one past each refused, empty entries, a word and a
+// repeat refused. An example adds its own values to them.
+func ListBounds(lo, hi int) []ListCase {
+	return []ListCase{
+		{In: fmt.Sprintf("%d, %d", hi, lo), Want: []int{lo, hi}},
+		{In: fmt.Sprint(lo), Want: []int{lo}},
+		{In: "", WantErr: "empty entry"},
+		{In: fmt.Sprintf("%d,,%d", lo, hi), WantErr: "empty entry"},
+		{In: fmt.Sprintf("%d,", lo), WantErr: "empty entry"},
+		{In: fmt.Sprintf("%d,jumbo", lo), WantErr: `"jumbo" is not a number`},
+		{In: fmt.Sprintf("%d,%d", hi, lo-1), WantErr: fmt.Sprintf(": %d is outside %d–%d", lo-1, lo, hi)},
+		{In: fmt.Sprint(hi + 1), WantErr: fmt.Sprintf(": %d is outside %d–%d", hi+1, lo, hi)},
+		{In: fmt.Sprintf("%d,%d,%d", lo, hi, lo), WantErr: fmt.Sprintf(": %d twice", lo)},
+	}
 }
 
 // CheckList runs a list flag's parser (named name in failures, such as
