@@ -56,7 +56,7 @@ func TestRootMTULinkChannels(t *testing.T) {
 	tn := newNetns(t, "apply")
 	tn.veth(t, "tv0", "198.18.60.1/24", "tv1", "198.18.60.2/24")
 	ctx := rootCtx(t)
-	ch := nicChannels(t, ctx, tn.name, "tv0")
+	ch := nicChannels(t, ctx, tn.Name, "tv0")
 	rx := otherCount(ch.Rx, ch.MaxRx)
 	t.Logf("tv0 channels %+v; setting rx and tx to %d", ch, rx)
 
@@ -66,9 +66,9 @@ func TestRootMTULinkChannels(t *testing.T) {
 	}
 	t.Cleanup(func() { s.Close() })
 	made, err := s.Apply(ctx,
-		MTU(tn.name, "tv0", 9000),
-		LinkUp(tn.name, "tv1", false),
-		Channels(tn.name, "tv0", nic.ChannelsUpdate{Rx: &rx, Tx: &rx}),
+		MTU(tn.Name, "tv0", 9000),
+		LinkUp(tn.Name, "tv1", false),
+		Channels(tn.Name, "tv0", nic.ChannelsUpdate{Rx: &rx, Tx: &rx}),
 	)
 	if err != nil || len(made) != 3 {
 		t.Fatalf("Apply = %v, %v", made, err)
@@ -79,7 +79,7 @@ func TestRootMTULinkChannels(t *testing.T) {
 	if a := tn.link(t, "tv1"); a.Flags&net.FlagUp != 0 {
 		t.Errorf("tv1 still up after Apply")
 	}
-	if c := nicChannels(t, ctx, tn.name, "tv0"); c.Rx != rx || c.Tx != rx {
+	if c := nicChannels(t, ctx, tn.Name, "tv0"); c.Rx != rx || c.Tx != rx {
 		t.Errorf("tv0 channels %+v after Apply, want rx/tx %d", c, rx)
 	}
 	if made[0].Old.MTU != 1500 || made[1].Old.Up == nil || !*made[1].Old.Up || *made[2].Old.Channels.Rx != ch.Rx {
@@ -90,8 +90,8 @@ func TestRootMTULinkChannels(t *testing.T) {
 	}
 
 	// Someone sets the MTU back behind the session's back: drift.
-	l, _ := tn.nl.LinkByName("tv0")
-	if err := tn.nl.LinkSetMTU(l, 1400); err != nil {
+	l, _ := tn.NL.LinkByName("tv0")
+	if err := tn.NL.LinkSetMTU(l, 1400); err != nil {
 		t.Fatal(err)
 	}
 	d, err := s.Verify(ctx)
@@ -111,7 +111,7 @@ func TestRootMTULinkChannels(t *testing.T) {
 	if a := tn.link(t, "tv1"); a.Flags&net.FlagUp == 0 {
 		t.Errorf("tv1 down after Restore")
 	}
-	if c := nicChannels(t, ctx, tn.name, "tv0"); c != ch {
+	if c := nicChannels(t, ctx, tn.Name, "tv0"); c != ch {
 		t.Errorf("tv0 channels %+v after Restore, want %+v", c, ch)
 	}
 	rep, err = s.Restore(ctx)
@@ -133,11 +133,11 @@ func TestRootInterfaceRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	if _, err := s.Apply(ctx, MTU(tn.name, "tv0", 9000), MTU(tn.name, "tw0", 9000), LinkUp(tn.name, "tv1", false)); err != nil {
+	if _, err := s.Apply(ctx, MTU(tn.Name, "tv0", 9000), MTU(tn.Name, "tw0", 9000), LinkUp(tn.Name, "tv1", false)); err != nil {
 		t.Fatal(err)
 	}
-	l, _ := tn.nl.LinkByName("tw0")
-	if err := tn.nl.LinkDel(l); err != nil {
+	l, _ := tn.NL.LinkByName("tw0")
+	if err := tn.NL.LinkDel(l); err != nil {
 		t.Fatal(err)
 	}
 	tn.waitGone(t, "tw0")
@@ -169,13 +169,13 @@ func TestRootInvalidInputChangesNothing(t *testing.T) {
 	}
 	t.Cleanup(func() { s.Close() })
 	for _, bad := range []Change{
-		MTU(tn.name, "../tv0", 9000),
-		MTU(tn.name, "nosuchdev0", 9000),
-		MTU(tn.name, "tv1", 70000), // above any MTU
+		MTU(tn.Name, "../tv0", 9000),
+		MTU(tn.Name, "nosuchdev0", 9000),
+		MTU(tn.Name, "tv1", 70000), // above any MTU
 		LinkUp("tunetest-nosuchns", "tv1", false),
 		Affinity(0, irq.NewCPUList(4096)),
 	} {
-		made, err := s.Apply(ctx, MTU(tn.name, "tv0", 9000), bad)
+		made, err := s.Apply(ctx, MTU(tn.Name, "tv0", 9000), bad)
 		if err == nil || len(made) != 0 {
 			t.Errorf("Apply(…, %v) = %v, %v", bad, made, err)
 		}
@@ -198,14 +198,14 @@ func TestRootCrashRecoverNetns(t *testing.T) {
 	tn.veth(t, "tv0", "198.18.60.1/24", "tv1", "198.18.60.2/24")
 	ctx := rootCtx(t)
 	fx := newIRQFixture(t)
-	ch := nicChannels(t, ctx, tn.name, "tv0")
+	ch := nicChannels(t, ctx, tn.Name, "tv0")
 	rx := otherCount(ch.Rx, ch.MaxRx)
 	journal := filepath.Join(t.TempDir(), "journal.jsonl")
 	crashAfterApply(t, crashPlan{Journal: journal, Options: fx.opts, Changes: []Change{
-		MTU(tn.name, "tv0", 9000),
-		MTU(tn.name, "tv1", 9000),
-		LinkUp(tn.name, "tv1", false),
-		Channels(tn.name, "tv0", nic.ChannelsUpdate{Rx: &rx}),
+		MTU(tn.Name, "tv0", 9000),
+		MTU(tn.Name, "tv1", 9000),
+		LinkUp(tn.Name, "tv1", false),
+		Channels(tn.Name, "tv0", nic.ChannelsUpdate{Rx: &rx}),
 		Affinity(27, irq.NewCPUList(2)),
 		Governor(0, "performance"),
 	}})
@@ -227,7 +227,7 @@ func TestRootCrashRecoverNetns(t *testing.T) {
 	if a := tn.link(t, "tv1"); a.Flags&net.FlagUp == 0 {
 		t.Errorf("tv1 down after Recover")
 	}
-	if c := nicChannels(t, ctx, tn.name, "tv0"); c != ch {
+	if c := nicChannels(t, ctx, tn.Name, "tv0"); c != ch {
 		t.Errorf("tv0 channels %+v after Recover, want %+v", c, ch)
 	}
 	fx.wantOriginal(t)
