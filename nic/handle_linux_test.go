@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/internal/warnjson"
 	"github.com/vishvananda/netns"
 	"golang.org/x/sys/unix"
@@ -32,11 +33,7 @@ func openIn(t *testing.T, tn *testNetns) *Handle {
 	return h
 }
 
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testCtx(t *testing.T) context.Context { return labtest.Context(t, time.Minute) }
 
 // vethHandle makes the namespace nictest-SUFFIX-PID holding the veth pair
 // ntv0 (198.18.25.1/24) and ntv1 (198.18.25.2/24), and a Handle on it.

@@ -17,11 +17,7 @@ import (
 	"github.com/vishvananda/netlink"
 )
 
-func labCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	t.Cleanup(cancel)
-	return ctx
-}
+func labCtx(t *testing.T) context.Context { return labtest.Context(t, 3*time.Minute) }
 
 // cliField returns the value after "key:" in a tool's output.
 func cliField(t *testing.T, out, key string) string {

@@ -20,11 +20,7 @@ import (
 	"github.com/vishvananda/netns"
 )
 
-func labContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	t.Cleanup(cancel)
-	return ctx
-}
+func labContext(t *testing.T) context.Context { return labtest.Context(t, 3*time.Minute) }
 
 // openLab loads rdma_rxe and opens a Handle in the caller's namespace.
 func openLab(t *testing.T, ctx context.Context) *Handle {

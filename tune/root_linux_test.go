@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 )
@@ -15,11 +16,7 @@ import (
 // Tier 2: root tests on the host, in fresh network namespaces named
 // tunetest-*, with veth pairs addressed in 198.18.60.0/24.
 
-func rootCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
-	return ctx
-}
+func rootCtx(t *testing.T) context.Context { return labtest.Context(t, time.Minute) }
 
 // nicChannels reads a netdev's channels through nic.
 func nicChannels(t *testing.T, ctx context.Context, ns, dev string) nic.Channels {
