@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/internal/warnjson"
 	"github.com/vishvananda/netns"
 	"golang.org/x/sys/unix"
@@ -24,19 +25,15 @@ import (
 
 func openIn(t *testing.T, tn *testNetns) *Handle {
 	t.Helper()
-	h, err := Open(Options{Netns: tn.name})
+	h, err := Open(Options{Netns: tn.Name})
 	if err != nil {
-		t.Fatalf("Open(netns %s): %v", tn.name, err)
+		t.Fatalf("Open(netns %s): %v", tn.Name, err)
 	}
 	t.Cleanup(func() { h.Close() })
 	return h
 }
 
-func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testCtx(t *testing.T) context.Context { return labtest.Context(t, time.Minute) }
 
 // vethHandle makes the namespace nictest-SUFFIX-PID holding the veth pair
 // ntv0 (198.18.25.1/24) and ntv1 (198.18.25.2/24), and a Handle on it.
@@ -75,7 +72,7 @@ func TestRootMTU(t *testing.T) {
 		t.Errorf("after a refused SetMTU: MTU %d", got)
 	}
 	// ip agrees.
-	out, err := exec.CommandContext(ctx, "ip", "-n", a.name, "-o", "link", "show", "ntv0").Output()
+	out, err := exec.CommandContext(ctx, "ip", "-n", a.Name, "-o", "link", "show", "ntv0").Output()
 	if err != nil || !strings.Contains(string(out), " mtu 9000 ") {
 		t.Errorf("ip link show: %q, %v", out, err)
 	}
@@ -154,7 +151,7 @@ func TestRootEthtoolVeth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cli := ethtoolChannels(t, ctx, a.name, "ntv0")
+	cli := ethtoolChannels(t, ctx, a.Name, "ntv0")
 	if [4]uint32{ch.MaxRx, ch.MaxTx, ch.Rx, ch.Tx} != cli {
 		t.Errorf("Channels = %+v, ethtool -l says max %d/%d current %d/%d", ch, cli[0], cli[1], cli[2], cli[3])
 	}
@@ -164,7 +161,7 @@ func TestRootEthtoolVeth(t *testing.T) {
 		if err != nil || old != ch {
 			t.Fatalf("SetChannels(2,2) = %+v, %v; want old %+v", old, err, ch)
 		}
-		if got := ethtoolChannels(t, ctx, a.name, "ntv0"); got[2] != 2 || got[3] != 2 {
+		if got := ethtoolChannels(t, ctx, a.Name, "ntv0"); got[2] != 2 || got[3] != 2 {
 			t.Errorf("after SetChannels(2,2): ethtool -l says %v", got)
 		}
 		if back, err := h.SetChannels(ctx, "ntv0", old.Update()); err != nil || back.Rx != 2 {
@@ -257,7 +254,7 @@ func TestRootNamespaceIsolation(t *testing.T) {
 	}
 	there := openIn(t, a)
 	if di, err := there.Driver(ctx, "ntiso0"); err != nil || di.Driver != "veth" {
-		t.Errorf("in %s: Driver = %+v, %v", a.name, di, err)
+		t.Errorf("in %s: Driver = %+v, %v", a.Name, di, err)
 	}
 	after, _ := netns.Get()
 	defer after.Close()
@@ -274,7 +271,7 @@ func TestRootNamespaceIsolation(t *testing.T) {
 func sendUDP(t *testing.T, a *testNetns, from string, b *testNetns, to string, n, size, rcvbuf int, read bool) int {
 	t.Helper()
 	var rc *net.UDPConn
-	b.run(t, func() {
+	b.Run(t, func() {
 		var err error
 		if rc, err = net.ListenUDP("udp4", &net.UDPAddr{IP: net.ParseIP(to)}); err != nil {
 			t.Error(err)
@@ -289,7 +286,7 @@ func sendUDP(t *testing.T, a *testNetns, from string, b *testNetns, to string, n
 	}
 	defer rc.Close()
 	var sc *net.UDPConn
-	a.run(t, func() {
+	a.Run(t, func() {
 		var err error
 		if sc, err = net.DialUDP("udp4", &net.UDPAddr{IP: net.ParseIP(from)}, rc.LocalAddr().(*net.UDPAddr)); err != nil {
 			t.Error(err)
@@ -419,7 +416,7 @@ func TestRootSnapshot(t *testing.T) {
 	}
 	if s.MTU != 1500 || s.RoCEPathMTU != 1024 || s.Driver.Driver != "veth" || s.Ring != nil || s.Channels == nil ||
 		s.Link == nil || len(s.Features) == 0 || s.Stats.Link["tx_packets"] == 0 && s.Stats.Link == nil || s.UDP == nil ||
-		!s.Device.Virtual || !s.State.AdminUp || s.Netns != a.name {
+		!s.Device.Virtual || !s.State.AdminUp || s.Netns != a.Name {
 		t.Errorf("Snapshot = %+v", s)
 	}
 	if d := cmp.Diff([]string{"ring: not supported by the driver"}, warnjson.Strings(s.Warnings)); d != "" {

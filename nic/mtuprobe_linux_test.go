@@ -14,18 +14,18 @@ import (
 
 func setMTU(t *testing.T, tn *testNetns, name string, mtu int) {
 	t.Helper()
-	l, err := tn.nl.LinkByName(name)
+	l, err := tn.NL.LinkByName(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tn.nl.LinkSetMTU(l, mtu); err != nil {
+	if err := tn.NL.LinkSetMTU(l, mtu); err != nil {
 		t.Fatalf("%s mtu %d: %v", name, mtu, err)
 	}
 }
 
 func probeFrom(t *testing.T, tn *testNetns, dst string, mtu int) MTUProbe {
 	t.Helper()
-	h, err := Open(Options{Netns: tn.name})
+	h, err := Open(Options{Netns: tn.Name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,16 +47,16 @@ func TestProbeMTUSwitchInTheMiddle(t *testing.T) {
 	vethPair(t, a, "a0", "198.18.40.1/24", s, "sa", "")
 	vethPair(t, s, "sb", "", b, "b0", "198.18.40.2/24")
 	br := &netlink.Bridge{LinkAttrs: netlink.LinkAttrs{Name: "br0"}}
-	if err := s.nl.LinkAdd(br); err != nil {
+	if err := s.NL.LinkAdd(br); err != nil {
 		t.Fatal(err)
 	}
 	for _, port := range []string{"sa", "sb"} {
-		l, _ := s.nl.LinkByName(port)
-		if err := s.nl.LinkSetMaster(l, br); err != nil {
+		l, _ := s.NL.LinkByName(port)
+		if err := s.NL.LinkSetMaster(l, br); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.nl.LinkSetUp(br); err != nil {
+	if err := s.NL.LinkSetUp(br); err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range []struct {
@@ -87,7 +87,7 @@ func TestProbeMTURouterSaysFragNeeded(t *testing.T) {
 	vethPair(t, r, "r1", "198.18.42.254/24", b, "b0", "198.18.42.1/24")
 	setMTU(t, a, "a0", 9000)
 	setMTU(t, r, "r0", 9000)
-	r.run(t, func() {
+	r.Run(t, func() {
 		if err := os.WriteFile("/proc/sys/net/ipv4/ip_forward", []byte("1"), 0o644); err != nil {
 			t.Error(err)
 		}
@@ -97,9 +97,9 @@ func TestProbeMTURouterSaysFragNeeded(t *testing.T) {
 		dst, via  string
 		ifaceName string
 	}{{a, "198.18.42.0/24", "198.18.41.254", "a0"}, {b, "198.18.41.0/24", "198.18.42.254", "b0"}} {
-		l, _ := e.tn.nl.LinkByName(e.ifaceName)
+		l, _ := e.tn.NL.LinkByName(e.ifaceName)
 		_, dst, _ := net.ParseCIDR(e.dst)
-		if err := e.tn.nl.RouteAdd(&netlink.Route{LinkIndex: l.Attrs().Index, Dst: dst, Gw: net.ParseIP(e.via)}); err != nil {
+		if err := e.tn.NL.RouteAdd(&netlink.Route{LinkIndex: l.Attrs().Index, Dst: dst, Gw: net.ParseIP(e.via)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -122,7 +122,7 @@ func TestProbeMTULocalNetdevSmaller(t *testing.T) {
 	if res.Carried || res.LargestMTU != 4200 || !strings.Contains(res.Evidence[0], "EMSGSIZE") {
 		t.Errorf("got %+v, want largest 4200 after EMSGSIZE", res)
 	}
-	h, err := Open(Options{Netns: a.name})
+	h, err := Open(Options{Netns: a.Name})
 	if err != nil {
 		t.Fatal(err)
 	}

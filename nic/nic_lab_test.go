@@ -17,11 +17,7 @@ import (
 	"github.com/vishvananda/netlink"
 )
 
-func labCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	t.Cleanup(cancel)
-	return ctx
-}
+func labCtx(t *testing.T) context.Context { return labtest.Context(t, 3*time.Minute) }
 
 // cliField returns the value after "key:" in a tool's output.
 func cliField(t *testing.T, out, key string) string {
@@ -131,7 +127,7 @@ func TestLabVirtioTraffic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := netlink.LinkSetNsFd(l, int(m.tn.ns)); err != nil {
+		if err := netlink.LinkSetNsFd(l, int(m.tn.NS)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -139,12 +135,12 @@ func TestLabVirtioTraffic(t *testing.T) {
 		tn         *testNetns
 		name, addr string
 	}{{a, "eth0", "198.18.26.1/24"}, {b, "eth1", "198.18.26.2/24"}} {
-		l, err := c.tn.nl.LinkByName(c.name)
+		l, err := c.tn.NL.LinkByName(c.name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ad, _ := netlink.ParseAddr(c.addr)
-		if err := c.tn.nl.AddrAdd(l, ad); err != nil {
+		if err := c.tn.NL.AddrAdd(l, ad); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -215,7 +211,7 @@ func TestLabVirtioTraffic(t *testing.T) {
 	// placement comes from ethtool's bus info.
 	dev, err := ha.Device(ctx, "eth0")
 	if err != nil || dev.PCI == nil || dev.PCI.Vendor != VendorVirtio || dev.Driver != "virtio_net" {
-		t.Errorf("Device in %s = %+v, %v", a.name, dev, err)
+		t.Errorf("Device in %s = %+v, %v", a.Name, dev, err)
 	}
 }
 
@@ -229,7 +225,7 @@ func TestLabRXEPathMTU(t *testing.T) {
 	a := newNetns(t, "rxemtu")
 	vethPair(t, a, "nrx0", "198.18.27.1/24", a, "nrx1", "")
 	run(t, ctx, "modprobe", "rdma_rxe")
-	run(t, ctx, "ip", "netns", "exec", a.name, "rdma", "link", "add", "nicrxe0", "type", "rxe", "netdev", "nrx0")
+	run(t, ctx, "ip", "netns", "exec", a.Name, "rdma", "link", "add", "nicrxe0", "type", "rxe", "netdev", "nrx0")
 	t.Cleanup(func() { exec.Command("rdma", "link", "delete", "nicrxe0").Run() })
 	h := openIn(t, a)
 	for _, m := range []int{1500, 1103, 1104, 2000, 4175, 4176, 9000} {
@@ -254,7 +250,7 @@ func TestLabRXEPathMTU(t *testing.T) {
 		}
 	}
 	// rdma names the netdev only inside its namespace.
-	out := run(t, ctx, "ip", "netns", "exec", a.name, "rdma", "link", "show", "nicrxe0/1")
+	out := run(t, ctx, "ip", "netns", "exec", a.Name, "rdma", "link", "show", "nicrxe0/1")
 	if !strings.Contains(out, "state ACTIVE physical_state LINK_UP netdev nrx0") {
 		t.Errorf("rdma link show: %s", out)
 	}

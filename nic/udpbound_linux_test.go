@@ -12,7 +12,7 @@ import (
 func TestUDPBoundInNetns(t *testing.T) {
 	tn := newNetns(t, "udpb")
 	var c *net.UDPConn
-	tn.run(t, func() {
+	tn.Run(t, func() {
 		var err error
 		if c, err = net.ListenUDP("udp4", &net.UDPAddr{Port: 4791}); err != nil {
 			t.Error(err)
@@ -40,7 +40,7 @@ func TestUDPBoundInNetns(t *testing.T) {
 		}
 		return false
 	}
-	if !has(Options{Netns: tn.name}) {
+	if !has(Options{Netns: tn.Name}) {
 		t.Error("UDP 4791 not listed in its namespace")
 	}
 	if has(Options{}) {

@@ -10,16 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/netperf"
 	"github.com/rocekit/rocekit/perftest"
 	"github.com/rocekit/rocekit/rocekittest"
 )
 
-func ctx(t *testing.T) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	return c
-}
+func ctx(t *testing.T) context.Context { return labtest.Context(t, 30*time.Second) }
 
 func lookup(t *testing.T, id string) *rocekittest.Case {
 	t.Helper()

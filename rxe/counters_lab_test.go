@@ -44,14 +44,7 @@ func sendBWPair(t *testing.T, ctx context.Context, device string, gid, n int, ad
 // the rdma_rxe names of rxe_hw_counters.c, no counters/ directory, and
 // sent_pkts and rcvd_pkts that grew.
 func TestLabPortCounters(t *testing.T) {
-	labtest.Guest(t)
-	ctx := labContext(t)
-	h := openLab(t, ctx)
-	newVeth(t, "rxc0", "rxc1", "198.18.26.1/24")
-	if _, err := h.AddLink(ctx, "rxelabc", "rxc0"); err != nil {
-		t.Fatal(err)
-	}
-	deleteOnCleanup(t, h, "rxelabc")
+	ctx, h := labLink(t, "rxelabc", "rxc0", "rxc1", "198.18.26.1/24")
 	if _, err := h.WaitActive(ctx, "rxelabc"); err != nil {
 		t.Fatal(err)
 	}

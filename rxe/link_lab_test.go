@@ -20,11 +20,7 @@ import (
 	"github.com/vishvananda/netns"
 )
 
-func labContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	t.Cleanup(cancel)
-	return ctx
-}
+func labContext(t *testing.T) context.Context { return labtest.Context(t, 3*time.Minute) }
 
 // openLab loads rdma_rxe and opens a Handle in the caller's namespace.
 func openLab(t *testing.T, ctx context.Context) *Handle {
@@ -51,6 +47,22 @@ func deleteOnCleanup(t *testing.T, h *Handle, name string) {
 			t.Errorf("cleanup: delete %s: %v", name, err)
 		}
 	})
+}
+
+// labLink starts a lab test that needs an rxe link and does not check its
+// creation: rdma_rxe loaded, a veth netdev/peer with addr on netdev (see
+// newVeth), and the rxe link name on netdev, deleted when the test ends.
+func labLink(t *testing.T, name, netdev, peer, addr string) (context.Context, *Handle) {
+	t.Helper()
+	labtest.Guest(t)
+	ctx := labContext(t)
+	h := openLab(t, ctx)
+	newVeth(t, netdev, peer, addr)
+	if _, err := h.AddLink(ctx, name, netdev); err != nil {
+		t.Fatal(err)
+	}
+	deleteOnCleanup(t, h, name)
+	return ctx, h
 }
 
 func isRoCEv2IPv4(addr string) func(GIDEntry) bool {
@@ -143,14 +155,7 @@ func TestLabLinkLifecycle(t *testing.T) {
 
 // TestLabLinkErrors checks the typed errors of the runbook's mistakes.
 func TestLabLinkErrors(t *testing.T) {
-	labtest.Guest(t)
-	ctx := labContext(t)
-	h := openLab(t, ctx)
-	newVeth(t, "rxe_e0", "rxe_e1", "198.18.22.5/24")
-	if _, err := h.AddLink(ctx, "rxelab1", "rxe_e0"); err != nil {
-		t.Fatal(err)
-	}
-	deleteOnCleanup(t, h, "rxelab1")
+	ctx, h := labLink(t, "rxelab1", "rxe_e0", "rxe_e1", "198.18.22.5/24")
 
 	for _, tc := range []struct {
 		name, netdev string
@@ -203,14 +208,7 @@ func TestLabLinkErrors(t *testing.T) {
 // WaitActive says so at once (rxe.ErrNetdevDown with the remedy), and
 // succeeds once the netdev is up.
 func TestLabWaitActiveFollowsNetdev(t *testing.T) {
-	labtest.Guest(t)
-	ctx := labContext(t)
-	h := openLab(t, ctx)
-	newVeth(t, "rxw0", "rxw1", "198.18.22.9/24")
-	if _, err := h.AddLink(ctx, "rxelab3", "rxw0"); err != nil {
-		t.Fatal(err)
-	}
-	deleteOnCleanup(t, h, "rxelab3")
+	ctx, h := labLink(t, "rxelab3", "rxw0", "rxw1", "198.18.22.9/24")
 	w0, _ := netlink.LinkByName("rxw0")
 	if err := netlink.LinkSetDown(w0); err != nil {
 		t.Fatal(err)

@@ -1,8 +1,6 @@
 package rxe
 
 import (
-	"fmt"
-	"os"
 	"testing"
 
 	"github.com/rocekit/rocekit/internal/labtest"
@@ -13,7 +11,6 @@ import (
 // deletes it when the test ends. The calling thread stays where it was.
 func newNetns(t *testing.T, suffix string) (string, netns.NsHandle) {
 	t.Helper()
-	name := fmt.Sprintf("rxetest-%s-%d", suffix, os.Getpid())
-	ns, _ := labtest.Netns(t, name)
-	return name, ns
+	n := labtest.NewNamedNetns(t, "rxetest", suffix)
+	return n.Name, n.NS
 }

@@ -40,24 +40,24 @@ func TestRootSysctlFeaturesIRQBalance(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := s.Apply(ctx, Sysctl(tn.name, "net.core.rmem_max", "8388608")); err == nil || !strings.Contains(err.Error(), "only the host's namespace") {
+	if _, err := s.Apply(ctx, Sysctl(tn.Name, "net.core.rmem_max", "8388608")); err == nil || !strings.Contains(err.Error(), "only the host's namespace") {
 		t.Errorf("rmem_max in a netns: %v", err)
 	}
-	groBefore := gro(t, tn.name, "tk0") // veth: off unless XDP or GRO was asked for
+	groBefore := gro(t, tn.Name, "tk0") // veth: off unless XDP or GRO was asked for
 	_, err = s.Apply(ctx,
-		Sysctl(tn.name, "net.core.somaxconn", "123"),
-		Features(tn.name, "tk0", map[string]bool{"rx-gro": !groBefore}),
+		Sysctl(tn.Name, "net.core.somaxconn", "123"),
+		Features(tn.Name, "tk0", map[string]bool{"rx-gro": !groBefore}),
 		PauseIRQBalance())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := readSysctl("/proc", tn.name, "net.core.somaxconn"); v != "123" {
+	if v, _ := readSysctl("/proc", tn.Name, "net.core.somaxconn"); v != "123" {
 		t.Errorf("somaxconn in the netns = %q", v)
 	}
 	if v, _ := readSysctl("/proc", "", "net.core.somaxconn"); v != hostSomaxconn {
 		t.Errorf("host somaxconn changed to %q", v)
 	}
-	if gro(t, tn.name, "tk0") == groBefore {
+	if gro(t, tn.Name, "tk0") == groBefore {
 		t.Error("GRO did not change")
 	}
 	// SIGSTOP takes effect when the kernel next schedules the process:
@@ -77,10 +77,10 @@ func TestRootSysctlFeaturesIRQBalance(t *testing.T) {
 	if _, err := s.Restore(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := readSysctl("/proc", tn.name, "net.core.somaxconn"); v != hostSomaxconn {
+	if v, _ := readSysctl("/proc", tn.Name, "net.core.somaxconn"); v != hostSomaxconn {
 		t.Errorf("somaxconn in the netns after restore = %q, want %q", v, hostSomaxconn)
 	}
-	if gro(t, tn.name, "tk0") != groBefore {
+	if gro(t, tn.Name, "tk0") != groBefore {
 		t.Error("GRO not back")
 	}
 	if st := procState(t, daemon.Process.Pid); st == 'T' {
@@ -133,7 +133,7 @@ func TestRootCoalesceOnVeth(t *testing.T) {
 	}
 	defer s.Close()
 	zero := uint32(0)
-	_, err = s.Apply(rootCtx(t), Coalesce(tn.name, "tc0", nic.CoalesceUpdate{RxUsecs: &zero}))
+	_, err = s.Apply(rootCtx(t), Coalesce(tn.Name, "tc0", nic.CoalesceUpdate{RxUsecs: &zero}))
 	if !errors.Is(err, nic.ErrNotSupported) {
 		t.Errorf("coalesce on a veth: %v, want nic.ErrNotSupported", err)
 	}

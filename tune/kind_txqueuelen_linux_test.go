@@ -84,10 +84,10 @@ func TestRootTxQueueLen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if _, err := s.Apply(ctx, TxQueueLen(tn.name, "nosuch0", 10)); !errors.Is(err, nic.ErrNetdevNotFound) {
+	if _, err := s.Apply(ctx, TxQueueLen(tn.Name, "nosuch0", 10)); !errors.Is(err, nic.ErrNetdevNotFound) {
 		t.Errorf("a missing netdev: %v, want nic.ErrNetdevNotFound", err)
 	}
-	if _, err := s.Apply(ctx, TxQueueLen(tn.name, "tq0", 4321)); err != nil {
+	if _, err := s.Apply(ctx, TxQueueLen(tn.Name, "tq0", 4321)); err != nil {
 		t.Fatal(err)
 	}
 	if n := tn.link(t, "tq0").TxQLen; n != 4321 {
@@ -104,7 +104,7 @@ func TestRootTxQueueLen(t *testing.T) {
 	}
 
 	journal := filepath.Join(t.TempDir(), "crash.jsonl")
-	crashAfterApply(t, crashPlan{Journal: journal, Changes: []Change{TxQueueLen(tn.name, "tq1", 20000)}})
+	crashAfterApply(t, crashPlan{Journal: journal, Changes: []Change{TxQueueLen(tn.Name, "tq1", 20000)}})
 	if n := tn.link(t, "tq1").TxQLen; n != 20000 {
 		t.Fatalf("the child left txqueuelen %d", n)
 	}

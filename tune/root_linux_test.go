@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rocekit/rocekit/internal/labtest"
 	"github.com/rocekit/rocekit/irq"
 	"github.com/rocekit/rocekit/nic"
 )
@@ -15,11 +16,7 @@ import (
 // Tier 2: root tests on the host, in fresh network namespaces named
 // tunetest-*, with veth pairs addressed in 198.18.60.0/24.
 
-func rootCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
-	return ctx
-}
+func rootCtx(t *testing.T) context.Context { return labtest.Context(t, time.Minute) }
 
 // nicChannels reads a netdev's channels through nic.
 func nicChannels(t *testing.T, ctx context.Context, ns, dev string) nic.Channels {
@@ -58,7 +55,7 @@ func wantUndone(t *testing.T, ctx context.Context, tn *testNetns, ch nic.Channel
 	if a := tn.link(t, "tv1"); a.Flags&net.FlagUp == 0 {
 		t.Errorf("tv1 down after %s", after)
 	}
-	if c := nicChannels(t, ctx, tn.name, "tv0"); c != ch {
+	if c := nicChannels(t, ctx, tn.Name, "tv0"); c != ch {
 		t.Errorf("tv0 channels %+v after %s, want %+v", c, after, ch)
 	}
 }
@@ -83,15 +80,15 @@ func TestRootMTULinkChannels(t *testing.T) {
 	tn := newNetns(t, "apply")
 	tn.veth(t, "tv0", "198.18.60.1/24", "tv1", "198.18.60.2/24")
 	ctx := rootCtx(t)
-	ch := nicChannels(t, ctx, tn.name, "tv0")
+	ch := nicChannels(t, ctx, tn.Name, "tv0")
 	rx := otherCount(ch.Rx, ch.MaxRx)
 	t.Logf("tv0 channels %+v; setting rx and tx to %d", ch, rx)
 
 	s := beginSession(t)
 	made, err := s.Apply(ctx,
-		MTU(tn.name, "tv0", 9000),
-		LinkUp(tn.name, "tv1", false),
-		Channels(tn.name, "tv0", nic.ChannelsUpdate{Rx: &rx, Tx: &rx}),
+		MTU(tn.Name, "tv0", 9000),
+		LinkUp(tn.Name, "tv1", false),
+		Channels(tn.Name, "tv0", nic.ChannelsUpdate{Rx: &rx, Tx: &rx}),
 	)
 	if err != nil || len(made) != 3 {
 		t.Fatalf("Apply = %v, %v", made, err)
@@ -102,7 +99,7 @@ func TestRootMTULinkChannels(t *testing.T) {
 	if a := tn.link(t, "tv1"); a.Flags&net.FlagUp != 0 {
 		t.Errorf("tv1 still up after Apply")
 	}
-	if c := nicChannels(t, ctx, tn.name, "tv0"); c.Rx != rx || c.Tx != rx {
+	if c := nicChannels(t, ctx, tn.Name, "tv0"); c.Rx != rx || c.Tx != rx {
 		t.Errorf("tv0 channels %+v after Apply, want rx/tx %d", c, rx)
 	}
 	if made[0].Old.MTU != 1500 || made[1].Old.Up == nil || !*made[1].Old.Up || *made[2].Old.Channels.Rx != ch.Rx {
@@ -113,8 +110,8 @@ func TestRootMTULinkChannels(t *testing.T) {
 	}
 
 	// Someone sets the MTU back behind the session's back: drift.
-	l, _ := tn.nl.LinkByName("tv0")
-	if err := tn.nl.LinkSetMTU(l, 1400); err != nil {
+	l, _ := tn.NL.LinkByName("tv0")
+	if err := tn.NL.LinkSetMTU(l, 1400); err != nil {
 		t.Fatal(err)
 	}
 	d, err := s.Verify(ctx)
@@ -144,11 +141,11 @@ func TestRootInterfaceRemoved(t *testing.T) {
 	tn.veth(t, "tw0", "198.18.60.3/24", "tw1", "198.18.60.4/24")
 	ctx := rootCtx(t)
 	s := beginSession(t)
-	if _, err := s.Apply(ctx, MTU(tn.name, "tv0", 9000), MTU(tn.name, "tw0", 9000), LinkUp(tn.name, "tv1", false)); err != nil {
+	if _, err := s.Apply(ctx, MTU(tn.Name, "tv0", 9000), MTU(tn.Name, "tw0", 9000), LinkUp(tn.Name, "tv1", false)); err != nil {
 		t.Fatal(err)
 	}
-	l, _ := tn.nl.LinkByName("tw0")
-	if err := tn.nl.LinkDel(l); err != nil {
+	l, _ := tn.NL.LinkByName("tw0")
+	if err := tn.NL.LinkDel(l); err != nil {
 		t.Fatal(err)
 	}
 	tn.waitGone(t, "tw0")
@@ -176,13 +173,13 @@ func TestRootInvalidInputChangesNothing(t *testing.T) {
 	ctx := rootCtx(t)
 	s := beginSession(t)
 	for _, bad := range []Change{
-		MTU(tn.name, "../tv0", 9000),
-		MTU(tn.name, "nosuchdev0", 9000),
-		MTU(tn.name, "tv1", 70000), // above any MTU
+		MTU(tn.Name, "../tv0", 9000),
+		MTU(tn.Name, "nosuchdev0", 9000),
+		MTU(tn.Name, "tv1", 70000), // above any MTU
 		LinkUp("tunetest-nosuchns", "tv1", false),
 		Affinity(0, irq.NewCPUList(4096)),
 	} {
-		made, err := s.Apply(ctx, MTU(tn.name, "tv0", 9000), bad)
+		made, err := s.Apply(ctx, MTU(tn.Name, "tv0", 9000), bad)
 		if err == nil || len(made) != 0 {
 			t.Errorf("Apply(…, %v) = %v, %v", bad, made, err)
 		}
@@ -205,14 +202,14 @@ func TestRootCrashRecoverNetns(t *testing.T) {
 	tn.veth(t, "tv0", "198.18.60.1/24", "tv1", "198.18.60.2/24")
 	ctx := rootCtx(t)
 	fx := newIRQFixture(t)
-	ch := nicChannels(t, ctx, tn.name, "tv0")
+	ch := nicChannels(t, ctx, tn.Name, "tv0")
 	rx := otherCount(ch.Rx, ch.MaxRx)
 	journal := filepath.Join(t.TempDir(), "journal.jsonl")
 	crashAfterApply(t, crashPlan{Journal: journal, Options: fx.opts, Changes: []Change{
-		MTU(tn.name, "tv0", 9000),
-		MTU(tn.name, "tv1", 9000),
-		LinkUp(tn.name, "tv1", false),
-		Channels(tn.name, "tv0", nic.ChannelsUpdate{Rx: &rx}),
+		MTU(tn.Name, "tv0", 9000),
+		MTU(tn.Name, "tv1", 9000),
+		LinkUp(tn.Name, "tv1", false),
+		Channels(tn.Name, "tv0", nic.ChannelsUpdate{Rx: &rx}),
 		Affinity(27, irq.NewCPUList(2)),
 		Governor(0, "performance"),
 	}})

@@ -1,6 +1,8 @@
 package labtest
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -52,6 +54,33 @@ func Netns(t testing.TB, name string) (netns.NsHandle, *netlink.Handle) {
 		t.Fatal(err)
 	}
 	return ns, nl
+}
+
+// NamedNetns is a network namespace made for one test, with the netlink
+// handle that acts in it: what helpers need to add netdevs there and
+// what they pass as Options.Netns.
+type NamedNetns struct {
+	Name string
+	NS   netns.NsHandle
+	NL   *netlink.Handle
+}
+
+// NewNamedNetns creates PREFIX-SUFFIX-PID as Netns does (lo up, deleted
+// with its netdevs when the test ends, skipped without root). The PID
+// keeps two runs of the same tests at once out of each other's
+// namespaces.
+func NewNamedNetns(t testing.TB, prefix, suffix string) *NamedNetns {
+	t.Helper()
+	n := &NamedNetns{Name: fmt.Sprintf("%s-%s-%d", prefix, suffix, os.Getpid())}
+	n.NS, n.NL = Netns(t, n.Name)
+	return n
+}
+
+// Run calls f on a thread inside the namespace, as InNetns does: sockets
+// made there stay there.
+func (n *NamedNetns) Run(t testing.TB, f func()) {
+	t.Helper()
+	InNetns(t, n.NS, f)
 }
 
 // InNetns calls f on an OS thread inside ns, for sockets that must be
