@@ -35,14 +35,6 @@ type nsPair struct {
 	srv, cli host.Netns
 }
 
-func ipCmd(t testing.TB, args ...string) {
-	t.Helper()
-	out, err := exec.Command("ip", args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("ip %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
-
 // newPair makes the two namespaces and the veth; t.Cleanup deletes them
 // (and with them the veth).
 func newPair(t testing.TB) nsPair {
@@ -53,18 +45,7 @@ func newPair(t testing.TB) nsPair {
 	}
 	base := fmt.Sprintf("npruntest-%d-%d", os.Getpid(), nsSeq.Add(1))
 	p := nsPair{srv: host.Netns{Name: base + "-s"}, cli: host.Netns{Name: base + "-c"}}
-	for _, ns := range []string{p.srv.Name, p.cli.Name} {
-		ipCmd(t, "netns", "add", ns)
-		t.Cleanup(func() { _ = exec.Command("ip", "netns", "del", ns).Run() })
-	}
-	ipCmd(t, "-n", p.cli.Name, "link", "add", "np0", "type", "veth", "peer", "name", "np1", "netns", p.srv.Name)
-	ipCmd(t, "-n", p.cli.Name, "addr", "add", cliAddr+"/24", "dev", "np0")
-	ipCmd(t, "-n", p.srv.Name, "addr", "add", srvAddr+"/24", "dev", "np1")
-	for _, ns := range []string{p.srv.Name, p.cli.Name} {
-		ipCmd(t, "-n", ns, "link", "set", "lo", "up")
-	}
-	ipCmd(t, "-n", p.cli.Name, "link", "set", "np0", "up")
-	ipCmd(t, "-n", p.srv.Name, "link", "set", "np1", "up")
+	labtest.NetnsPair(t, p.cli.Name, p.srv.Name, "np0", "np1", cliAddr+"/24", srvAddr+"/24")
 	return p
 }
 

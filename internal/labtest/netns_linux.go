@@ -3,9 +3,7 @@ package labtest
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/vishvananda/netlink"
@@ -141,18 +139,12 @@ func NetnsPair(t testing.TB, near, far, a, b, nearCIDR, farCIDR string) (nearNs,
 	t.Helper()
 	nearNs, _ = Netns(t, near)
 	farNs, _ = Netns(t, far)
-	ip := func(args ...string) {
-		t.Helper()
-		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
-			t.Fatalf("ip %s: %v: %s", strings.Join(args, " "), err, out)
-		}
-	}
-	ip("link", "add", a, "netns", near, "type", "veth", "peer", "name", b, "netns", far)
+	IP(t, "link", "add", a, "netns", near, "type", "veth", "peer", "name", b, "netns", far)
 	for _, end := range []struct{ ns, dev, cidr string }{{near, a, nearCIDR}, {far, b, farCIDR}} {
 		if end.cidr != "" {
-			ip("-n", end.ns, "addr", "add", end.cidr, "dev", end.dev)
+			IP(t, "-n", end.ns, "addr", "add", end.cidr, "dev", end.dev)
 		}
-		ip("-n", end.ns, "link", "set", end.dev, "up")
+		IP(t, "-n", end.ns, "link", "set", end.dev, "up")
 	}
 	return nearNs, farNs
 }

@@ -2,8 +2,20 @@ package labtest
 
 import (
 	"os/exec"
+	"strings"
 	"testing"
 )
+
+// IP runs ip(8) with args and fails the test with its output when it
+// fails.
+//
+// Similar to: ip ARGS || exit 1
+func IP(t testing.TB, args ...string) {
+	t.Helper()
+	if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+		t.Fatalf("ip %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+}
 
 // Veth creates the veth pair a–b, gives a the address cidr
 // ("198.18.90.1/24"), sets both up, and deletes the pair when the test
@@ -19,9 +31,7 @@ func Veth(t testing.TB, a, b, cidr string) {
 		{"link", "set", a, "up"},
 		{"link", "set", b, "up"},
 	} {
-		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
-			t.Fatalf("ip %v: %v: %s", args, err, out)
-		}
+		IP(t, args...)
 		if args[0] == "link" && args[1] == "add" {
 			t.Cleanup(func() { exec.Command("ip", "link", "del", a).Run() })
 		}

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -34,13 +33,6 @@ var nsSeq atomic.Int32
 // nsPair is a server and a client namespace joined by a veth.
 type nsPair struct{ srv, cli string }
 
-func ipCmd(tb testing.TB, args ...string) {
-	tb.Helper()
-	if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
-		tb.Fatalf("ip %s: %v: %s", strings.Join(args, " "), err, out)
-	}
-}
-
 func newPair(tb testing.TB) nsPair {
 	tb.Helper()
 	labtest.Root(tb)
@@ -49,18 +41,7 @@ func newPair(tb testing.TB) nsPair {
 	}
 	base := fmt.Sprintf("ovh-%d-%d", os.Getpid(), nsSeq.Add(1))
 	p := nsPair{srv: base + "-s", cli: base + "-c"}
-	for _, ns := range []string{p.srv, p.cli} {
-		ipCmd(tb, "netns", "add", ns)
-		tb.Cleanup(func() { _ = exec.Command("ip", "netns", "del", ns).Run() })
-	}
-	ipCmd(tb, "-n", p.cli, "link", "add", "ov0", "type", "veth", "peer", "name", "ov1", "netns", p.srv)
-	ipCmd(tb, "-n", p.cli, "addr", "add", cliAddr+"/24", "dev", "ov0")
-	ipCmd(tb, "-n", p.srv, "addr", "add", srvAddr+"/24", "dev", "ov1")
-	for _, ns := range []string{p.srv, p.cli} {
-		ipCmd(tb, "-n", ns, "link", "set", "lo", "up")
-	}
-	ipCmd(tb, "-n", p.cli, "link", "set", "ov0", "up")
-	ipCmd(tb, "-n", p.srv, "link", "set", "ov1", "up")
+	labtest.NetnsPair(tb, p.cli, p.srv, "ov0", "ov1", cliAddr+"/24", srvAddr+"/24")
 	return p
 }
 
