@@ -91,21 +91,19 @@ func WriteComparisonMarkdown(w io.Writer, c Comparison) error {
 // default, (B) MTU 9000, (C) MTU 9000 + IRQs spread.
 func WriteSideBySideMarkdown(w io.Writer, rounds []Round) error {
 	bw := bufio.NewWriter(w)
-	keys, units := metricKeys(rounds)
 	bw.WriteString("| metric | unit |")
 	for _, r := range rounds {
 		bw.WriteString(" " + mdEscape(r.Name) + " |")
 	}
 	bw.WriteString("\n|---|---|" + strings.Repeat("--:|", len(rounds)) + "\n")
-	for i, k := range keys {
-		fmt.Fprintf(bw, "| %s | %s |", mdEscape(k), mdEscape(units[i]))
-		for _, r := range rounds {
-			m, ok := r.Metric(k)
-			if !ok || len(m.Values) == 0 {
+	for _, row := range SideBySide(rounds, nil) {
+		fmt.Fprintf(bw, "| %s | %s |", mdEscape(row.Key), mdEscape(row.Unit))
+		for _, m := range row.Cells {
+			if len(m.Values) == 0 {
 				bw.WriteString(" — |")
 				continue
 			}
-			s := summarize(benchmath.NewSample(slices.Clone(m.Values), &benchmath.DefaultThresholds), 0.95)
+			s := Summarize(m)
 			ci := ciText(s)
 			if !s.HasCI() {
 				ci = "(" + ci + ")"
@@ -150,18 +148,35 @@ func diffList(ds []FieldDiff) string {
 	return mdEscape(strings.Join(s, ", "))
 }
 
-func metricKeys(rounds []Round) (keys, units []string) {
+// SideBySideRow is one metric of rounds side by side: its key, the unit
+// of the first round that has it, and the metric in each round (a zero
+// Metric where the round lacks it).
+type SideBySideRow struct {
+	Key, Unit string
+	Cells     []Metric // one per round, in order
+}
+
+// SideBySide lays rounds out as a table, the rows that
+// WriteSideBySideMarkdown and the HTML page print: the metrics of all
+// rounds that keep accepts (nil keeps every one), in first-seen order.
+func SideBySide(rounds []Round, keep func(Metric) bool) []SideBySideRow {
+	var rows []SideBySideRow
 	seen := map[string]bool{}
 	for _, r := range rounds {
 		for _, m := range r.Metrics {
-			if k := m.Key(); !seen[k] {
+			if k := m.Key(); !seen[k] && (keep == nil || keep(m)) {
 				seen[k] = true
-				keys = append(keys, k)
-				units = append(units, m.Unit)
+				rows = append(rows, SideBySideRow{Key: k, Unit: m.Unit})
 			}
 		}
 	}
-	return keys, units
+	for i := range rows {
+		rows[i].Cells = make([]Metric, len(rounds))
+		for j := range rounds {
+			rows[i].Cells[j], _ = rounds[j].Metric(rows[i].Key)
+		}
+	}
+	return rows
 }
 
 func minMax(vs []float64) (lo, hi float64) {

@@ -157,27 +157,19 @@ func anchor(sec int, name string) string { return fmt.Sprintf("s%d-%s", sec, nam
 // writeRounds writes the rounds side by side: one row per metric, one
 // column per round, median ± CI as benchstat prints it.
 func writeRounds(bw *bufio.Writer, rounds []report.Round) {
-	var keys, units []string
-	seen := map[string]bool{}
-	for _, r := range rounds {
-		for _, m := range r.Metrics {
-			if _, cpu := m.Label("cpu"); cpu || strings.HasPrefix(m.Name, "interim_") || seen[m.Key()] {
-				continue
-			}
-			seen[m.Key()] = true
-			keys, units = append(keys, m.Key()), append(units, m.Unit)
-		}
-	}
+	rows := report.SideBySide(rounds, func(m report.Metric) bool {
+		_, cpu := m.Label("cpu")
+		return !cpu && !strings.HasPrefix(m.Name, "interim_")
+	})
 	bw.WriteString("<div class=\"scroll\"><table>\n<tr><th>metric</th><th>unit</th>")
 	for _, r := range rounds {
 		fmt.Fprintf(bw, "<th>%s</th>", esc(r.Name))
 	}
 	bw.WriteString("</tr>\n")
-	for i, k := range keys {
-		fmt.Fprintf(bw, "<tr><td>%s</td><td>%s</td>", esc(k), esc(units[i]))
-		for _, r := range rounds {
-			m, ok := r.Metric(k)
-			if !ok || len(m.Values) == 0 {
+	for _, row := range rows {
+		fmt.Fprintf(bw, "<tr><td>%s</td><td>%s</td>", esc(row.Key), esc(row.Unit))
+		for _, m := range row.Cells {
+			if len(m.Values) == 0 {
 				bw.WriteString("<td class=\"num\">—</td>")
 				continue
 			}
