@@ -52,14 +52,8 @@ func (s Srun) Start(ctx context.Context, c Cmd) (*Process, error) {
 	ctl := &srunControl{srun: s, local: local, ended: make(chan struct{})}
 	go p.stderr.pump(errR, errR)
 	waitSrun := func() (ExitStatus, error) {
-		waitExitedNoReap(local.pid)
-		local.sweepAndReap()
-		close(ctl.ended)
-		err := cmd.Wait()
-		if cmd.ProcessState == nil {
-			return ExitStatus{Code: -1}, err
-		}
-		return srunStatus(statusOf(cmd.ProcessState)), nil
+		st, err := local.wait(cmd, func() { close(ctl.ended) })
+		return srunStatus(st), err // srunStatus keeps Code -1 as it is
 	}
 	br := bufio.NewReader(outR)
 	type started struct {
