@@ -13,6 +13,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rocekit/rocekit/internal/zombie"
 )
 
 // Start starts c on this host in a new process group.
@@ -50,15 +52,7 @@ func startExec(ctx context.Context, c Cmd, where string, prefix []string, nsPath
 	p.ctl = ctl
 	go p.stdout.pump(outR, outR)
 	go p.stderr.pump(errR, errR)
-	p.supervise(ctx, func() (ExitStatus, error) {
-		waitExitedNoReap(p.pid)
-		ctl.sweepAndReap()
-		err := cmd.Wait()
-		if cmd.ProcessState == nil {
-			return ExitStatus{Code: -1}, err
-		}
-		return statusOf(cmd.ProcessState), nil
-	}, func() {
+	p.supervise(ctx, func() (ExitStatus, error) { return ctl.wait(cmd, nil) }, func() {
 		outR.Close()
 		errR.Close()
 	})
@@ -229,19 +223,6 @@ func lookPath(name string) (string, error) {
 	return filepath.Abs(path)
 }
 
-// waitExitedNoReap blocks until pid has exited and leaves it unreaped: a
-// zombie leader keeps its process group ID from being reused while the
-// group is still signalled.
-func waitExitedNoReap(pid int) {
-	for {
-		var info unix.Siginfo
-		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
-		if !errors.Is(err, unix.EINTR) {
-			return
-		}
-	}
-}
-
 func statusOf(ps *os.ProcessState) ExitStatus {
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		return ExitStatus{Code: -1, Signal: ws.Signal()}
@@ -258,6 +239,22 @@ type localControl struct {
 	mu     sync.Mutex
 	exited bool // the leader has exited (it may be unreaped)
 	reaped bool // the leader is being reaped: its PGID may be reused
+}
+
+// wait waits for cmd, the group's leader, to exit, kills what is left of
+// the group, calls exited (when not nil), and only then reaps the leader:
+// until it is reaped (a zombie), its process group ID cannot be reused.
+func (c *localControl) wait(cmd *exec.Cmd, exited func()) (ExitStatus, error) {
+	zombie.WaitExited(c.pid)
+	c.sweepAndReap()
+	if exited != nil {
+		exited()
+	}
+	err := cmd.Wait()
+	if cmd.ProcessState == nil {
+		return ExitStatus{Code: -1}, err
+	}
+	return statusOf(cmd.ProcessState), nil
 }
 
 // sweepAndReap kills what is left of the group after the leader exited,

@@ -3,10 +3,7 @@ package host
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"os/exec"
 	"strings"
 	"sync"
 	"syscall"
@@ -35,9 +32,7 @@ func (s Srun) Start(ctx context.Context, c Cmd) (*Process, error) {
 	if err != nil {
 		return fail(err)
 	}
-	var nonceBytes [8]byte
-	_, _ = rand.Read(nonceBytes[:])
-	nonce := hex.EncodeToString(nonceBytes[:])
+	nonce := newNonce()
 	argv := s.argv(job, nonce, c)
 	if argv[0], err = lookPath(argv[0]); err != nil {
 		return fail(err)
@@ -52,25 +47,11 @@ func (s Srun) Start(ctx context.Context, c Cmd) (*Process, error) {
 	ctl := &srunControl{srun: s, local: local, ended: make(chan struct{})}
 	go p.stderr.pump(errR, errR)
 	waitSrun := func() (ExitStatus, error) {
-		waitExitedNoReap(local.pid)
-		local.sweepAndReap()
-		close(ctl.ended)
-		err := cmd.Wait()
-		if cmd.ProcessState == nil {
-			return ExitStatus{Code: -1}, err
-		}
-		return srunStatus(statusOf(cmd.ProcessState)), nil
+		st, err := local.wait(cmd, func() { close(ctl.ended) })
+		return srunStatus(st), err // srunStatus keeps Code -1 as it is
 	}
 	br := bufio.NewReader(outR)
-	type started struct {
-		remoteStart
-		err error
-	}
-	ch := make(chan started, 1)
-	go func() {
-		rs, err := readRemoteStart(br, nonce)
-		ch <- started{rs, err}
-	}()
+	ch := awaitRemoteStart(br, nonce)
 	// abandon waits for an srun that runs no command of c's (killing it
 	// first when asked) and reads its stderr.
 	abandon := func(kill bool) (ExitStatus, error) {
@@ -82,7 +63,7 @@ func (s Srun) Start(ctx context.Context, c Cmd) (*Process, error) {
 		<-p.stderr.endedChan()
 		return st, err
 	}
-	var st started
+	var st startReport
 	select {
 	case st = <-ch:
 	case <-ctx.Done():
@@ -92,11 +73,7 @@ func (s Srun) Start(ctx context.Context, c Cmd) (*Process, error) {
 	switch {
 	case st.notFound != "":
 		abandon(false) // the wrapper exits 127
-		name := c.Argv[0]
-		if st.notFound != "cmd" {
-			name = st.notFound
-		}
-		return fail(&exec.Error{Name: name, Err: exec.ErrNotFound})
+		return fail(st.notFoundError(c.Argv[0]))
 	case st.err != nil:
 		status, werr := abandon(false) // srun closed its output: it is ending
 		return fail(fmt.Errorf("srun did not start the task (%v%s): %s", status, errSuffix(werr), strings.TrimSpace(p.stderr.tailString(StderrTailBytes))))
@@ -129,15 +106,6 @@ type srunControl struct {
 	killOnce sync.Once
 }
 
-func (c *srunControl) hasEnded() bool {
-	select {
-	case <-c.ended:
-		return true
-	default:
-		return false
-	}
-}
-
 // signal forwards sig through srun; SIGINT and SIGKILL become two SIGINTs
 // (the step's termination), and SIGKILL is then sent to srun itself after
 // KillGrace unless it ended.
@@ -162,7 +130,7 @@ func (c *srunControl) signal(sig syscall.Signal) error {
 // a step of its own.
 func (c *srunControl) tcpSockets(ctx context.Context) ([]TCPSocket, error) {
 	socks, err := c.srun.tcpTable(ctx, c.pid)
-	if err != nil && c.hasEnded() {
+	if err != nil && isClosed(c.ended) {
 		return nil, errProcessEnded
 	}
 	return socks, err

@@ -56,6 +56,41 @@ type remoteStart struct {
 	notFound string // "cmd", "stdbuf" or "taskset" when that program is missing
 }
 
+// newNonce returns a random word for the wrapper's line, so that nothing
+// a login script prints can pass for that line.
+func newNonce() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// startReport is the wrapper's line, or why it was not read.
+type startReport struct {
+	remoteStart
+	err error
+}
+
+// awaitRemoteStart reads the wrapper's line from br in the background, so
+// that the caller can give up on it when ctx ends.
+func awaitRemoteStart(br *bufio.Reader, nonce string) <-chan startReport {
+	ch := make(chan startReport, 1)
+	go func() {
+		rs, err := readRemoteStart(br, nonce)
+		ch <- startReport{rs, err}
+	}()
+	return ch
+}
+
+// notFoundError is the exec.ErrNotFound for a notfound line: the command
+// argv0, or the wrapper's own stdbuf or taskset.
+func (rs remoteStart) notFoundError(argv0 string) error {
+	name := argv0
+	if rs.notFound != "cmd" {
+		name = rs.notFound
+	}
+	return &exec.Error{Name: name, Err: exec.ErrNotFound}
+}
+
 // readRemoteStart reads stdout up to the wrapper's line, skipping what a
 // login script may have printed before it.
 func readRemoteStart(r *bufio.Reader, nonce string) (remoteStart, error) {
@@ -111,9 +146,7 @@ func (s *SSH) Start(ctx context.Context, c Cmd) (*Process, error) {
 		sess.Close()
 		return fail(err)
 	}
-	var nonceBytes [8]byte
-	_, _ = rand.Read(nonceBytes[:])
-	nonce := hex.EncodeToString(nonceBytes[:])
+	nonce := newNonce()
 	if err := sess.Start(remoteCommand(nonce, c)); err != nil {
 		sess.Close()
 		return fail(err)
@@ -121,16 +154,8 @@ func (s *SSH) Start(ctx context.Context, c Cmd) (*Process, error) {
 	p := newProcess(s.String(), c)
 	go p.stderr.pump(stderr, nil)
 	br := bufio.NewReader(stdout)
-	type started struct {
-		remoteStart
-		err error
-	}
-	ch := make(chan started, 1)
-	go func() {
-		rs, err := readRemoteStart(br, nonce)
-		ch <- started{rs, err}
-	}()
-	var st started
+	ch := awaitRemoteStart(br, nonce)
+	var st startReport
 	select {
 	case st = <-ch:
 	case <-ctx.Done():
@@ -143,11 +168,7 @@ func (s *SSH) Start(ctx context.Context, c Cmd) (*Process, error) {
 	switch {
 	case st.notFound != "":
 		sess.Close()
-		name := c.Argv[0]
-		if st.notFound != "cmd" {
-			name = st.notFound
-		}
-		return fail(&exec.Error{Name: name, Err: exec.ErrNotFound})
+		return fail(st.notFoundError(c.Argv[0]))
 	case st.err != nil:
 		werr := sess.Wait()
 		sess.Close()
@@ -172,15 +193,6 @@ type sshControl struct {
 	pid  int
 
 	ended chan struct{} // closed when the session has ended
-}
-
-func (c *sshControl) hasEnded() bool {
-	select {
-	case <-c.ended:
-		return true
-	default:
-		return false
-	}
 }
 
 func (c *sshControl) wait() (ExitStatus, error) {
@@ -214,7 +226,7 @@ func (c *sshControl) wait() (ExitStatus, error) {
 // (the connection is lost, or the group just ended), the session is closed
 // unless it ends by itself within drainTimeout, so that Wait ends anyway.
 func (c *sshControl) signal(sig syscall.Signal) error {
-	if c.hasEnded() {
+	if isClosed(c.ended) {
 		return os.ErrProcessDone
 	}
 	name := strings.TrimPrefix(unix.SignalName(sig), "SIG")
@@ -247,7 +259,7 @@ func afterUnlessEnded(ended <-chan struct{}, d time.Duration, f func()) {
 
 func (c *sshControl) tcpSockets(ctx context.Context) ([]TCPSocket, error) {
 	socks, err := c.ssh.tcpTable(ctx, c.pid)
-	if err != nil && c.hasEnded() {
+	if err != nil && isClosed(c.ended) {
 		return nil, errProcessEnded
 	}
 	return socks, err

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"cmp"
 	"strconv"
 	"time"
 )
@@ -63,12 +64,7 @@ func netperfRows() []netperfRow {
 
 // netperfSpecs turns the rows into specs and adds the version case.
 func netperfSpecs() []Spec {
-	rows := netperfRows()
-	specs := make([]Spec, 0, len(rows)+1)
-	for _, r := range rows {
-		specs = append(specs, r.spec())
-	}
-	return append(specs, Spec{
+	return specsOf(netperfRows(), Spec{
 		Group: GroupNetperf, Name: "version", Tool: "netperf", Expect: ExpectOK,
 		Note:  "netperf -V",
 		Steps: []Step{{Run: &Command{Role: RoleCmd, Argv: []string{"netperf", "-V"}, Timeout: 10 * time.Second}}},
@@ -76,14 +72,8 @@ func netperfSpecs() []Spec {
 }
 
 func (r netperfRow) spec() Spec {
-	timeout := r.timeout
-	if timeout == 0 {
-		timeout = netperfTimeout
-	}
-	expect := r.expect
-	if expect == "" {
-		expect = ExpectOK
-	}
+	timeout := cmp.Or(r.timeout, netperfTimeout)
+	expect := cmp.Or(r.expect, ExpectOK)
 	port := strconv.Itoa(r.port)
 	client := append([]string{"netperf", "-H", NetperfBAddr, "-p", port}, fields(r.args)...)
 	pair := &Pair{

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"cmp"
 	"strconv"
 	"time"
 )
@@ -101,12 +102,7 @@ func perftestRows() []perftestRow {
 
 // perftestSpecs turns the rows into specs and adds the version case.
 func perftestSpecs() []Spec {
-	rows := perftestRows()
-	specs := make([]Spec, 0, len(rows)+1)
-	for _, r := range rows {
-		specs = append(specs, r.spec())
-	}
-	return append(specs, Spec{
+	return specsOf(perftestRows(), Spec{
 		Group: GroupPerftest, Name: "version", Tool: "perftest", Expect: ExpectFail,
 		Note:  "ib_send_bw --version prints the internal version (Version: 6.06 for 4.5-0.17) and exits 1",
 		Steps: []Step{{Run: &Command{Role: RoleCmd, Argv: []string{"ib_send_bw", "--version"}, Timeout: perftestClientOnly}}},
@@ -121,14 +117,8 @@ func (r perftestRow) spec() Spec {
 	if r.gid != "" {
 		gid = r.gid
 	}
-	timeout := r.timeout
-	if timeout == 0 {
-		timeout = perftestTimeout
-	}
-	expect := r.expect
-	if expect == "" {
-		expect = ExpectOK
-	}
+	timeout := cmp.Or(r.timeout, perftestTimeout)
+	expect := cmp.Or(r.expect, ExpectOK)
 	common := append([]string{r.tool, "-d", device, "-x", gid, "-F"}, fields(r.args)...)
 	port := []string{"-p", strconv.Itoa(r.port)}
 
@@ -155,6 +145,15 @@ func (r perftestRow) spec() Spec {
 		Needs: []Phase{PhaseRXE},
 		Steps: []Step{{Pair: pair}},
 	}
+}
+
+// specsOf turns the rows of a case table into specs, followed by extra.
+func specsOf[R interface{ spec() Spec }](rows []R, extra ...Spec) []Spec {
+	specs := make([]Spec, 0, len(rows)+len(extra))
+	for _, r := range rows {
+		specs = append(specs, r.spec())
+	}
+	return append(specs, extra...)
 }
 
 func joinArgs(parts ...[]string) []string {

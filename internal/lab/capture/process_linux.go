@@ -2,7 +2,6 @@ package capture
 
 import (
 	"context"
-	"errors"
 	"io"
 	"math"
 	"os"
@@ -11,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rocekit/rocekit/internal/zombie"
 )
 
 // unkillableWait bounds the wait for a process after SIGKILL. A process stuck in the kernel
@@ -44,22 +45,11 @@ func startProcess(dir string, argv []string, stdout, stderr io.Writer) (*process
 	}
 	p := &process{cmd: cmd, start: time.Now(), exited: make(chan struct{})}
 	go func() {
-		waitExitedNoReap(cmd.Process.Pid)
+		zombie.WaitExited(cmd.Process.Pid)
 		p.end = time.Now()
 		close(p.exited)
 	}()
 	return p, nil
-}
-
-// waitExitedNoReap blocks until pid has exited, leaving it to be reaped by exec.Cmd.Wait.
-func waitExitedNoReap(pid int) {
-	for {
-		var info unix.Siginfo
-		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
-		if !errors.Is(err, unix.EINTR) {
-			return
-		}
-	}
 }
 
 func (p *process) pid() int { return p.cmd.Process.Pid }
