@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // TestPeerAgentInNetns drives the agent's operations on a veth pair in a
@@ -56,6 +57,10 @@ func TestPeerAgentInNetns(t *testing.T) {
 	if len(info.Warnings) == 0 {
 		t.Error("a veth has no IRQs, and no warning said so")
 	}
+	// /proc counts a thread's CPU in 10 ms ticks: run alone, this test's
+	// threads may not have one yet. A thread of its own that spins for
+	// 100 ms of CPU has several.
+	spinCPU(100 * time.Millisecond)
 	var c Counters
 	if err := json.Unmarshal(call("counters", `"rbv0"`), &c); err != nil {
 		t.Fatal(err)
@@ -84,5 +89,16 @@ func TestPeerAgentInNetns(t *testing.T) {
 	}
 	if js, _ := filepath.Glob(filepath.Join(dir, "*.jsonl")); len(js) != 0 {
 		t.Errorf("journals left after restore: %v", js)
+	}
+}
+
+// spinCPU keeps one thread busy until this process has used d more CPU
+// time (or 10 s have passed on a host too loaded to give it).
+func spinCPU(d time.Duration) {
+	start, deadline := SelfCPU(), time.Now().Add(10*time.Second)
+	for SelfCPU()-start < d && time.Now().Before(deadline) {
+		for i := 0; i < 1e5; i++ {
+			_ = i * i
+		}
 	}
 }
