@@ -47,14 +47,7 @@ func WaitListening(ctx context.Context, r Runner, port uint16) error {
 //
 // Similar to: cat /proc/PID/net/tcp /proc/PID/net/tcp6 | grep ':PORT .* 0A'; ls -l /proc/PID/fd | grep socket:[INODE]
 func WaitProcessListening(ctx context.Context, p *Process, port uint16) error {
-	ended := func() bool {
-		select {
-		case <-p.done:
-			return true
-		default:
-			return false
-		}
-	}
+	ended := func() bool { return isClosed(p.done) }
 	check := func() (bool, error) {
 		if ended() {
 			return false, errProcessEnded
