@@ -42,8 +42,8 @@ func WaitListening(ctx context.Context, r Runner, port uint16) error {
 // files (/proc/PID/fd): another program's listener on the port is not p's
 // readiness, and p is about to fail to bind. It fails early, with p's exit
 // error, when p ends before the port is listening, so a server that cannot
-// bind is reported at once. Srun tasks and fakes are checked by the
-// namespace's table alone.
+// bind is reported at once. Srun tasks, fakes and SSH hosts without grep
+// or ls are checked by the namespace's table alone.
 //
 // Similar to: cat /proc/PID/net/tcp /proc/PID/net/tcp6 | grep ':PORT .* 0A'; ls -l /proc/PID/fd | grep socket:[INODE]
 func WaitProcessListening(ctx context.Context, p *Process, port uint16) error {

@@ -19,7 +19,7 @@ type listenWaiter interface {
 	waitListening(ctx context.Context, done <-chan struct{}, port uint16) error
 }
 
-// errNoListenLoop: the remote host lacks what the loop needs (grep).
+// errNoListenLoop: the remote host lacks what the loop needs (grep, ls).
 var errNoListenLoop = errors.New("host: no remote readiness loop")
 
 // listenLoop is the remote side of sshControl.waitListening: every 10 ms
@@ -27,9 +27,9 @@ var errNoListenLoop = errors.New("host: no remote readiness loop")
 // in state 0A (LISTEN) on the port and in /proc/PID/fd for their
 // socket:[INODE] (field 10), so that another program's listener on the
 // port does not count. Exit 0: the process listens; 3: it is gone; 4: no
-// grep.
+// grep or ls (then the caller polls).
 const listenLoop = `d=/proc/$1 p=$2
-command -v grep >/dev/null 2>&1 || exit 4
+command -v grep >/dev/null 2>&1 && command -v ls >/dev/null 2>&1 || exit 4
 while [ -r "$d/net/tcp" ]; do
 	for i in $(cat "$d/net/tcp" "$d/net/tcp6" 2>/dev/null | grep "^ *[0-9]*: [0-9A-Fa-f]*:$p [0-9A-Fa-f]*:[0-9A-Fa-f]* 0A " |
 		while read -r _ _ _ _ _ _ _ _ _ i _; do echo "$i"; done); do
