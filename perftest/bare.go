@@ -140,6 +140,17 @@ func (p *bareParser) finish() error {
 	return p.result(markNoResult(err, p.res, 0))
 }
 
+// isBareValue reports whether a trimmed line is a value perftest's --output
+// mode prints: a "%lf" number that is not negative and finite (ParseBare
+// refuses those), so that Detect calls bare only what ParseBare keeps.
+func isBareValue(t []byte) bool {
+	if !isBareNumber(t) {
+		return false
+	}
+	v, _ := parseFloat(t)
+	return !(v < 0 && finite(v))
+}
+
 // isBareNumber reports whether a trimmed line is a number as perftest's
 // "%lf" prints it: six decimals, or inf or nan.
 func isBareNumber(t []byte) bool {

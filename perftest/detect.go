@@ -56,8 +56,8 @@ func (f Form) String() string {
 // text form (Parse returns its rows and the *Error).
 //
 // A lone number is FormBare only as perftest's "%lf" prints it (six
-// decimals, inf or nan), so that other tools' single numbers are not taken
-// for perftest's.
+// decimals, inf or nan) and not negative, so that other tools' single
+// numbers are not taken for perftest's.
 func Detect(data []byte) Form {
 	var title Form
 	bare, other := false, false
@@ -91,7 +91,7 @@ func Detect(data []byte) Form {
 		switch {
 		case isDashes(t):
 			continue
-		case isBareNumber(t):
+		case isBareValue(t):
 			bare = true
 			continue
 		case bytes.HasPrefix(t, []byte("Version: ")):
