@@ -144,7 +144,11 @@ func runThreeGuests(ctx context.Context, t *testing.T, img *lab.Image, agent str
 	args := "/lab/bin/fleet-matrix -host a=local:eth0 -host b=root@" + labNet + "2:eth0 -host c=root@" + labNet + "3:eth0" +
 		" -identity /lab/ssh/id_ed25519 -known-hosts /lab/ssh/known_hosts -journal-dir /lab" +
 		" -n 200 -size 16384 -tx-depth 16 -qp-timeout 22 -line-rate 1 -pair-timeout 4m -name lab" +
-		" -store " + labOut + "/rounds.jsonl"
+		" -store " + labOut + "/rounds.jsonl" +
+		// A slowed path carries about 4 % of the others here, while TCG's
+		// noise took a good pair down to 67 % of the reference in a make
+		// check (b–c blamed on both hosts): judge slow below 30 %.
+		" -slow-ratio 0.3"
 	peers := labNet + "2 " + labNet + "3"
 	a := lab.Guest{Name: suite + "-a", Image: img, SMP: 2, MemMiB: 1536,
 		NICs: []lab.NIC{{Network: "lan"}},
