@@ -3,8 +3,6 @@ package host
 import (
 	"context"
 	"crypto/ed25519"
-	"crypto/rand"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"net"
@@ -29,34 +27,18 @@ type testSSHD struct {
 	port       uint16
 	dir        string
 	knownHosts string // a known_hosts file with the server's key
+	keyFile    string // clientKey as an OpenSSH key file
 	clientKey  ed25519.PrivateKey
 }
 
 func newKey(t *testing.T) (ed25519.PrivateKey, ssh.Signer) {
-	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	signer, err := ssh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return priv, signer
-}
-
-func marshalKey(t *testing.T, priv ed25519.PrivateKey) string {
-	t.Helper()
-	block, err := ssh.MarshalPrivateKey(priv, "hosttest")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(pem.EncodeToMemory(block))
+	priv, _ := labtest.NewKey(t)
+	return keySigner(t, priv)
 }
 
 func startSSHD(t *testing.T) *testSSHD {
 	d := labtest.StartSSHD(t)
-	return &testSSHD{addr: d.Addr, port: d.Port, dir: d.Dir, knownHosts: d.KnownHosts, clientKey: d.ClientKey}
+	return &testSSHD{addr: d.Addr, port: d.Port, dir: d.Dir, knownHosts: d.KnownHosts, keyFile: d.KeyFile, clientKey: d.ClientKey}
 }
 
 func (d *testSSHD) dial(t *testing.T) *SSH {
@@ -217,7 +199,7 @@ func TestSSHHostKeyRefused(t *testing.T) {
 // Keys from a file and from an agent authenticate too.
 func TestSSHKeyFileAndAgent(t *testing.T) {
 	d := startSSHD(t)
-	keyFile := writeFile(t, d.dir, "id_ed25519", marshalKey(t, d.clientKey), 0o600)
+	keyFile := d.keyFile
 
 	keyring := agent.NewKeyring()
 	if err := keyring.Add(agent.AddedKey{PrivateKey: d.clientKey}); err != nil {

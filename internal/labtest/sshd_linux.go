@@ -44,8 +44,8 @@ func StartSSHD(t testing.TB) *SSHD {
 		t.Skipf("no %s (apt-get install openssh-server): %v", sshdPath, err)
 	}
 	dir := t.TempDir()
-	hostPriv, hostPub := newTestKey(t)
-	clientPriv, clientPub := newTestKey(t)
+	hostPriv, hostPub := NewKey(t)
+	clientPriv, clientPub := NewKey(t)
 	write := func(name string, data []byte) string {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, data, 0o600); err != nil {
@@ -115,7 +115,8 @@ func StartSSHD(t testing.TB) *SSHD {
 		KeyFile:    write("id_ed25519", marshalTestKey(t, clientPriv))}
 }
 
-func newTestKey(t testing.TB) (ed25519.PrivateKey, ssh.PublicKey) {
+// NewKey makes an ed25519 key pair for a test's SSH client or server.
+func NewKey(t testing.TB) (ed25519.PrivateKey, ssh.PublicKey) {
 	t.Helper()
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
